@@ -1,0 +1,75 @@
+// House lint rules for the ramp-api descriptions, loaded by redocly.yaml.
+// Each rule guards a convention from the README so that the linter, not a reviewer, remembers it.
+
+/** Every property of every schema has a description (on the property or on the schema it refers to). */
+function PropertyDescription() {
+  return {
+    Schema: {
+      enter(schema, ctx) {
+        for (const [name, property] of Object.entries(schema.properties ?? {})) {
+          if (property && typeof property.description === 'string' && property.description.trim()) continue;
+          const resolved = property && property.$ref ? ctx.resolve(property).node : undefined;
+          if (resolved && typeof resolved.description === 'string' && resolved.description.trim()) continue;
+          ctx.report({
+            message: `Property \`${name}\` has no description.`,
+            location: ctx.location.child(['properties', name]),
+          });
+        }
+      },
+    },
+  };
+}
+
+/**
+ * A node marked `x-inferred` lists what was inferred (a non-empty array of strings)
+ * and says why in a description containing a sentence that starts with "Inferred:".
+ */
+function InferredExplained() {
+  const check = (node, ctx) => {
+    if (!node || typeof node !== 'object' || !('x-inferred' in node)) return;
+    const inferred = node['x-inferred'];
+    if (!Array.isArray(inferred) || inferred.length === 0 || !inferred.every((s) => typeof s === 'string' && s.trim())) {
+      ctx.report({
+        message: '`x-inferred` must be a non-empty list of what was inferred.',
+        location: ctx.location.child(['x-inferred']),
+      });
+    }
+    if (typeof node.description !== 'string' || !/(^|\s)Inferred:/.test(node.description)) {
+      ctx.report({
+        message: 'A node marked `x-inferred` needs a description with a sentence starting "Inferred:" that says what was guessed and why.',
+        location: ctx.location.child(['description']),
+      });
+    }
+  };
+  const visitor = {};
+  for (const type of ['Server', 'ServerVariable', 'Operation', 'Parameter', 'RequestBody', 'Response', 'Schema', 'Example', 'SecurityScheme', 'Info']) {
+    visitor[type] = { enter: check };
+  }
+  return visitor;
+}
+
+/** Every operation carries at least one tag. */
+function OperationHasTag() {
+  return {
+    Operation: {
+      enter(operation, ctx) {
+        if (!Array.isArray(operation.tags) || operation.tags.length === 0) {
+          ctx.report({ message: 'Operation has no tag.', location: ctx.location.key() });
+        }
+      },
+    },
+  };
+}
+
+export default function rampRules() {
+  return {
+    id: 'ramp',
+    rules: {
+      oas3: {
+        'property-description': PropertyDescription,
+        'inferred-explained': InferredExplained,
+        'operation-has-tag': OperationHasTag,
+      },
+    },
+  };
+}

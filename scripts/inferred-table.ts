@@ -1,0 +1,26 @@
+// Writes openapi/INFERRED.md, the table of everything the descriptions mark `x-inferred`; `--check` fails if it is stale.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readBundle, repoRoot } from './lib/apis.js';
+import { bundleAll } from './lib/bundle.js';
+import { collectInferred, renderInferredTable } from './lib/inferred.js';
+
+export const inferredTablePath = join(repoRoot, 'openapi', 'INFERRED.md');
+
+const table = renderInferredTable(bundleAll().flatMap((api) => collectInferred(api.name, readBundle(api))));
+if (process.argv.includes('--check')) {
+  let current = '';
+  try {
+    current = readFileSync(inferredTablePath, 'utf8');
+  } catch {
+    // missing counts as stale
+  }
+  if (current !== table) {
+    console.error('openapi/INFERRED.md is stale: run `npm run inferred` and commit the result.');
+    process.exit(1);
+  }
+  console.log('openapi/INFERRED.md is up to date.');
+} else {
+  writeFileSync(inferredTablePath, table);
+  console.log(`Wrote ${inferredTablePath}`);
+}

@@ -1,0 +1,46 @@
+// The API families declared in redocly.yaml, and where their bundles live: the one list every script reads.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const distDir = join(repoRoot, 'dist', 'openapi');
+
+export interface ApiFamily {
+  /** Name in redocly.yaml (`business`, `v1`), also the bundle's file name. */
+  name: string;
+  /** Root file of the hand-written description, relative to the repository. */
+  root: string;
+  bundleJson: string;
+  bundleYaml: string;
+}
+
+export function apiFamilies(): ApiFamily[] {
+  const config = parse(readFileSync(join(repoRoot, 'redocly.yaml'), 'utf8')) as { apis?: Record<string, { root: string }> };
+  if (!config.apis || Object.keys(config.apis).length === 0) throw new Error('redocly.yaml declares no `apis`.');
+  return Object.entries(config.apis).map(([name, { root }]) => ({
+    name,
+    root,
+    bundleJson: join(distDir, `${name}.json`),
+    bundleYaml: join(distDir, `${name}.yaml`),
+  }));
+}
+
+/** A bundled OpenAPI document, as far as these scripts look into it. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string };
+  paths?: Record<string, Record<string, unknown>>;
+  webhooks?: Record<string, Record<string, unknown>>;
+  components?: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+export function readBundle(api: ApiFamily): OpenApiDocument {
+  try {
+    return JSON.parse(readFileSync(api.bundleJson, 'utf8')) as OpenApiDocument;
+  } catch (cause) {
+    throw new Error(`Cannot read the bundle of "${api.name}" at ${api.bundleJson}; run \`npm run bundle\` first.`, { cause });
+  }
+}

@@ -1,0 +1,22 @@
+// Bundles every API family in redocly.yaml into dist/openapi/<name>.{yaml,json} with the Redocly CLI.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { apiFamilies, distDir, repoRoot, type ApiFamily } from './apis.js';
+
+const redocly = join(repoRoot, 'node_modules', '.bin', 'redocly');
+
+export function bundleAll(): ApiFamily[] {
+  mkdirSync(distDir, { recursive: true });
+  const apis = apiFamilies();
+  for (const api of apis) {
+    for (const output of [api.bundleYaml, api.bundleJson]) {
+      execFileSync(redocly, ['bundle', api.name, '-o', relative(repoRoot, output)], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      });
+    }
+  }
+  return apis;
+}

@@ -1,0 +1,62 @@
+// The lint configuration can fail: each house rule in redocly.yaml fires on a copy of a description broken on purpose.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './apis.js';
+
+const work = mkdtempSync(join(tmpdir(), 'ramp-lint-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function edit(relative: string, from: string | RegExp, to: string): void {
+  const file = join(work, relative);
+  const text = readFileSync(file, 'utf8');
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`Fixture edit did not apply to ${relative}: ${String(from)}`);
+  writeFileSync(file, next);
+}
+
+/** Rule ids reported by `redocly lint business` in the broken copy. */
+function lintRuleIds(): string[] {
+  let stdout: string;
+  try {
+    stdout = execFileSync(join(repoRoot, 'node_modules', '.bin', 'redocly'), ['lint', 'business', '--format=json'], {
+      cwd: work,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+  } catch (error) {
+    stdout = String((error as { stdout?: string }).stdout ?? '');
+  }
+  const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { problems: { ruleId: string }[] };
+  return report.problems.map((p) => p.ruleId);
+}
+
+describe('redocly.yaml house rules', () => {
+  it('report a property without description, an untagged operation, a missing security decision, an unexplained x-inferred, an invalid example and a missing 4XX', () => {
+    cpSync(join(repoRoot, 'openapi'), join(work, 'openapi'), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
+    cpSync(join(repoRoot, 'redocly.yaml'), join(work, 'redocly.yaml'));
+    const paths = 'openapi/business/paths';
+    const schemas = 'openapi/business/components/schemas';
+    edit(`${schemas}/CreateCustodyWalletRequest.yaml`, /\n    description: Symbol of the token the wallet will hold.*\n/, '\n');
+    edit(`${paths}/api_infoClient.yaml`, /\n  tags: \[Client\]\n/, '\n');
+    edit(`${paths}/api_parameters_banks.yaml`, /\n  security: \[\]\n/, '\n');
+    edit(`${schemas}/ErrorBody.yaml`, /Inferred:/, 'Guessed:');
+    edit('openapi/business/components/examples/CustodyWalletBalanceUsdc.yaml', "balance: '1520.750000'", 'balance: 1520.75');
+    edit(`${paths}/api_webhooks_{clientId}.yaml`, /\n    '401':\n      \$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n/, '\n');
+
+    const ruleIds = lintRuleIds();
+    expect(ruleIds).toEqual(
+      expect.arrayContaining([
+        'ramp/property-description',
+        'ramp/operation-has-tag',
+        'rule/operation-has-security-decision',
+        'ramp/inferred-explained',
+        'no-invalid-media-type-examples',
+        'operation-4xx-response',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['openapi/**/*.test.ts', 'scripts/**/*.test.ts', 'src/**/*.test.ts', 'contract-tests/**/*.test.ts'],
+    globalSetup: ['scripts/test-setup/bundle.ts'],
+    testTimeout: 20_000,
+  },
+});
