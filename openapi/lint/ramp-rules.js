@@ -48,6 +48,38 @@ function InferredExplained() {
   return visitor;
 }
 
+/**
+ * Every name in `required` is a declared property. Unlike the stock rule, a `then`/`else` branch may
+ * require a property declared by the schema that holds the `if` (a conditional requirement).
+ */
+function RequiredPropertiesDefined() {
+  const declared = (schema, ctx) => {
+    const names = new Set(Object.keys(schema?.properties ?? {}));
+    for (const part of schema?.allOf ?? []) {
+      const resolved = part && part.$ref ? ctx.resolve(part).node : part;
+      for (const name of Object.keys(resolved?.properties ?? {})) names.add(name);
+    }
+    return names;
+  };
+  const check = (schema, ctx, names, where) => {
+    (schema?.required ?? []).forEach((name, i) => {
+      if (!names.has(name)) {
+        ctx.report({ message: `Required property \`${name}\` is not declared.`, location: ctx.location.child([...where, 'required', i]) });
+      }
+    });
+  };
+  return {
+    Schema: {
+      enter(schema, ctx) {
+        if (!schema || typeof schema !== 'object' || !schema.properties) return;
+        const names = declared(schema, ctx);
+        check(schema, ctx, names, []);
+        for (const branch of ['then', 'else']) if (schema[branch]) check(schema[branch], ctx, names, [branch]);
+      },
+    },
+  };
+}
+
 /** Every operation carries at least one tag. */
 function OperationHasTag() {
   return {
@@ -69,6 +101,7 @@ export default function rampRules() {
         'property-description': PropertyDescription,
         'inferred-explained': InferredExplained,
         'operation-has-tag': OperationHasTag,
+        'required-properties-defined': RequiredPropertiesDefined,
       },
     },
   };

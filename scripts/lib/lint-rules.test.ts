@@ -35,12 +35,13 @@ function lintRuleIds(): string[] {
 }
 
 describe('redocly.yaml house rules', () => {
-  it('report a property without description, an untagged operation, a missing security decision, an unexplained x-inferred, an invalid example and a missing 4XX', () => {
+  it('report a property without description, an untagged operation, a missing security decision, an unexplained x-inferred, an invalid example, a missing 4XX and an undeclared required property', () => {
     cpSync(join(repoRoot, 'openapi'), join(work, 'openapi'), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
     cpSync(join(repoRoot, 'redocly.yaml'), join(work, 'redocly.yaml'));
     const paths = 'openapi/business/paths';
     const schemas = 'openapi/business/components/schemas';
     edit(`${schemas}/CreateCustodyWalletRequest.yaml`, /\n    description: Symbol of the token the wallet will hold.*\n/, '\n');
+    edit(`${schemas}/CreateCustodyWalletRequest.yaml`, 'required: [token]', 'required: [token, tokenSymbol]');
     edit(`${paths}/api_infoClient.yaml`, /\n  tags: \[Client\]\n/, '\n');
     edit(`${paths}/api_parameters_banks.yaml`, /\n  security: \[\]\n/, '\n');
     edit(`${schemas}/ErrorBody.yaml`, /Inferred:/, 'Guessed:');
@@ -56,6 +57,7 @@ describe('redocly.yaml house rules', () => {
         'ramp/inferred-explained',
         'no-invalid-media-type-examples',
         'operation-4xx-response',
+        'ramp/required-properties-defined',
       ]),
     );
   });

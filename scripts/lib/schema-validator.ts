@@ -51,7 +51,9 @@ export function formatAjvErrors(errors: ErrorObject[] | null | undefined): strin
 }
 
 export function createSchemaValidator(doc: OpenApiDocument, id = 'urn:ramp-api:document'): SchemaValidator {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  // strictRequired is off: a `then` branch may require a property the enclosing schema declares
+  // (ramp/required-properties-defined lints that instead).
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
   addFormats(ajv);
   for (const keyword of [...OPENAPI_ANNOTATIONS, ...collectExtensionKeywords(doc, new Set())]) ajv.addKeyword(keyword);
   ajv.addSchema({ $id: id, $defs: rewriteRefs(doc.components?.schemas ?? {}, id) });
