@@ -151,7 +151,7 @@ describe('v1 API description', () => {
     }
   });
 
-  it('lets code derive the delivery schedule from the description: 30 s timeout, retries after 1 s, 4 s, 16 s', () => {
+  it('lets code derive the delivery schedule from the description (max_attempts read as retries): 30 s timeout, delays 1 s, 4 s, 16 s', () => {
     const request = schemas.CreateIntegrationEndpointRequest.properties;
     const retry = schemas.RetryConfig.properties;
     const delays = Array.from({ length: retry.max_attempts.default }, (_, i) => retry.initial_delay_ms.default * retry.multiplier.default ** i);
