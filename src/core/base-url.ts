@@ -1,0 +1,29 @@
+// Validates a client's baseUrl: https, or plain http only on loopback unless the caller opts in.
+import { ConfigurationError } from './errors.js';
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+export function checkBaseUrl(baseUrl: unknown, allowInsecureHttp = false): string {
+  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
+    throw new ConfigurationError('`baseUrl` is required: the address of the deployment to call, for example https://api.example.co');
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigurationError(`\`baseUrl\` is not an absolute URL: "${baseUrl}"`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigurationError('`baseUrl` must not carry credentials; pass them in `auth`.');
+  }
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecureHttp) {
+    throw new ConfigurationError(
+      `\`baseUrl\` uses plain http on a non-loopback host (${url.host}); tokens and personal data would travel unencrypted. ` +
+        'Use https, or pass `allowInsecureHttp: true` if you really mean it.',
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigurationError(`\`baseUrl\` must be an http(s) address, got "${url.protocol}"`);
+  }
+  return baseUrl.replace(/\/+$/, '');
+}

@@ -1,0 +1,255 @@
+// Client behaviour against real HTTP servers on 127.0.0.1: tokens, 401 repeat, retries, timeouts, errors.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, ConfigurationError, NetworkError, TimeoutError, TokenError, createBusinessClient, createV1Client, orThrow, unwrap } from '../index.js';
+import { json, startLocalServer, type LocalServer } from '../testing/local-server.js';
+
+const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
+const USER_ID = '3c9f6a2e-1b7d-4f05-9e84-6a2d0c7b5e91';
+const SECRET = 's3cr3t-client-password';
+const credentials = { clientId: CLIENT_ID, clientSecret: SECRET };
+const payout = { amount: 1500000, currency: 'COP', destinationId: '1b6d3f8a-7e24-4c59-9a0b-3e8f2d7c5a16' };
+
+let servers: LocalServer[] = [];
+async function serve(handler: Parameters<typeof startLocalServer>[0]): Promise<LocalServer> {
+  const server = await startLocalServer(handler);
+  servers.push(server);
+  return server;
+}
+afterEach(async () => {
+  vi.useRealTimers();
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+/** A server with a token endpoint that issues tok-1, tok-2, ...; `route` answers everything else. */
+async function serviceWithTokens(route: (req: { url: string; method: string; auth: string | undefined; body: string }, res: any, index: number) => void) {
+  let issued = 0;
+  const server = await serve((req, res, body, index) => {
+    if (req.url === '/api/token' || req.url === '/api/v1/client/token') return json(res, 200, { accessToken: `tok-${++issued}` });
+    route({ url: req.url ?? '', method: req.method ?? '', auth: req.headers.authorization, body }, res, index);
+  });
+  const tokenCalls = () => server.requests.filter((r) => r.url.endsWith('/token')).length;
+  const apiCalls = () => server.requests.filter((r) => !r.url.endsWith('/token'));
+  return { server, tokenCalls, apiCalls };
+}
+
+describe('tokens', () => {
+  it('shares one token request among 25 concurrent calls on a cold cache', async () => {
+    const { server, tokenCalls, apiCalls } = await serviceWithTokens((_req, res) => json(res, 200, []));
+    const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
+    const results = await Promise.all(Array.from({ length: 25 }, () => api.listBankAccounts({ params: { path: { clientId: CLIENT_ID } } })));
+    expect(results.every((r) => r.response.status === 200)).toBe(true);
+    expect(tokenCalls()).toBe(1);
+    expect(apiCalls().map((r) => r.headers.authorization)).toEqual(Array(25).fill('Bearer tok-1'));
+    expect(JSON.parse(server.requests.find((r) => r.url === '/api/token')!.body)).toEqual(credentials);
+  });
+
+  it('treats Business tokens as valid 5 minutes and renews them shortly before', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { server, tokenCalls } = await serviceWithTokens((_req, res) => json(res, 200, []));
+    const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
+    const call = () => orThrow(api.listBanks());
+    const accounts = () => orThrow(api.listBankAccounts({ params: { path: { clientId: CLIENT_ID } } }));
+    await accounts();
+    vi.advanceTimersByTime(260_000); // 4m20s: still fresh
+    await accounts();
+    expect(tokenCalls()).toBe(1);
+    vi.advanceTimersByTime(15_000); // 4m35s: inside the renewal margin
+    await accounts();
+    expect(tokenCalls()).toBe(2);
+    await call(); // the public bank directory never needs a token
+    expect(server.requests.at(-1)!.headers.authorization).toBeUndefined();
+  });
+
+  it('renews at the JWT exp claim when the token carries one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.c2ln`;
+    let grants = 0;
+    const server = await serve((req, res) => (req.url === '/api/v1/client/token' ? (grants++, json(res, 200, { token: jwt })) : json(res, 200, {})));
+    const v1 = createV1Client({ baseUrl: server.url, auth: { credentials } });
+    await orThrow(v1.listAdminUsers());
+    vi.advanceTimersByTime(50_000);
+    await orThrow(v1.listAdminUsers());
+    expect(grants).toBe(1);
+    vi.advanceTimersByTime(5_000); // 55 s of 60: inside the 6 s margin
+    await orThrow(v1.listAdminUsers());
+    expect(grants).toBe(2);
+  });
+
+  it('on 401 drops the token, gets a new one and repeats the request once, body included', async () => {
+    const { server, tokenCalls, apiCalls } = await serviceWithTokens((req, res) =>
+      req.auth === 'Bearer tok-1' ? json(res, 401, {}) : json(res, 201, { id: 'p1', status: 'PENDING', currency: 'COP', amount: 1500000, paymentMethod: 'ACH' }),
+    );
+    const v1 = createV1Client({ baseUrl: server.url, auth: { credentials } });
+    const created = await orThrow(v1.createPayout({ params: { path: { user_id: USER_ID } }, body: payout }));
+    expect(created.status).toBe('PENDING');
+    expect(tokenCalls()).toBe(2);
+    expect(apiCalls().map((r) => [r.headers.authorization, JSON.parse(r.body)])).toEqual([
+      ['Bearer tok-1', payout],
+      ['Bearer tok-2', payout],
+    ]);
+  });
+
+  it('repeats after 401 only once, and never with a fixed token', async () => {
+    const { server, tokenCalls, apiCalls } = await serviceWithTokens((_req, res) => json(res, 401, {}));
+    const renewing = createV1Client({ baseUrl: server.url, auth: { credentials } });
+    const first = await renewing.listAdminUsers();
+    expect(first.response.status).toBe(401);
+    expect([tokenCalls(), apiCalls().length]).toEqual([2, 2]);
+
+    const fixed = createV1Client({ baseUrl: server.url, auth: { token: 'fixed-token' } });
+    expect((await fixed.listAdminUsers()).response.status).toBe(401);
+    expect([tokenCalls(), apiCalls().length]).toEqual([2, 3]);
+  });
+
+  it('accepts an async getToken with its own expiry', async () => {
+    const server = await serve((req, res) => json(res, 200, { auth: req.headers.authorization }));
+    let calls = 0;
+    const api = createBusinessClient({
+      baseUrl: server.url,
+      auth: { getToken: async () => ({ token: `own-${++calls}`, expiresInSeconds: 3600 }) },
+    });
+    await Promise.all([orThrow(api.getClientInfo()), orThrow(api.getClientInfo()), orThrow(api.getClientInfo())]);
+    expect(calls).toBe(1);
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(Array(3).fill('Bearer own-1'));
+  });
+});
+
+describe('retries', () => {
+  it('never repeats a POST after a 500', async () => {
+    const { server, apiCalls } = await serviceWithTokens((_req, res) => json(res, 500, {}));
+    const v1 = createV1Client({ baseUrl: server.url, auth: { credentials } });
+    const result = await v1.createPayout({ params: { path: { user_id: USER_ID } }, body: payout });
+    expect(result.response.status).toBe(500);
+    expect(apiCalls()).toHaveLength(1);
+    void server;
+  });
+
+  it('never repeats a POST after a dropped connection, and names the operation', async () => {
+    const { server, apiCalls } = await serviceWithTokens((_req, res) => void res.socket?.destroy());
+    const v1 = createV1Client({ baseUrl: server.url, auth: { credentials } });
+    const error = await v1.createOnRamp({ params: { path: { user_id: USER_ID } }, body: { amount: 1, destination: { type: 'EXTERNAL', externalWalletId: USER_ID } } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ operationId: 'createOnRamp', method: 'POST', path: '/api/v1/admin/fiats/{user_id}/onramp', attempts: 1 });
+    expect(apiCalls()).toHaveLength(1);
+    void server;
+  });
+
+  it('retries a GET after a dropped connection and a 503, then succeeds', async () => {
+    const server = await serve((_req, res, _body, index) => (index === 0 ? void res.socket?.destroy() : index === 1 ? json(res, 503, {}) : json(res, 200, [])));
+    const api = createBusinessClient({ baseUrl: server.url, retry: { baseDelayMs: 5 } });
+    expect(await orThrow(api.listBanks())).toEqual([]);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('waits as long as Retry-After says before repeating a GET', async () => {
+    const server = await serve((_req, res, _body, index) => (index === 0 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, [])));
+    const api = createBusinessClient({ baseUrl: server.url });
+    const started = performance.now();
+    await orThrow(api.listBanks());
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('returns the 503 instead of waiting for a Retry-After beyond maxRetryAfterMs, and stops after the attempt limit', async () => {
+    const server = await serve((_req, res) => json(res, 503, {}, { 'retry-after': '120' }));
+    const api = createBusinessClient({ baseUrl: server.url });
+    expect((await api.listBanks()).response.status).toBe(503);
+    expect(server.requests).toHaveLength(1);
+
+    const busy = await serve((_req, res) => json(res, 502, {}));
+    const limited = createBusinessClient({ baseUrl: busy.url, retry: { attempts: 4, baseDelayMs: 1 } });
+    expect((await limited.listBanks()).response.status).toBe(502);
+    expect(busy.requests).toHaveLength(4);
+  });
+});
+
+describe('timeouts and cancellation', () => {
+  it('gives up after timeoutMs with a TimeoutError naming the operation', async () => {
+    const server = await serve(() => {}); // never answers
+    const api = createBusinessClient({ baseUrl: server.url, timeoutMs: 150, retry: false });
+    const started = performance.now();
+    const error = await api.listBanks().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ operationId: 'listBanks', timeoutMs: 150 });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('honours a per-call timeoutMs and the caller AbortSignal without retrying', async () => {
+    const server = await serve(() => {});
+    const api = createBusinessClient({ baseUrl: server.url });
+    await expect(api.listBanks({ timeoutMs: 100 })).rejects.toBeInstanceOf(TimeoutError);
+    const controller = new AbortController();
+    const pending = api.listBanks({ signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('caller gave up')), 50);
+    await expect(pending).rejects.toThrow('caller gave up');
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('errors', () => {
+  it('unwrap throws an ApiError with operationId, method, path template, status and parsed body, also for path-based calls', async () => {
+    const server = await serve((_req, res) => json(res, 404, { reason: 'no such webhook' }));
+    const api = createBusinessClient({ baseUrl: server.url, auth: { token: 'fixed-token' } });
+    const result = await api.DELETE('/api/webhooks/{clientId}/{webhook_id}', { params: { path: { clientId: CLIENT_ID, webhook_id: USER_ID } } });
+    expect(() => unwrap(result)).toThrow(ApiError);
+    try {
+      unwrap(result);
+    } catch (error) {
+      expect(error).toMatchObject({ operationId: 'deleteWebhook', method: 'DELETE', path: '/api/webhooks/{clientId}/{webhook_id}', status: 404, body: { reason: 'no such webhook' } });
+      expect(String(error)).toBe('ApiError: deleteWebhook (DELETE /api/webhooks/{clientId}/{webhook_id}) failed with HTTP 404');
+    }
+  });
+
+  it('refuses plain http to a non-loopback host unless the caller opts in', () => {
+    expect(() => createBusinessClient({ baseUrl: 'http://10.1.2.3:8080' })).toThrow(ConfigurationError);
+    expect(() => createBusinessClient({ baseUrl: 'http://10.1.2.3:8080', allowInsecureHttp: true })).not.toThrow();
+    expect(() => createBusinessClient({ baseUrl: 'https://api.example.co' })).not.toThrow();
+    expect(() => createBusinessClient({ baseUrl: 'http://localhost:4010' })).not.toThrow();
+    expect(() => createBusinessClient({ baseUrl: 'http://[::1]:4010' })).not.toThrow();
+    expect(() => createBusinessClient({ baseUrl: '' })).toThrow('`baseUrl` is required');
+    expect(() => createBusinessClient({ baseUrl: 'https://user:pw@api.example.co' })).toThrow('must not carry credentials');
+  });
+
+  it('keeps tokens and credentials out of errors, their JSON and the log', async () => {
+    const lines: string[] = [];
+    const logger = { warn: (line: string) => lines.push(line) };
+    // The token endpoint refuses and echoes the credentials back; the API echoes the Authorization header.
+    const server = await serve((req, res, body) =>
+      req.url === '/api/token' ? json(res, 400, { echo: body }) : json(res, 401, { echo: req.headers.authorization }),
+    );
+    const withCredentials = createBusinessClient({ baseUrl: server.url, auth: { credentials }, logger });
+    const tokenError = await withCredentials.getClientInfo().catch((e: unknown) => e);
+    expect(tokenError).toBeInstanceOf(TokenError);
+
+    const withToken = createBusinessClient({ baseUrl: server.url, auth: { getToken: () => 'tok-SECRET-123' }, logger });
+    const refused = await withToken.getClientInfo();
+    const apiError = (() => {
+      try {
+        return unwrap(refused);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(apiError).toBeInstanceOf(ApiError);
+    for (const error of [tokenError, apiError] as Error[]) {
+      for (const text of [error.message, String(error), JSON.stringify(error), error.stack ?? '']) {
+        expect(text).not.toContain(SECRET);
+        expect(text).not.toContain('tok-SECRET-123');
+      }
+    }
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).not.toMatch(/SECRET|s3cr3t/);
+    expect(JSON.stringify(withToken)).not.toContain('tok-SECRET-123');
+  });
+
+  it('reports a token answer it cannot read, saying how to fix it', async () => {
+    const server = await serve((_req, res) => json(res, 200, { bearer: 'x' }));
+    const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
+    await expect(api.getClientInfo()).rejects.toThrow(/pass `readToken`/);
+    const custom = createBusinessClient({ baseUrl: server.url, auth: { credentials, readToken: (b) => (b as { bearer: string }).bearer } });
+    expect((await custom.getClientInfo()).response.status).toBe(200);
+    expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer x');
+  });
+});

@@ -1,0 +1,178 @@
+// Builds a typed client for one API family: openapi-fetch's path-based calls plus one method per
+// operationId, all going through the ramp transport.
+import createClient, { type Client, type ClientForPath } from 'openapi-fetch';
+import { checkBaseUrl } from './base-url.js';
+import { ApiError, ConfigurationError, TokenError } from './errors.js';
+import type { OperationTable } from './operations.js';
+import { createTokenSource, fixedTokenSource, readTokenFromBody, type AuthOptions, type TokenSource } from './token.js';
+import { createTransport, OPERATION_ID_KEY, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
+
+type Media = `${string}/${string}`;
+
+/** Options shared by `createBusinessClient` and `createV1Client`. */
+export interface RampClientOptions {
+  /** Address of the deployment, e.g. `https://api.example.co`. Plain http is refused except on loopback. */
+  baseUrl: string;
+  /** How to authenticate. Without it, only the operations that need no token can be called. */
+  auth?: AuthOptions;
+  /** Per-request timeout in milliseconds (until the whole answer is read). Default 30000. */
+  timeoutMs?: number;
+  /** Retries of GET requests on network errors, 429 and 5xx; `false` turns them off. POST and DELETE are never retried. */
+  retry?: RetryOptions | false;
+  /** Largest answer body accepted, in bytes. Default 10 MiB. */
+  maxResponseBytes?: number;
+  /** Allow plain http to a non-loopback host. Off by default. */
+  allowInsecureHttp?: boolean;
+  /** The fetch implementation to use. Default: the global fetch. */
+  fetch?: typeof globalThis.fetch;
+  /** Headers sent with every call (never put the token here: use `auth`). */
+  headers?: Record<string, string>;
+  /** Receives one line per retry or token renewal; lines never contain tokens, credentials or bodies. */
+  logger?: Logger;
+}
+
+/** One method per operationId, typed exactly like the matching path-based call. */
+export type OperationMethods<Paths, Table extends Record<string, { readonly method: string; readonly path: string }>> = {
+  [Id in keyof Table]: ClientForPath<Paths[Table[Id]['path'] & keyof Paths] & Record<string | number, any>, Media>[Uppercase<
+    Table[Id]['method']
+  > &
+    keyof ClientForPath<Paths[Table[Id]['path'] & keyof Paths] & Record<string | number, any>, Media>];
+};
+
+export type RampClient<Paths extends {}, Table extends OperationTable> = Client<Paths, Media> & OperationMethods<Paths, Table>;
+
+interface FamilyConfig<Table extends OperationTable> {
+  operations: Table;
+  /** operationId of the family's token call. */
+  tokenOperationId: keyof Table & string;
+  defaultTokenLifetimeSeconds: number | null;
+}
+
+const DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 10 * 1024 * 1024 };
+const DEFAULT_RETRY: Required<RetryOptions> = { attempts: 3, baseDelayMs: 300, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 };
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError(`\`${name}\` must be a positive number, got ${String(value)}`);
+  return value;
+}
+
+function tokenSourceFor<Table extends OperationTable>(
+  auth: AuthOptions | undefined,
+  family: FamilyConfig<Table>,
+  baseUrl: string,
+  baseFetch: typeof globalThis.fetch,
+  timeoutMs: number,
+): TokenSource | undefined {
+  if (auth === undefined) return undefined;
+  if ('token' in auth) return fixedTokenSource(auth.token);
+  if ('getToken' in auth) {
+    if (typeof auth.getToken !== 'function') throw new ConfigurationError('`auth.getToken` must be a function.');
+    const getToken = auth.getToken;
+    return createTokenSource(async () => {
+      try {
+        return await getToken();
+      } catch (cause) {
+        throw new TokenError('The getToken function failed.', { cause });
+      }
+    }, { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds });
+  }
+  if ('credentials' in auth) {
+    const spec = family.operations[family.tokenOperationId]!;
+    const url = baseUrl + spec.path;
+    const body = JSON.stringify(auth.credentials);
+    const read = auth.readToken ?? readTokenFromBody;
+    // The token call bypasses the transport: it must never itself wait for a token.
+    return createTokenSource(async () => {
+      let response: Response;
+      try {
+        response = await baseFetch(url, {
+          method: spec.method.toUpperCase(),
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (cause) {
+        throw new TokenError(`The token call ${family.tokenOperationId} got no answer.`, { cause });
+      }
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => {});
+        throw new TokenError(`The token call ${family.tokenOperationId} failed with HTTP ${response.status}.`, { status: response.status });
+      }
+      let parsed: unknown;
+      try {
+        parsed = await response.json();
+      } catch {
+        throw new TokenError(`The token call ${family.tokenOperationId} answered with a body that is not JSON.`, { status: response.status });
+      }
+      return read(parsed);
+    }, { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds });
+  }
+  throw new ConfigurationError('`auth` must have `token`, `getToken` or `credentials`.');
+}
+
+export function createRampClient<Paths extends {}, Table extends OperationTable>(
+  options: RampClientOptions,
+  family: FamilyConfig<Table>,
+): RampClient<Paths, Table> {
+  if (!options || typeof options !== 'object') throw new ConfigurationError('Client options are required, with at least `baseUrl`.');
+  const baseUrl = checkBaseUrl(options.baseUrl, options.allowInsecureHttp);
+  const baseFetch = options.fetch ?? globalThis.fetch;
+  const timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs);
+  const retry = options.retry === false ? false : { ...DEFAULT_RETRY, ...options.retry };
+  if (retry) positive('retry.attempts', retry.attempts, 1);
+  const transport = createTransport({
+    baseUrl,
+    fetch: baseFetch,
+    operations: family.operations,
+    sensitiveOperationIds: [family.tokenOperationId],
+    token: tokenSourceFor(options.auth, family, baseUrl, baseFetch, timeoutMs),
+    timeoutMs,
+    retry,
+    maxResponseBytes: positive('maxResponseBytes', options.maxResponseBytes, DEFAULTS.maxResponseBytes),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const client = createClient<Paths, Media>({ baseUrl, fetch: transport, ...(options.headers ? { headers: options.headers } : {}) });
+  const byOperation: Record<string, unknown> = {};
+  for (const [operationId, spec] of Object.entries(family.operations)) {
+    byOperation[operationId] = (init?: Record<string, unknown>) =>
+      (client.request as (m: string, p: string, i: unknown) => Promise<unknown>)(spec.method, spec.path, { ...init, [OPERATION_ID_KEY]: operationId });
+  }
+  return Object.assign(byOperation, client) as RampClient<Paths, Table>;
+}
+
+type ResultLike = { data: unknown; error?: never; response: Response } | { data?: never; error: unknown; response: Response };
+/** The data of a call's success branch. */
+export type SuccessData<R> = R extends { data: infer D; error?: never } ? D : never;
+/** The union of the error bodies an operation documents. */
+export type ErrorBody<R> = R extends { error: infer E; data?: never } ? E : never;
+
+/**
+ * The data of a successful result, or a thrown `ApiError` carrying operationId, method, path template,
+ * status and the parsed error body (typed as the operation's documented error bodies).
+ */
+export function unwrap<R extends ResultLike>(result: R): SuccessData<R> {
+  if (!result.response.ok) {
+    const call = recordedCallOf(result.response);
+    const info = call
+      ? { operationId: call.operationId, method: call.method, path: call.path }
+      : { operationId: null, method: 'UNKNOWN', path: result.response.url ? new URL(result.response.url).pathname : '' };
+    const body = call?.sensitive ? undefined : redact(result.error, call?.secrets ?? []);
+    throw new ApiError<ErrorBody<R>>({ ...info, status: result.response.status, body: body as ErrorBody<R> });
+  }
+  return result.data as SuccessData<R>;
+}
+
+/** A copy of `value` in which every string has the given secrets replaced by `[REDACTED]`. */
+function redact(value: unknown, secrets: string[]): unknown {
+  if (secrets.length === 0) return value;
+  if (typeof value === 'string') return secrets.reduce((text, secret) => text.split(secret).join('[REDACTED]'), value);
+  if (Array.isArray(value)) return value.map((item) => redact(item, secrets));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, secrets)]));
+  return value;
+}
+
+/** `unwrap` for a pending call: `const banks = await orThrow(api.listBanks())`. */
+export async function orThrow<R extends ResultLike>(pending: Promise<R>): Promise<SuccessData<R>> {
+  return unwrap(await pending);
+}

@@ -1,0 +1,212 @@
+// The fetch function every client call goes through: bearer token, per-request timeout, safe retries,
+// one repeat after a 401, and a bounded, buffered body. One function instead of a middleware stack, so a
+// call builds no extra Request objects on the happy path.
+import { concatChunks } from './bytes.js';
+import { NetworkError, TimeoutError, type CallInfo } from './errors.js';
+import { createOperationMatcher, operationById, type MatchedOperation, type OperationTable } from './operations.js';
+import type { TokenSource } from './token.js';
+
+export interface RetryOptions {
+  /** Total attempts for a retryable request, the first included. Default 3. */
+  attempts?: number;
+  /** First backoff delay; doubles each time, with jitter. Default 300 ms. */
+  baseDelayMs?: number;
+  /** Longest backoff delay. Default 5000 ms. */
+  maxDelayMs?: number;
+  /** A `Retry-After` longer than this is not waited for: the response is returned instead. Default 30000 ms. */
+  maxRetryAfterMs?: number;
+}
+
+export interface Logger {
+  warn(message: string): void;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  fetch: typeof globalThis.fetch;
+  operations: OperationTable;
+  /** operationIds whose bodies carry credentials or tokens (the token calls). */
+  sensitiveOperationIds: readonly string[];
+  token?: TokenSource;
+  timeoutMs: number;
+  retry: Required<RetryOptions> | false;
+  maxResponseBytes: number;
+  logger?: Logger;
+  /** Test seam: how to wait between attempts. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Per-request options a caller may add to the init of any call. */
+export interface PerRequestOptions {
+  /** Overrides the client's timeout for this call. */
+  timeoutMs?: number;
+}
+
+/** What the transport remembers about a call, privately, for the errors raised from its result. */
+export interface RecordedCall extends CallInfo {
+  /** Tokens sent with the call: redacted from any error body that echoes them. */
+  secrets: string[];
+  /** A token call: its error body may carry credentials and is never kept. */
+  sensitive: boolean;
+}
+
+const callByResponse = new WeakMap<Response, RecordedCall>();
+
+export function recordedCallOf(response: Response): RecordedCall | undefined {
+  return callByResponse.get(response);
+}
+
+/** Key under which a by-operationId call passes its operationId through openapi-fetch to the transport. */
+export const OPERATION_ID_KEY = 'rampOperationId';
+
+const RETRYABLE_METHODS = new Set(['GET', 'HEAD']);
+const RETRYABLE_STATUS = (status: number) => status === 429 || (status >= 500 && status <= 599);
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Milliseconds to wait from a Retry-After header (seconds or HTTP date); undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+class ResponseTooLarge extends Error {
+  constructor(limit: number) {
+    super(`response body exceeds ${limit} bytes`);
+  }
+}
+
+async function readBody(response: Response, limit: number): Promise<Uint8Array | null> {
+  if (!response.body) return null;
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > limit) {
+    await response.body.cancel().catch(() => {});
+    throw new ResponseTooLarge(limit);
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new ResponseTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return concatChunks(chunks, size);
+}
+
+export function createTransport(options: TransportOptions): (input: Request | string | URL, init?: RequestInit) => Promise<Response> {
+  const baseFetch = options.fetch;
+  const sleep = options.sleep ?? defaultSleep;
+  const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
+  const match = createOperationMatcher(options.operations, basePath);
+
+  const backoff = (attempt: number): number => {
+    if (!options.retry) return 0;
+    const ceiling = Math.min(options.retry.maxDelayMs, options.retry.baseDelayMs * 2 ** (attempt - 1));
+    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+  };
+
+  /** One attempt: the answer with its body read (bounded), or a thrown NetworkError/TimeoutError/abort reason. */
+  async function attempt(request: Request, op: MatchedOperation, timeoutMs: number, attempts: number): Promise<Response> {
+    const controller = new AbortController();
+    const callerSignal = request.signal;
+    const onCallerAbort = () => controller.abort(callerSignal.reason);
+    if (callerSignal.aborted) throw callerSignal.reason;
+    callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    try {
+      const response = await baseFetch(request, { signal: controller.signal });
+      const body = await readBody(response, options.maxResponseBytes);
+      return new Response(body as BodyInit | null, { status: response.status, statusText: response.statusText, headers: response.headers });
+    } catch (error) {
+      if (callerSignal.aborted) throw callerSignal.reason;
+      if (timedOut) throw new TimeoutError({ ...op, timeoutMs });
+      throw new NetworkError({ ...op, attempts, cause: error });
+    } finally {
+      clearTimeout(timer);
+      callerSignal.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  return async function rampFetch(input, init) {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const extras = request as Request & { [OPERATION_ID_KEY]?: string } & PerRequestOptions;
+    const method = request.method;
+    const op =
+      (extras[OPERATION_ID_KEY] && operationById(options.operations, extras[OPERATION_ID_KEY], method)) ||
+      match(method, new URL(request.url).pathname);
+    const timeoutMs = typeof extras.timeoutMs === 'number' && extras.timeoutMs > 0 ? extras.timeoutMs : options.timeoutMs;
+    const token = op.secured ? options.token : undefined;
+    const retryable = options.retry !== false && RETRYABLE_METHODS.has(method);
+    const maxAttempts = retryable && options.retry ? options.retry.attempts : 1;
+    // A body can be sent once; keep a copy only when the request may have to be repeated after a 401.
+    let spare = token?.renewable && request.body !== null ? request.clone() : undefined;
+
+    let current = request;
+    let sentToken: string | undefined;
+    if (token) {
+      sentToken = token.peek() ?? (await token.get());
+      current.headers.set('authorization', `Bearer ${sentToken}`);
+    }
+
+    let repeatedAfter401 = false;
+    for (let attemptNo = 1; ; attemptNo++) {
+      let response: Response;
+      try {
+        response = await attempt(current, op, timeoutMs, attemptNo);
+      } catch (error) {
+        if (error instanceof NetworkError && attemptNo < maxAttempts) {
+          const delay = backoff(attemptNo);
+          options.logger?.warn(`${op.operationId ?? op.path}: no answer (attempt ${attemptNo}/${maxAttempts}); retrying in ${delay} ms`);
+          await sleep(delay);
+          continue;
+        }
+        throw error;
+      }
+
+      if (response.status === 401 && token?.renewable && sentToken !== undefined && !repeatedAfter401) {
+        // The service refused the token before doing anything: renew it and repeat this request once.
+        repeatedAfter401 = true;
+        token.invalidate(sentToken);
+        sentToken = await token.get();
+        if (spare) {
+          current = spare;
+          spare = undefined;
+        }
+        current.headers.set('authorization', `Bearer ${sentToken}`);
+        options.logger?.warn(`${op.operationId ?? op.path}: token refused (401); repeating once with a new token`);
+        attemptNo--; // the repeat does not use up a retry attempt
+        continue;
+      }
+
+      if (retryable && options.retry && RETRYABLE_STATUS(response.status) && attemptNo < maxAttempts) {
+        const hinted = retryAfterMs(response.headers.get('retry-after'));
+        if (hinted === undefined || hinted <= options.retry.maxRetryAfterMs) {
+          const delay = hinted ?? backoff(attemptNo);
+          options.logger?.warn(`${op.operationId ?? op.path}: HTTP ${response.status} (attempt ${attemptNo}/${maxAttempts}); retrying in ${delay} ms`);
+          await sleep(delay);
+          continue;
+        }
+      }
+
+      callByResponse.set(response, {
+        operationId: op.operationId,
+        method: op.method,
+        path: op.path,
+        secrets: sentToken === undefined ? [] : [sentToken],
+        sensitive: op.operationId !== null && options.sensitiveOperationIds.includes(op.operationId),
+      });
+      return response;
+    }
+  };
+}

@@ -1,0 +1,205 @@
+// Receives the service's event notifications: checks method, content type, size and JSON, works out the
+// event, acknowledges within a bounded time and hands the delivery to a typed handler. Nothing it logs or
+// answers contains the payload, which carries personal data.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { concatChunks } from '../core/bytes.js';
+import { v1EventNames } from '../generated/v1-meta.js';
+import type { webhooks } from '../generated/v1.js';
+
+export type EventName = (typeof v1EventNames)[number];
+export const eventNames: readonly EventName[] = v1EventNames;
+
+/** The payload of an event, as the description types it (not shown by the source: an open object). */
+export type EventPayload<E extends EventName> = webhooks[E]['post']['requestBody']['content']['application/json'];
+
+export interface Delivery<E extends EventName = EventName> {
+  event: E;
+  payload: EventPayload<E>;
+}
+
+export type WebhookHandlers = { [E in EventName]?: (delivery: Delivery<E>) => void | Promise<void> };
+
+/** Where the event name comes from: the URL you registered, or a field of the payload. */
+export type EventResolver = (request: { url: URL; payload: Record<string, unknown> }) => { name: string; from: 'url' | 'payload' } | undefined;
+
+export interface WebhookReceiverOptions {
+  handlers: WebhookHandlers;
+  /** Largest body accepted, in bytes; larger ones get 413 without being read whole. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** A sender slower than this to deliver the whole body gets 408. Default 10000 ms. */
+  bodyTimeoutMs?: number;
+  /** Answer 202 if the handler has not finished by then (it keeps running). Default 10000 ms, well inside the 30 s delivery timeout. */
+  ackWithinMs?: number;
+  /** How to tell which event arrived. Default: `defaultEventResolver`. */
+  resolveEvent?: EventResolver;
+  /** Told about handler failures; receives the event name, never the payload. */
+  onError?: (error: unknown, context: { event: EventName }) => void;
+}
+
+export interface WebhookAnswer {
+  status: number;
+  body: { received: true } | { error: string };
+}
+
+/**
+ * The source does not show the payload, so the event is read from the URL first: register one endpoint per
+ * event with the event name as the last path segment (`https://you.example/ramp/operation.status_updated`)
+ * or as `?event=`. Failing that, a top-level `event`, `type`, `triggerEvent` or `eventName` string field.
+ */
+export const defaultEventResolver: EventResolver = ({ url, payload }) => {
+  const fromQuery = url.searchParams.get('event');
+  if (fromQuery) return { name: fromQuery, from: 'url' };
+  const segment = decodeURIComponent(url.pathname.split('/').filter(Boolean).at(-1) ?? '');
+  if (/^[a-z]+(\.[a-z_]+)+$/.test(segment)) return { name: segment, from: 'url' };
+  for (const key of ['event', 'type', 'triggerEvent', 'eventName']) {
+    if (typeof payload[key] === 'string') return { name: payload[key], from: 'payload' };
+  }
+  return undefined;
+};
+
+const KNOWN = new Set<string>(v1EventNames);
+const isEventName = (name: string): name is EventName => KNOWN.has(name);
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
+
+class BodyTooLarge extends Error {}
+class BodyTooSlow extends Error {}
+
+/** Reads chunks until done, failing as soon as the limit or the deadline is passed (the rest is never buffered). */
+async function readLimited(chunks: AsyncIterable<Uint8Array>, limit: number, timeoutMs: number): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BodyTooSlow()), timeoutMs);
+  });
+  try {
+    const iterator = chunks[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await Promise.race([iterator.next(), deadline]);
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > limit) {
+        await iterator.return?.();
+        throw new BodyTooLarge();
+      }
+      parts.push(next.value);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return concatChunks(parts, size);
+}
+
+export interface WebhookReceiver {
+  /** Web standard: for fetch-style servers (Request in, Response out). */
+  handle(request: Request): Promise<Response>;
+  /** Node's http: `http.createServer(receiver.node)`. */
+  node(req: IncomingMessage, res: ServerResponse): void;
+  /** The decision alone, for other frameworks. */
+  receive(input: { method: string; url: URL; contentType: string | null; contentLength: number | null; body: AsyncIterable<Uint8Array> | null }): Promise<WebhookAnswer>;
+}
+
+export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
+  const ackWithinMs = options.ackWithinMs ?? 10_000;
+  const resolveEvent = options.resolveEvent ?? defaultEventResolver;
+  const fail = (status: number, error: string): WebhookAnswer => ({ status, body: { error } });
+  const report = (error: unknown, event: EventName) => {
+    try {
+      options.onError?.(error, { event });
+    } catch {
+      // a failing error reporter must not take the receiver down
+    }
+  };
+
+  const receive: WebhookReceiver['receive'] = async ({ method, url, contentType, contentLength, body }) => {
+    if (method !== 'POST') return fail(405, 'Event notifications are POST requests.');
+    if (!contentType || !JSON_TYPE.test(contentType)) return fail(415, 'Content-Type must be application/json.');
+    if (contentLength !== null && contentLength > maxBodyBytes) return fail(413, `The body is larger than ${maxBodyBytes} bytes.`);
+    let raw: Uint8Array;
+    try {
+      raw = body ? await readLimited(body, maxBodyBytes, bodyTimeoutMs) : new Uint8Array();
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return fail(413, `The body is larger than ${maxBodyBytes} bytes.`);
+      if (error instanceof BodyTooSlow) return fail(408, `The body did not arrive within ${bodyTimeoutMs} ms.`);
+      return fail(400, 'The body could not be read.');
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+    } catch {
+      return fail(400, 'The body is not valid JSON.');
+    }
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return fail(422, 'The payload must be a JSON object.');
+    const resolved = resolveEvent({ url, payload: payload as Record<string, unknown> });
+    if (!resolved) return fail(422, 'Cannot tell which event this is: put the event name in the endpoint URL.');
+    if (!isEventName(resolved.name)) return fail(resolved.from === 'url' ? 404 : 422, `Unknown event "${resolved.name.slice(0, 64)}".`);
+    const event = resolved.name;
+    const handler = options.handlers[event] as ((delivery: Delivery) => void | Promise<void>) | undefined;
+    if (!handler) return fail(404, `No handler for event "${event}".`);
+
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const slow = new Promise<'slow'>((resolve) => {
+      timer = setTimeout(() => resolve('slow'), ackWithinMs);
+    });
+    const run = Promise.resolve()
+      .then(() => handler({ event, payload: payload as EventPayload<typeof event> }))
+      .then(() => 'done' as const);
+    try {
+      const outcome = await Promise.race([run, slow]);
+      if (outcome === 'slow') {
+        run.catch((error: unknown) => report(error, event));
+        return { status: 202, body: { received: true } };
+      }
+      return { status: 200, body: { received: true } };
+    } catch (error) {
+      report(error, event);
+      return fail(500, `The handler for "${event}" failed.`);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const toResponse = (answer: WebhookAnswer) =>
+    new Response(JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json' },
+    });
+
+  return {
+    receive,
+    async handle(request) {
+      const length = request.headers.get('content-length');
+      const answer = await receive({
+        method: request.method,
+        url: new URL(request.url),
+        contentType: request.headers.get('content-type'),
+        contentLength: length === null ? null : Number(length),
+        body: request.body as AsyncIterable<Uint8Array> | null,
+      });
+      return toResponse(answer);
+    },
+    node(req, res) {
+      const length = req.headers['content-length'];
+      receive({
+        method: req.method ?? 'GET',
+        url: new URL(req.url ?? '/', 'http://receiver.local'),
+        contentType: req.headers['content-type'] ?? null,
+        contentLength: length === undefined ? null : Number(length),
+        body: req,
+      }).then(
+        (answer) => {
+          // Stop reading a body that was refused unread; close the connection instead of draining it.
+          const unread = !req.readableEnded;
+          res.writeHead(answer.status, { 'content-type': 'application/json', ...(unread ? { connection: 'close' } : {}) });
+          res.end(JSON.stringify(answer.body));
+          if (unread) req.resume();
+        },
+        () => {
+          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Internal error.' }));
+        },
+      );
+    },
+  };
+}

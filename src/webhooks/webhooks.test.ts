@@ -1,0 +1,155 @@
+// The webhook receiver answers each bad delivery with its documented status and keeps serving; the
+// delivery schedule and event names come from the v1 description.
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiFamilies, readBundle } from '../../scripts/lib/apis.js';
+import { createWebhookReceiver, deliverySchedule, eventNames, type Delivery } from './index.js';
+
+const received: Delivery[] = [];
+const onError = vi.fn();
+const receiver = createWebhookReceiver({
+  maxBodyBytes: 64 * 1024,
+  ackWithinMs: 200,
+  onError,
+  handlers: {
+    'operation.status_updated': (delivery) => {
+      received.push(delivery);
+    },
+    'fiat.payout.completed': () => {
+      throw new Error('database down');
+    },
+    'user.created': () => new Promise((resolve) => setTimeout(resolve, 1_000)),
+  },
+});
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer(receiver.node);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const payload = { id: 'op-1', status: 'COMPLETED', person: { firstName: 'Laura', document: '1036654321' } };
+async function post(path: string, body: string, contentType = 'application/json') {
+  const response = await fetch(base + path, { method: 'POST', headers: { 'content-type': contentType }, body });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('webhook receiver (node:http)', () => {
+  it('acknowledges a valid delivery with 200 and hands it to the typed handler', async () => {
+    expect(await post('/ramp/operation.status_updated', JSON.stringify(payload))).toEqual({ status: 200, body: { received: true } });
+    expect(received.at(-1)).toEqual({ event: 'operation.status_updated', payload });
+  });
+
+  it.each([
+    ['a wrong content type', 415, '/ramp/operation.status_updated', '{}', 'text/plain'],
+    ['invalid JSON', 400, '/ramp/operation.status_updated', '{"id": ', 'application/json'],
+    ['a payload that is not an object', 422, '/ramp/operation.status_updated', '[1,2]', 'application/json'],
+    ['an unknown event in the URL', 404, '/ramp/operation.exploded', '{}', 'application/json'],
+    ['an unknown event in the payload', 422, '/ramp', '{"event":"nope.nope"}', 'application/json'],
+    ['no way to tell the event', 422, '/ramp', '{}', 'application/json'],
+    ['a known event without a handler', 404, '/ramp/wallet.created', '{}', 'application/json'],
+  ])('answers %s with %i', async (_what, status, path, body, type) => {
+    const answer = await post(path, body, type);
+    expect(answer.status).toBe(status);
+    expect(JSON.stringify(answer.body)).not.toContain('Laura');
+  });
+
+  it('answers 405 to anything but POST', async () => {
+    expect((await fetch(`${base}/ramp/operation.status_updated`)).status).toBe(405);
+  });
+
+  it('refuses a body over the limit, streamed without Content-Length, with 413, and keeps serving', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${base}/ramp/operation.status_updated`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      const chunk = Buffer.alloc(16 * 1024, 0x20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 40 && req.write(chunk)) sent++;
+        if (sent < 40) req.once('drain', () => (sent++, pump()));
+        else req.end();
+      };
+      req.write('{"pad":"');
+      pump();
+    }).catch(() => 413); // the server may close the socket before the client finishes writing
+    expect(status).toBe(413);
+    expect((await post('/ramp/operation.status_updated', '{}')).status).toBe(200);
+  });
+
+  it('refuses a declared Content-Length over the limit without reading it', async () => {
+    const answer = await receiver.receive({
+      method: 'POST',
+      url: new URL('http://h/ramp/operation.status_updated'),
+      contentType: 'application/json',
+      contentLength: 10 * 1024 * 1024,
+      body: (async function* () {
+        throw new Error('must not be read');
+      })(),
+    });
+    expect(answer.status).toBe(413);
+  });
+
+  it('answers 500 when the handler throws, reports the event but not the payload, and keeps serving', async () => {
+    onError.mockClear();
+    expect((await post('/ramp/fiat.payout.completed', JSON.stringify(payload))).status).toBe(500);
+    expect(onError).toHaveBeenCalledOnce();
+    expect(onError.mock.calls[0]![1]).toEqual({ event: 'fiat.payout.completed' });
+    expect(JSON.stringify(onError.mock.calls[0])).not.toContain('Laura');
+    expect((await post('/ramp/operation.status_updated', '{}')).status).toBe(200);
+  });
+
+  it('acknowledges with 202 when the handler takes longer than ackWithinMs', async () => {
+    const started = performance.now();
+    expect((await post('/ramp/user.created', '{}')).status).toBe(202);
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
+  it('answers 408 to a sender too slow to deliver the body', async () => {
+    const slow = createWebhookReceiver({ bodyTimeoutMs: 50, handlers: { 'user.created': () => {} } });
+    const answer = await slow.receive({
+      method: 'POST',
+      url: new URL('http://h/user.created'),
+      contentType: 'application/json',
+      contentLength: null,
+      body: (async function* () {
+        yield new TextEncoder().encode('{');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        yield new TextEncoder().encode('}');
+      })(),
+    });
+    expect(answer.status).toBe(408);
+  });
+});
+
+describe('webhook receiver (web Request)', () => {
+  it('handles a fetch-style Request, reading the event from ?event=', async () => {
+    const response = await receiver.handle(
+      new Request('https://you.example/hooks?event=operation.status_updated', { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"n":1}' }),
+    );
+    expect(response.status).toBe(200);
+    expect(received.at(-1)).toEqual({ event: 'operation.status_updated', payload: { n: 1 } });
+  });
+});
+
+describe('events and delivery schedule', () => {
+  it('lists exactly the events of the v1 description', () => {
+    const v1 = apiFamilies().find((a) => a.name === 'v1')!;
+    expect([...eventNames]).toEqual(Object.keys(readBundle(v1).webhooks ?? {}));
+  });
+
+  it('computes the schedule from the description defaults and from a given retryConfig', () => {
+    expect(deliverySchedule()).toEqual({ timeoutMs: 30000, calls: 4, retryDelaysMs: [1000, 4000, 16000] });
+    expect(deliverySchedule({ timeoutMs: 5000, retryConfig: { max_attempts: 2, initial_delay_ms: 500, multiplier: 3 } })).toEqual({
+      timeoutMs: 5000,
+      calls: 3,
+      retryDelaysMs: [500, 1500],
+    });
+  });
+});
