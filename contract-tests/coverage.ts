@@ -1,0 +1,77 @@
+// The matrix of operations x documented statuses, computed from the bundles, and the report of which
+// cells a run exercised.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OpenApiDocument } from '../scripts/lib/apis.js';
+import { listOperations } from '../scripts/lib/openapi-lookup.js';
+
+export interface Observation {
+  family: string;
+  operationId: string;
+  status: number;
+}
+
+export interface CoverageRow {
+  family: string;
+  operationId: string;
+  method: string;
+  path: string;
+  documented: string[];
+  exercised: string[];
+  missing: string[];
+  undocumented: number[];
+}
+
+/** The documented response key an HTTP status falls under: the exact code, or its range (`4XX`). */
+export function documentedKey(documented: string[], status: number): string | undefined {
+  const exact = String(status);
+  if (documented.includes(exact)) return exact;
+  const range = `${Math.floor(status / 100)}XX`;
+  return documented.includes(range) ? range : undefined;
+}
+
+/** A concrete status to ask Prism for: the code itself, or N00 for a range `NXX`. */
+export const concreteStatus = (key: string) => Number(key.replace(/XX$/i, '00'));
+
+export function coverage(docs: { family: string; doc: OpenApiDocument }[], observations: Observation[]): CoverageRow[] {
+  return docs.flatMap(({ family, doc }) =>
+    listOperations(doc).map(({ operationId, method, path, operation }) => {
+      const documented = Object.keys(operation.responses ?? {});
+      const seen = observations.filter((o) => o.family === family && o.operationId === operationId);
+      const exercised = [...new Set(seen.map((o) => documentedKey(documented, o.status)).filter((k): k is string => k !== undefined))];
+      return {
+        family,
+        operationId,
+        method: method.toUpperCase(),
+        path,
+        documented,
+        exercised: documented.filter((k) => exercised.includes(k)),
+        missing: documented.filter((k) => !exercised.includes(k)),
+        undocumented: [...new Set(seen.filter((o) => documentedKey(documented, o.status) === undefined).map((o) => o.status))],
+      };
+    }),
+  );
+}
+
+export function writeCoverageReport(dir: string, rows: CoverageRow[], targets: { family: string; mode: string; url: string }[]): void {
+  mkdirSync(dir, { recursive: true });
+  const cells = rows.reduce((n, r) => n + r.documented.length, 0);
+  const covered = rows.reduce((n, r) => n + r.exercised.length, 0);
+  writeFileSync(join(dir, 'contract-coverage.json'), `${JSON.stringify({ targets, cells, covered, rows }, null, 2)}\n`);
+  const lines = [
+    '# Contract coverage',
+    '',
+    `Operations x documented statuses, computed from the bundled descriptions: **${covered} of ${cells}** cells exercised.`,
+    '',
+    ...targets.map((t) => `- ${t.family}: ${t.mode === 'mock' ? 'Prism mock' : 'real deployment'} at ${t.url}`),
+    '',
+    '| Family | Operation | Method and path | Documented | Exercised | Missing | Undocumented seen |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (r) =>
+        `| ${r.family} | ${r.operationId} | \`${r.method} ${r.path}\` | ${r.documented.join(', ')} | ${r.exercised.join(', ') || '-'} | ${r.missing.join(', ') || '-'} | ${r.undocumented.join(', ') || '-'} |`,
+    ),
+    '',
+  ];
+  writeFileSync(join(dir, 'contract-coverage.md'), lines.join('\n'));
+}

@@ -1,0 +1,64 @@
+// Refusals: every secured operation without a token, and every documented constraint of every request
+// (parameters and body) broken on its own. The cases are derived from the description, so a new field
+// or constraint is covered without editing this file.
+import { describe, expect, inject, it } from 'vitest';
+import { readBundle } from '../scripts/lib/apis.js';
+import { listOperations } from '../scripts/lib/openapi-lookup.js';
+import { validRequest, violations } from './requests.js';
+import { clientFor, parameterOverrides, selectedFamilies, writesAllowed, type ContractTarget } from './targets.js';
+
+const targets = inject('contractTargets');
+
+for (const api of selectedFamilies()) {
+  const doc = readBundle(api);
+  const target = targets.find((t) => t.family === api.name) as ContractTarget;
+  const overrides = target.mode === 'live' ? parameterOverrides() : {};
+
+  describe(`${api.name} refusals (${target.mode})`, () => {
+    for (const entry of listOperations(doc)) {
+      const skipWrite = target.mode === 'live' && entry.method !== 'get' && !writesAllowed();
+      const call = (init: unknown, authenticated = true) => clientFor(target, authenticated)[entry.operationId]!(init);
+
+      if (entry.operation.security?.length !== 0) {
+        it.skipIf(skipWrite)(`${entry.operationId} without a token is refused with 401`, async () => {
+          const result = await call(validRequest(doc, entry, overrides), false);
+          expect(result.response.status).toBe(401);
+        });
+      }
+
+      const cases = violations(doc, entry, overrides);
+      if (cases.length === 0) continue;
+      describe(`${entry.operationId}: one broken constraint at a time`, () => {
+        it.skipIf(skipWrite).each(cases.map((c) => [c.name, c]))('%s is refused with a 4xx', async (_name, violation) => {
+          const result = await call(violation.init);
+          const detail = result.response.headers.get('sl-violations') ?? '';
+          expect(result.response.status, `${entry.operationId} accepted a request with ${violation.name}`).toBeGreaterThanOrEqual(400);
+          expect(result.response.status, `${entry.operationId} ${violation.name}: ${detail}`).toBeLessThan(500);
+        });
+      });
+    }
+  });
+}
+
+describe('the violation generator', () => {
+  it('breaks the constraints the source states', () => {
+    const v1 = selectedFamilies().find((a) => a.name === 'v1');
+    if (!v1) return;
+    const doc = readBundle(v1);
+    const names = (operationId: string) => violations(doc, listOperations(doc).find((o) => o.operationId === operationId)!).map((v) => v.name);
+    expect(names('createOnRamp')).toEqual(
+      expect.arrayContaining([
+        'body.amount: 0 (exclusiveMinimum 0)',
+        'body.amount: -1 (below exclusiveMinimum 0)',
+        'body.destination.externalWalletId: malformed uuid',
+        'body.paymentMethod: outside the enum',
+        'body.bankCode: missing (required)',
+        'body.amount: missing (required)',
+      ]),
+    );
+    expect(names('createIntegrationEndpoint')).toContain('body.url: 501 characters (maxLength 500)');
+    expect(names('registerUser')).toEqual(
+      expect.arrayContaining(['header x-integration-register: missing (required)', 'body.email: malformed email', 'body.birth_date: malformed date', 'body.home_info.city_home: missing (required)', 'body.is_pep: wrong type (12345)']),
+    );
+  });
+});

@@ -1,0 +1,80 @@
+// Starts Prism (mock, or proxy in front of a real deployment) on a free loopback port, waits until it
+// answers, and stops it again; every process started here is killed when this process exits.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { repoRoot } from './apis.js';
+
+export interface PrismServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** A port the OS says is free right now (listen on 0, read it, close). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Prism exited with code ${child.exitCode} before answering:\n${output()}`);
+    try {
+      await fetch(`${url}/__ramp_api_ready_probe__`, { signal: AbortSignal.timeout(500) });
+      return; // any HTTP answer (404 included) means it is serving
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`Prism did not answer on ${url} within ${timeoutMs} ms:\n${output()}`);
+}
+
+export async function startPrism(options: { bundle: string; upstream?: string; timeoutMs?: number }): Promise<PrismServer> {
+  const port = await freePort();
+  const args = options.upstream
+    ? ['proxy', options.bundle, options.upstream, '--errors', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn']
+    : ['mock', options.bundle, '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'];
+  const child = spawn(join(repoRoot, 'node_modules', '.bin', 'prism'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        running.delete(child);
+        return resolve();
+      }
+      const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        running.delete(child);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  try {
+    await waitUntilAnswering(url, child, () => log, options.timeoutMs ?? 30_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}
