@@ -22,7 +22,7 @@ if (process.argv.includes('--check')) {
   }
   console.log('src/generated/ is up to date.');
 } else {
-  mkdirSync(outDir, { recursive: true });
+  mkdirSync(join(outDir, 'samples'), { recursive: true });
   for (const file of files) writeFileSync(join(outDir, file.name), file.content);
   console.log(`Wrote ${files.map((f) => `src/generated/${f.name}`).join(', ')}`);
 }

@@ -30,7 +30,7 @@ export function apiFamilies(): ApiFamily[] {
 /** A bundled OpenAPI document, as far as these scripts look into it. */
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string };
+  info: { title: string; version: string; summary?: string; description?: string };
   paths?: Record<string, Record<string, unknown>>;
   webhooks?: Record<string, Record<string, unknown>>;
   components?: Record<string, Record<string, unknown>>;

@@ -3,6 +3,7 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { ApiFamily, OpenApiDocument } from './apis.js';
 import { listOperations, resolveRef } from './openapi-lookup.js';
+import { samplesModule } from './samples.js';
 
 export interface GeneratedFile {
   /** Path relative to src/generated/. */
@@ -65,6 +66,7 @@ export async function renderGenerated(apis: { api: ApiFamily; doc: OpenApiDocume
   for (const { api, doc } of apis) {
     files.push({ name: `${api.name}.ts`, content: await renderTypes(api, doc) });
     files.push({ name: `${api.name}-meta.ts`, content: renderMeta(api, doc) });
+    files.push({ name: `samples/${api.name}.ts`, content: samplesModule(api.name, doc, HEADER(api.name)) });
   }
   return files;
 }

@@ -1,0 +1,54 @@
+// Serves a folder over HTTP on loopback (used by `npm start` and the browser test).
+import { createReadStream, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.yaml': 'application/yaml; charset=utf-8',
+  '.png': 'image/png',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+};
+
+export interface StaticServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function serveFolder(root: string, port = 0): Promise<StaticServer> {
+  const server = createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://local').pathname);
+    const file = normalize(join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
+    if (!file.startsWith(normalize(root) + sep) && file !== normalize(root)) {
+      res.writeHead(403).end('Forbidden');
+      return;
+    }
+    let size: number;
+    try {
+      const stats = statSync(file);
+      if (!stats.isFile()) throw new Error('not a file');
+      size = stats.size;
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': size });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
