@@ -143,6 +143,22 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('retries a GET whose connection drops in the middle of the body, and names the failure of a POST', async () => {
+    const halfBody = (_req: unknown, res: any) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' });
+      res.write('[{"id":"partial');
+      setTimeout(() => res.socket?.destroy(), 10);
+    };
+    const server = await serve((req, res, _body, index) => (index === 0 || req.method === 'POST' ? halfBody(req, res) : json(res, 200, [])));
+    const api = createBusinessClient({ baseUrl: server.url, auth: { token: 'fixed-token' }, retry: { baseDelayMs: 5 } });
+    expect(await orThrow(api.listBanks())).toEqual([]);
+    expect(server.requests).toHaveLength(2);
+    const error = await api.createWalletTransfer({ params: { path: { clientId: CLIENT_ID, userId: USER_ID } }, body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ operationId: 'createWalletTransfer', attempts: 1 });
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('waits as long as Retry-After says before repeating a GET', async () => {
     const server = await serve((_req, res, _body, index) => (index === 0 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, [])));
     const api = createBusinessClient({ baseUrl: server.url });

@@ -5,7 +5,7 @@ import { checkBaseUrl } from './base-url.js';
 import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import type { OperationTable } from './operations.js';
 import { createTokenSource, fixedTokenSource, readTokenFromBody, type AuthOptions, type TokenSource } from './token.js';
-import { createTransport, OPERATION_ID_KEY, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
+import { CALLER_SIGNAL_KEY, createTransport, OPERATION_ID_KEY, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
 
 type Media = `${string}/${string}`;
 
@@ -133,12 +133,19 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const client = createClient<Paths, Media>({ baseUrl, fetch: transport, ...(options.headers ? { headers: options.headers } : {}) });
-  const byOperation: Record<string, unknown> = {};
-  for (const [operationId, spec] of Object.entries(family.operations)) {
-    byOperation[operationId] = (init?: Record<string, unknown>) =>
-      (client.request as (m: string, p: string, i: unknown) => Promise<unknown>)(spec.method, spec.path, { ...init, [OPERATION_ID_KEY]: operationId });
+  // openapi-fetch folds a caller's `signal` into its Request; pass it on by name so the transport can honour it
+  // next to the timeout (and create no extra AbortController for the calls that have none).
+  const withSignal = (init: Record<string, unknown> | undefined) => (init?.signal ? { ...init, [CALLER_SIGNAL_KEY]: init.signal } : init);
+  const request = client.request as (m: string, p: string, i: unknown) => Promise<unknown>;
+  const byOperation: Record<string, unknown> = { ...client, request: (m: string, p: string, i?: Record<string, unknown>) => request(m, p, withSignal(i)) };
+  for (const method of ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const) {
+    const call = client[method] as (p: string, i?: unknown) => Promise<unknown>;
+    byOperation[method] = (path: string, init?: Record<string, unknown>) => call(path, withSignal(init));
   }
-  return Object.assign(byOperation, client) as RampClient<Paths, Table>;
+  for (const [operationId, spec] of Object.entries(family.operations)) {
+    byOperation[operationId] = (init?: Record<string, unknown>) => request(spec.method, spec.path, { ...withSignal(init), [OPERATION_ID_KEY]: operationId });
+  }
+  return byOperation as RampClient<Paths, Table>;
 }
 
 type ResultLike = { data: unknown; error?: never; response: Response } | { data?: never; error: unknown; response: Response };

@@ -12,7 +12,14 @@ export interface CallInfo {
 /** Base class: `instanceof RampApiError` catches everything this package throws on purpose. */
 export class RampApiError extends Error {
   override name = 'RampApiError';
+
+  /** The error's own fields (never a cause, headers or secrets), for logs and JSON. */
+  toJSON(): Record<string, unknown> {
+    return { ...(this as object), message: this.message };
+  }
 }
+
+const describe = (info: CallInfo) => `${info.operationId ?? 'request'} (${info.method} ${info.path})`;
 
 /** The options given to a client are unusable (missing or insecure `baseUrl`, bad auth options, ...). */
 export class ConfigurationError extends RampApiError {
@@ -22,83 +29,55 @@ export class ConfigurationError extends RampApiError {
 /** The service answered with an error status. Carries the parsed body, typed per operation where documented. */
 export class ApiError<Body = unknown> extends RampApiError {
   override name = 'ApiError';
-  readonly operationId: string | null;
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  readonly body: Body;
+  declare readonly operationId: string | null;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly status: number;
+  declare readonly body: Body;
 
   constructor(info: CallInfo & { status: number; body: Body }) {
-    super(`${info.operationId ?? 'request'} (${info.method} ${info.path}) failed with HTTP ${info.status}`);
-    this.operationId = info.operationId;
-    this.method = info.method;
-    this.path = info.path;
-    this.status = info.status;
-    this.body = info.body;
-  }
-
-  toJSON() {
-    return { name: this.name, message: this.message, operationId: this.operationId, method: this.method, path: this.path, status: this.status, body: this.body };
+    super(`${describe(info)} failed with HTTP ${info.status}`);
+    Object.assign(this, info);
   }
 }
 
 /** No answer: the connection failed (after any retries the call allowed). */
 export class NetworkError extends RampApiError {
   override name = 'NetworkError';
-  readonly operationId: string | null;
-  readonly method: string;
-  readonly path: string;
-  readonly attempts: number;
+  declare readonly operationId: string | null;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly attempts: number;
 
-  constructor(info: CallInfo & { attempts: number; cause: unknown }) {
-    const reason = info.cause instanceof Error ? `${info.cause.message}${causeCode(info.cause)}` : String(info.cause);
-    super(`${info.operationId ?? 'request'} (${info.method} ${info.path}) got no answer after ${info.attempts} attempt(s): ${reason}`, {
-      cause: info.cause,
-    });
-    this.operationId = info.operationId;
-    this.method = info.method;
-    this.path = info.path;
-    this.attempts = info.attempts;
-  }
-
-  toJSON() {
-    return { name: this.name, message: this.message, operationId: this.operationId, method: this.method, path: this.path, attempts: this.attempts };
+  constructor({ cause, ...info }: CallInfo & { attempts: number; cause: unknown }) {
+    const reason = cause instanceof Error ? `${cause.message}${causeCode(cause)}` : String(cause);
+    super(`${describe(info)} got no answer after ${info.attempts} attempt(s): ${reason}`, { cause });
+    Object.assign(this, info);
   }
 }
 
 /** The answer did not arrive within the timeout. */
 export class TimeoutError extends RampApiError {
   override name = 'TimeoutError';
-  readonly operationId: string | null;
-  readonly method: string;
-  readonly path: string;
-  readonly timeoutMs: number;
+  declare readonly operationId: string | null;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly timeoutMs: number;
 
   constructor(info: CallInfo & { timeoutMs: number }) {
-    super(`${info.operationId ?? 'request'} (${info.method} ${info.path}) timed out after ${info.timeoutMs} ms`);
-    this.operationId = info.operationId;
-    this.method = info.method;
-    this.path = info.path;
-    this.timeoutMs = info.timeoutMs;
-  }
-
-  toJSON() {
-    return { name: this.name, message: this.message, operationId: this.operationId, method: this.method, path: this.path, timeoutMs: this.timeoutMs };
+    super(`${describe(info)} timed out after ${info.timeoutMs} ms`);
+    Object.assign(this, info);
   }
 }
 
 /** No access token could be obtained. The message never includes the credentials or the token call's body. */
 export class TokenError extends RampApiError {
   override name = 'TokenError';
-  readonly status: number | null;
+  declare readonly status: number | null;
 
   constructor(message: string, options: { status?: number | null; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.status = options.status ?? null;
-  }
-
-  toJSON() {
-    return { name: this.name, message: this.message, status: this.status };
+    Object.assign(this, { status: options.status ?? null });
   }
 }
 

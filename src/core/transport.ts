@@ -58,6 +58,34 @@ export function recordedCallOf(response: Response): RecordedCall | undefined {
 
 /** Key under which a by-operationId call passes its operationId through openapi-fetch to the transport. */
 export const OPERATION_ID_KEY = 'rampOperationId';
+/** Key under which the client passes the caller's own AbortSignal (openapi-fetch folds it into the Request). */
+export const CALLER_SIGNAL_KEY = 'rampCallerSignal';
+
+/** Marks an abort caused by a timeout, as opposed to one the caller asked for. */
+class DeadlinePassed extends Error {}
+
+/**
+ * Timeouts share one AbortController per deadline slot of SLOT_MS instead of one per call: creating an
+ * AbortSignal is the largest single cost of a call (measured with --cpu-prof). A slot fires when its latest
+ * deadline has passed, so a call is aborted at most SLOT_MS after its own deadline, never before.
+ */
+const SLOT_MS = 50;
+const slots = new Map<number, AbortSignal>();
+function deadlineSignal(timeoutMs: number): AbortSignal {
+  const slot = Math.ceil((Date.now() + timeoutMs) / SLOT_MS) * SLOT_MS;
+  let signal = slots.get(slot);
+  if (!signal) {
+    const controller = new AbortController();
+    signal = controller.signal;
+    slots.set(slot, signal);
+    const timer = setTimeout(() => {
+      slots.delete(slot);
+      controller.abort(new DeadlinePassed());
+    }, slot - Date.now());
+    timer.unref?.();
+  }
+  return signal;
+}
 
 const RETRYABLE_METHODS = new Set(['GET', 'HEAD']);
 const RETRYABLE_STATUS = (status: number) => status === 429 || (status >= 500 && status <= 599);
@@ -71,15 +99,35 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+const BODY_READERS = ['text', 'json', 'arrayBuffer', 'blob'] as const;
+
+/** Makes the body readers of `response` throw named errors, and runs `done` once the body is read or failed. */
+function guardBody(response: Response, named: (error: unknown) => unknown, done: (() => void) | undefined): void {
+  for (const reader of BODY_READERS) {
+    const read = response[reader] as () => Promise<unknown>;
+    Object.defineProperty(response, reader, {
+      value: () =>
+        read.call(response).then(
+          (value) => (done?.(), value),
+          (error: unknown) => {
+            done?.();
+            throw named(error);
+          },
+        ),
+    });
+  }
+}
+
 class ResponseTooLarge extends Error {
   constructor(limit: number) {
     super(`response body exceeds ${limit} bytes`);
   }
 }
 
-async function readBody(response: Response, limit: number): Promise<Uint8Array | null> {
+async function readBody(response: Response, limit: number): Promise<Uint8Array | ArrayBuffer | null> {
   if (!response.body) return null;
-  const declared = Number(response.headers.get('content-length'));
+  const length = response.headers.get('content-length');
+  const declared = length === null ? Number.NaN : Number(length);
   if (declared > limit) {
     await response.body.cancel().catch(() => {});
     throw new ResponseTooLarge(limit);
@@ -113,34 +161,61 @@ export function createTransport(options: TransportOptions): (input: Request | st
   };
 
   /** One attempt: the answer with its body read (bounded), or a thrown NetworkError/TimeoutError/abort reason. */
-  async function attempt(request: Request, op: MatchedOperation, timeoutMs: number, attempts: number): Promise<Response> {
-    const controller = new AbortController();
-    const callerSignal = request.signal;
-    const onCallerAbort = () => controller.abort(callerSignal.reason);
-    if (callerSignal.aborted) throw callerSignal.reason;
-    callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    try {
-      const response = await baseFetch(request, { signal: controller.signal });
-      const body = await readBody(response, options.maxResponseBytes);
-      return new Response(body as BodyInit | null, { status: response.status, statusText: response.statusText, headers: response.headers });
-    } catch (error) {
+  async function attempt(
+    request: Request,
+    op: MatchedOperation,
+    timeoutMs: number,
+    attempts: number,
+    callerSignal: AbortSignal | undefined,
+    mayRetry: boolean,
+  ): Promise<Response> {
+    const deadline = deadlineSignal(timeoutMs);
+    let signal = deadline;
+    let release: (() => void) | undefined;
+    if (callerSignal) {
+      // The caller's signal travels inside the Request, but fetch takes one signal: combine the two.
       if (callerSignal.aborted) throw callerSignal.reason;
-      if (timedOut) throw new TimeoutError({ ...op, timeoutMs });
-      throw new NetworkError({ ...op, attempts, cause: error });
+      const controller = new AbortController();
+      const onAbort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+      callerSignal.addEventListener('abort', onAbort, { once: true });
+      deadline.addEventListener('abort', onAbort, { once: true });
+      release = () => {
+        callerSignal.removeEventListener('abort', onAbort);
+        deadline.removeEventListener('abort', onAbort);
+      };
+      signal = controller.signal;
+    }
+    const named = (error: unknown): unknown => {
+      if (callerSignal?.aborted) return callerSignal.reason;
+      if (signal.aborted && (signal.reason instanceof DeadlinePassed || deadline.aborted)) return new TimeoutError({ ...op, timeoutMs });
+      return new NetworkError({ ...op, attempts, cause: error });
+    };
+    let response: Response;
+    try {
+      response = await baseFetch(request, { signal });
+      const length = response.headers.get('content-length');
+      if (!mayRetry && length !== null && Number(length) <= options.maxResponseBytes) {
+        // No retry left and a declared length within the limit: hand the answer on as it is (a new Response
+        // costs a new stream). While a retry is still possible the body is read here, so that a connection
+        // dropped mid-body can be retried.
+        // The signal stays armed while the body is read, and a failure while reading is still named.
+        guardBody(response, named, release);
+        release = undefined;
+        return response;
+      }
+      const body = await readBody(response, options.maxResponseBytes);
+      return new Response(body as BodyInit | null, response);
+    } catch (error) {
+      throw named(error);
     } finally {
-      clearTimeout(timer);
-      callerSignal.removeEventListener('abort', onCallerAbort);
+      release?.();
     }
   }
 
   return async function rampFetch(input, init) {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    const extras = request as Request & { [OPERATION_ID_KEY]?: string } & PerRequestOptions;
+    const extras = request as Request & { [OPERATION_ID_KEY]?: string; [CALLER_SIGNAL_KEY]?: AbortSignal } & PerRequestOptions;
+    const callerSignal = extras[CALLER_SIGNAL_KEY];
     const method = request.method;
     const op =
       (extras[OPERATION_ID_KEY] && operationById(options.operations, extras[OPERATION_ID_KEY], method)) ||
@@ -163,7 +238,7 @@ export function createTransport(options: TransportOptions): (input: Request | st
     for (let attemptNo = 1; ; attemptNo++) {
       let response: Response;
       try {
-        response = await attempt(current, op, timeoutMs, attemptNo);
+        response = await attempt(current, op, timeoutMs, attemptNo, callerSignal, retryable && attemptNo < maxAttempts);
       } catch (error) {
         if (error instanceof NetworkError && attemptNo < maxAttempts) {
           const delay = backoff(attemptNo);
