@@ -4,4 +4,14 @@ export { createV1Client, type V1Client } from './v1/index.js';
 export { unwrap, orThrow, type RampClientOptions, type SuccessData, type ErrorBody, type OperationMethods } from './core/client.js';
 export type { AuthOptions, TokenGrant } from './core/token.js';
 export type { RetryOptions, Logger, PerRequestOptions } from './core/transport.js';
-export { RampApiError, ApiError, ConfigurationError, NetworkError, TimeoutError, TokenError, type CallInfo } from './core/errors.js';
+export {
+  RampApiError,
+  ApiError,
+  ConfigurationError,
+  NetworkError,
+  ResponseFormatError,
+  ResponseTooLargeError,
+  TimeoutError,
+  TokenError,
+  type CallInfo,
+} from './core/errors.js';

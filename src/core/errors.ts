@@ -70,6 +70,34 @@ export class TimeoutError extends RampApiError {
   }
 }
 
+/** The answer's body is larger than the client's `maxResponseBytes`; it was not read whole. Never retried. */
+export class ResponseTooLargeError extends RampApiError {
+  override name = 'ResponseTooLargeError';
+  declare readonly operationId: string | null;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly limit: number;
+
+  constructor(info: CallInfo & { limit: number }) {
+    super(`${describe(info)} answered with a body over ${info.limit} bytes`);
+    Object.assign(this, info);
+  }
+}
+
+/** The answer says it is JSON (or is parsed as JSON) but its body is not valid JSON. */
+export class ResponseFormatError extends RampApiError {
+  override name = 'ResponseFormatError';
+  declare readonly operationId: string | null;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly status: number;
+
+  constructor(info: CallInfo & { status: number }) {
+    super(`${describe(info)} answered HTTP ${info.status} with a body that is not valid JSON`);
+    Object.assign(this, info);
+  }
+}
+
 /** No access token could be obtained. The message never includes the credentials or the token call's body. */
 export class TokenError extends RampApiError {
   override name = 'TokenError';

@@ -2,7 +2,7 @@
 // one repeat after a 401, and a bounded, buffered body. One function instead of a middleware stack, so a
 // call builds no extra Request objects on the happy path.
 import { concatChunks } from './bytes.js';
-import { NetworkError, TimeoutError, type CallInfo } from './errors.js';
+import { NetworkError, ResponseFormatError, ResponseTooLargeError, TimeoutError, type CallInfo } from './errors.js';
 import { createOperationMatcher, operationById, type MatchedOperation, type OperationTable } from './operations.js';
 import type { TokenSource } from './token.js';
 
@@ -185,14 +185,18 @@ export function createTransport(options: TransportOptions): (input: Request | st
       };
       signal = controller.signal;
     }
+    let status = 0;
     const named = (error: unknown): unknown => {
       if (callerSignal?.aborted) return callerSignal.reason;
+      if (error instanceof ResponseTooLarge) return new ResponseTooLargeError({ ...op, limit: options.maxResponseBytes });
+      if (error instanceof SyntaxError) return new ResponseFormatError({ ...op, status });
       if (signal.aborted && (signal.reason instanceof DeadlinePassed || deadline.aborted)) return new TimeoutError({ ...op, timeoutMs });
       return new NetworkError({ ...op, attempts, cause: error });
     };
     let response: Response;
     try {
       response = await baseFetch(request, { signal });
+      status = response.status;
       const length = response.headers.get('content-length');
       if (!mayRetry && length !== null && Number(length) <= options.maxResponseBytes) {
         // No retry left and a declared length within the limit: hand the answer on as it is (a new Response
@@ -204,7 +208,12 @@ export function createTransport(options: TransportOptions): (input: Request | st
         return response;
       }
       const body = await readBody(response, options.maxResponseBytes);
-      return new Response(body as BodyInit | null, response);
+      // Declare the length so that openapi-fetch parses through json(), which the guard names on failure.
+      const headers = new Headers(response.headers);
+      if (body) headers.set('content-length', String(body.byteLength));
+      const buffered = new Response(body as BodyInit | null, { status: response.status, statusText: response.statusText, headers });
+      guardBody(buffered, named, undefined);
+      return buffered;
     } catch (error) {
       throw named(error);
     } finally {
