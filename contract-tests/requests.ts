@@ -122,10 +122,13 @@ function replaceChild(base: RequestInit, path: string[], name: string): RequestI
   return init;
 }
 
-/** Every documented constraint of the operation's parameters and body, broken one at a time. */
-export function violations(doc: OpenApiDocument, entry: OperationEntry, overrides: Record<string, unknown> = {}): Violation[] {
+/**
+ * Every documented constraint of the operation's parameters and body, broken one at a time: starting from
+ * `from` when given (a generated valid request), else from the description's examples.
+ */
+export function violations(doc: OpenApiDocument, entry: OperationEntry, overrides: Record<string, unknown> = {}, from?: RequestInit): Violation[] {
   const out: Violation[] = [];
-  const base = validRequest(doc, entry, overrides);
+  const base = from ? clone(from) : validRequest(doc, entry, overrides);
   for (const parameter of entry.parameters) {
     const where = parameter.in as 'path' | 'query' | 'header';
     const label = `${where} ${parameter.name}`;
@@ -144,8 +147,9 @@ export function violations(doc: OpenApiDocument, entry: OperationEntry, override
     }
   }
   const seen = new Set(out.map((v) => v.name));
-  for (const [, example] of bodyExamples(doc, entry)) {
-    const exampleBase = validRequest(doc, entry, overrides, example);
+  const bodies = from ? [[ 'generated', from.body ] as [string, unknown]] : bodyExamples(doc, entry);
+  for (const [, example] of entry.operation.requestBody ? bodies : []) {
+    const exampleBase = from ? clone(from) : validRequest(doc, entry, overrides, example);
     const found: Violation[] = [];
     const bodySchema = resolveRef(doc, entry.operation.requestBody).content?.['application/json']?.schema;
     bodyViolations(doc, bodySchema, exampleBase.body, [], exampleBase.body, found, exampleBase);

@@ -80,6 +80,35 @@ function RequiredPropertiesDefined() {
   };
 }
 
+const SECRET_PATTERNS = [
+  ['a JWT', /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/],
+  ['a bearer token', /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/i],
+  ['a private key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
+  ['a long opaque token', /(?<![A-Za-z0-9_-])[A-Za-z0-9_]{40,}(?![A-Za-z0-9_-])/],
+];
+const SECRET_KEYS = /^(password|passwd|secret|client_?secret|api_?key|access_?token|refresh_?token|private_?key|authorization)$/i;
+
+/** Examples carry no token-like secrets: no JWTs, bearer tokens, keys, or values under secret-sounding names. */
+function NoSecretsInExamples() {
+  const scan = (value, ctx, location, key) => {
+    if (typeof value === 'string') {
+      if (key && SECRET_KEYS.test(key) && value) {
+        ctx.report({ message: `Example sets \`${key}\`: examples must not carry credentials.`, location });
+      }
+      for (const [what, pattern] of SECRET_PATTERNS) {
+        if (pattern.test(value)) ctx.report({ message: `Example contains what looks like ${what}; use an obviously fake value.`, location });
+      }
+    } else if (Array.isArray(value)) value.forEach((item, i) => scan(item, ctx, location.child([i]), undefined));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) scan(v, ctx, location.child([k]), k);
+  };
+  const field = (name) => ({
+    enter(node, ctx) {
+      if (node && typeof node === 'object' && name in node) scan(node[name], ctx, ctx.location.child([name]), undefined);
+    },
+  });
+  return { Example: field('value'), MediaType: field('example'), Parameter: field('example'), Schema: field('examples') };
+}
+
 /** Every operation carries at least one tag. */
 function OperationHasTag() {
   return {
@@ -102,6 +131,7 @@ export default function rampRules() {
         'inferred-explained': InferredExplained,
         'operation-has-tag': OperationHasTag,
         'required-properties-defined': RequiredPropertiesDefined,
+        'no-secrets-in-examples': NoSecretsInExamples,
       },
     },
   };

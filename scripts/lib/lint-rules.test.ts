@@ -35,7 +35,7 @@ function lintRuleIds(): string[] {
 }
 
 describe('redocly.yaml house rules', () => {
-  it('report a property without description, an untagged operation, a missing security decision, an unexplained x-inferred, an invalid example, a missing 4XX and an undeclared required property', () => {
+  it('report a property without description, an untagged operation, a missing security decision, an unexplained x-inferred, an invalid example, a missing 4XX, an undeclared required property and a JWT in an example', () => {
     cpSync(join(repoRoot, 'openapi'), join(work, 'openapi'), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
     cpSync(join(repoRoot, 'redocly.yaml'), join(work, 'redocly.yaml'));
     const paths = 'openapi/business/paths';
@@ -46,6 +46,7 @@ describe('redocly.yaml house rules', () => {
     edit(`${paths}/api_parameters_banks.yaml`, /\n  security: \[\]\n/, '\n');
     edit(`${schemas}/ErrorBody.yaml`, /Inferred:/, 'Guessed:');
     edit('openapi/business/components/examples/CustodyWalletBalanceUsdc.yaml', "balance: '1520.750000'", 'balance: 1520.75');
+    edit('openapi/business/components/examples/WebhookDeactivated.yaml', 'url: https://hooks.cafetera-andina.example/ramp', 'url: https://hooks.cafetera-andina.example/ramp?access=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl');
     edit(`${paths}/api_webhooks_{clientId}.yaml`, /\n    '401':\n      \$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n/, '\n');
 
     const ruleIds = lintRuleIds();
@@ -58,6 +59,7 @@ describe('redocly.yaml house rules', () => {
         'no-invalid-media-type-examples',
         'operation-4xx-response',
         'ramp/required-properties-defined',
+        'ramp/no-secrets-in-examples',
       ]),
     );
   });
