@@ -2,7 +2,7 @@
 // lengths, required and optional properties, conditional requirements), from a seeded random source.
 import type { OpenApiDocument } from '../scripts/lib/apis.js';
 import { resolveRef, type JsonObject, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
-import type { RequestInit } from './requests.js';
+import { triggeredRequirements, type RequestInit } from './requests.js';
 
 /** mulberry32: small, fast, and the same sequence for the same seed. */
 export function seededRandom(seed: number): () => number {
@@ -66,11 +66,8 @@ export function generateValue(doc: OpenApiDocument, node: unknown, random: () =>
         if (required.has(name) || (depth < 6 && random() < 0.5)) out[name] = generateValue(doc, child, random, depth + 1);
       }
       // A conditional requirement (if/then) that the value triggers is satisfied too.
-      const condition = schema.if as JsonObject | undefined;
-      if (condition?.properties && Object.entries(condition.properties as JsonObject).every(([k, s]) => out[k] !== undefined && (s.const === undefined || s.const === out[k]))) {
-        for (const name of (schema.then as JsonObject | undefined)?.required ?? []) {
-          if (out[name] === undefined) out[name] = generateValue(doc, (schema.properties as JsonObject)[name], random, depth + 1);
-        }
+      for (const name of triggeredRequirements(schema, out)) {
+        if (out[name] === undefined) out[name] = generateValue(doc, (schema.properties as JsonObject)[name], random, depth + 1);
       }
       return out;
     }

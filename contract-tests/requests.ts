@@ -81,45 +81,43 @@ function breakingValues(schema: JsonObject): [string, unknown][] {
 }
 
 /** Walks a valid body value with its schema, yielding one broken copy per documented constraint. */
-function bodyViolations(doc: OpenApiDocument, schemaNode: unknown, value: unknown, path: string[], root: unknown, out: Violation[], base: RequestInit) {
+/** A copy of `base` whose body has the value at `path` replaced, or removed when `remove` is set. */
+function editBody(base: RequestInit, path: readonly string[], replacement: unknown, remove = false): RequestInit {
+  const init = clone(base);
+  if (path.length === 0) {
+    init.body = replacement;
+    return init;
+  }
+  let parent = init.body as JsonObject;
+  for (const key of path.slice(0, -1)) parent = parent[key];
+  if (remove) delete parent[path.at(-1)!];
+  else parent[path.at(-1)!] = replacement;
+  return init;
+}
+
+/** Names a conditional requirement (`if`/`then`) makes required for this object value. */
+export function triggeredRequirements(schema: JsonObject, value: JsonObject): string[] {
+  const condition = schema.if as JsonObject | undefined;
+  if (!condition?.properties) return [];
+  const matches = Object.entries(condition.properties as JsonObject).every(([k, s]) => value[k] !== undefined && (s.const === undefined || s.const === value[k]));
+  return matches ? ((schema.then as JsonObject | undefined)?.required ?? []) : [];
+}
+
+function bodyViolations(doc: OpenApiDocument, schemaNode: unknown, value: unknown, path: string[], out: Violation[], base: RequestInit) {
   const schema = resolveRef(doc, schemaNode) as JsonObject | undefined;
   if (!schema || typeof schema !== 'object') return;
   const at = path.length ? `body.${path.join('.')}` : 'body';
-  const replace = (replacement: unknown, remove = false): RequestInit => {
-    const init = clone(base);
-    if (path.length === 0) {
-      init.body = replacement;
-      return init;
-    }
-    let parent = init.body as JsonObject;
-    for (const key of path.slice(0, -1)) parent = parent[key];
-    if (remove) delete parent[path.at(-1)!];
-    else parent[path.at(-1)!] = replacement;
-    return init;
-  };
-  for (const [what, bad] of breakingValues(schema)) out.push({ name: `${at}: ${what}`, init: replace(bad) });
+  for (const [what, bad] of breakingValues(schema)) out.push({ name: `${at}: ${what}`, init: editBody(base, path, bad) });
   if (!value || typeof value !== 'object' || Array.isArray(value)) return;
   const record = value as JsonObject;
-  const required = new Set<string>(schema.required ?? []);
   // A conditional requirement (if/then) that this value triggers counts as required too.
-  const condition = schema.if as JsonObject | undefined;
-  if (condition?.properties && Object.entries(condition.properties as JsonObject).every(([k, s]) => record[k] !== undefined && (s.const === undefined || s.const === record[k]))) {
-    for (const name of (schema.then as JsonObject | undefined)?.required ?? []) required.add(name);
-  }
+  const required = new Set<string>([...(schema.required ?? []), ...triggeredRequirements(schema, record)]);
   for (const name of required) {
-    if (name in record) out.push({ name: `${at}.${name}: missing (required)`, init: replaceChild(base, path, name) });
+    if (name in record) out.push({ name: `${at}.${name}: missing (required)`, init: editBody(base, [...path, name], undefined, true) });
   }
   for (const [name, child] of Object.entries((schema.properties ?? {}) as JsonObject)) {
-    if (name in record) bodyViolations(doc, child, record[name], [...path, name], root, out, base);
+    if (name in record) bodyViolations(doc, child, record[name], [...path, name], out, base);
   }
-}
-
-function replaceChild(base: RequestInit, path: string[], name: string): RequestInit {
-  const init = clone(base);
-  let parent = init.body as JsonObject;
-  for (const key of path) parent = parent[key];
-  delete parent[name];
-  return init;
 }
 
 /**
@@ -152,7 +150,7 @@ export function violations(doc: OpenApiDocument, entry: OperationEntry, override
     const exampleBase = from ? clone(from) : validRequest(doc, entry, overrides, example);
     const found: Violation[] = [];
     const bodySchema = resolveRef(doc, entry.operation.requestBody).content?.['application/json']?.schema;
-    bodyViolations(doc, bodySchema, exampleBase.body, [], exampleBase.body, found, exampleBase);
+    bodyViolations(doc, bodySchema, exampleBase.body, [], found, exampleBase);
     for (const violation of found) {
       if (seen.has(violation.name)) continue;
       seen.add(violation.name);

@@ -7,6 +7,7 @@ export type { RetryOptions, Logger, PerRequestOptions } from './core/transport.j
 export {
   RampApiError,
   ApiError,
+  CallError,
   ConfigurationError,
   NetworkError,
   ResponseFormatError,

@@ -1,7 +1,7 @@
 // Finds every example in a bundled description (media types, parameters, schemas) and checks it against
 // its schema with Ajv: the independent second opinion on what `redocly lint` already checks.
 import type { OpenApiDocument } from './apis.js';
-import { HTTP_METHODS, resolveRef } from './openapi-lookup.js';
+import { HTTP_METHODS, isJsonObject, jsonPointer, resolveRef } from './openapi-lookup.js';
 import { createSchemaValidator } from './schema-validator.js';
 
 export interface ExampleProblem {
@@ -11,8 +11,8 @@ export interface ExampleProblem {
 }
 
 type Node = Record<string, unknown>;
-const isNode = (value: unknown): value is Node => !!value && typeof value === 'object' && !Array.isArray(value);
-const pointer = (parts: (string | number)[]) => '#/' + parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+const isNode = isJsonObject;
+const pointer = jsonPointer;
 
 const deref = (doc: OpenApiDocument, node: unknown): unknown => (node === undefined ? undefined : resolveRef<unknown>(doc, node));
 

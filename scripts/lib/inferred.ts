@@ -1,6 +1,6 @@
 // Collects every node marked `x-inferred` in the bundled descriptions and renders openapi/INFERRED.md.
 import type { OpenApiDocument } from './apis.js';
-import { HTTP_METHODS } from './openapi-lookup.js';
+import { HTTP_METHODS, isJsonObject, jsonPointer } from './openapi-lookup.js';
 
 export interface InferredItem {
   api: string;
@@ -15,7 +15,7 @@ export interface InferredItem {
 
 const METHODS = new Set<string>(HTTP_METHODS);
 type Node = Record<string, unknown>;
-const isNode = (value: unknown): value is Node => !!value && typeof value === 'object' && !Array.isArray(value);
+const isNode = isJsonObject;
 
 function label(doc: OpenApiDocument, path: string[], node: Node): string {
   const [section, a, b, ...rest] = path;
@@ -50,7 +50,7 @@ export function collectInferred(api: string, doc: OpenApiDocument): InferredItem
       items.push({
         api,
         where: label(doc, path, node),
-        pointer: '#/' + path.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/'),
+        pointer: jsonPointer(path),
         what: node['x-inferred'].map(String),
         why: inferredSentences(node.description),
       });

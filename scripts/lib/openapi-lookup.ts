@@ -1,8 +1,14 @@
 // Small read helpers over a bundled description: operations by operationId, and local $ref resolution.
 import type { OpenApiDocument } from './apis.js';
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export { HTTP_METHODS } from '../../src/core/operations.js';
+import { HTTP_METHODS } from '../../src/core/operations.js';
 export type JsonObject = Record<string, any>;
+
+export const isJsonObject = (value: unknown): value is JsonObject => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** A JSON pointer (`#/paths/~1api~1token/post`) to the node at `parts`. */
+export const jsonPointer = (parts: readonly (string | number)[]) => '#/' + parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 export interface OperationEntry {
   operationId: string;

@@ -3,10 +3,11 @@
 import type { OpenApiDocument } from './apis.js';
 import { listOperations, type OperationEntry } from './openapi-lookup.js';
 import { bodyExamples, validRequest } from '../../contract-tests/requests.js';
+import { envPrefix } from '../../contract-tests/targets.js';
 
-const FACTORY: Record<string, { create: string; variable: string; env: string }> = {
-  business: { create: 'createBusinessClient', variable: 'business', env: 'BUSINESS_API' },
-  v1: { create: 'createV1Client', variable: 'v1', env: 'V1_API' },
+const FACTORY: Record<string, { create: string; variable: string }> = {
+  business: { create: 'createBusinessClient', variable: 'business' },
+  v1: { create: 'createV1Client', variable: 'v1' },
 };
 
 function literal(value: unknown, indent: string): string {
@@ -25,17 +26,18 @@ function factory(family: string) {
 
 /** The statements of one operation's sample (no import line). */
 export function sampleBody(family: string, doc: OpenApiDocument, entry: OperationEntry): string {
-  const { create, variable, env } = factory(family);
+  const { create, variable } = factory(family);
+  const env = envPrefix(family); // BUSINESS_API_, V1_API_: the variables the README and the contract suite use
   const secured = entry.operation.security?.length !== 0;
   const init = validRequest(doc, entry);
   const params = Object.fromEntries(Object.entries(init.params).filter(([, values]) => Object.keys(values).length > 0));
   const args: string[] = [];
   if (Object.keys(params).length) args.push(`params: ${literal(params, '    ')}`);
   if (entry.operation.requestBody) args.push(`body: ${literal(bodyExamples(doc, entry)[0]?.[1] ?? {}, '    ')}`);
-  const auth = secured ? `\n  auth: { credentials: JSON.parse(process.env.${env}_CREDENTIALS ?? '{}') },` : '';
+  const auth = secured ? `\n  auth: { credentials: JSON.parse(process.env.${env}CREDENTIALS ?? '{}') },` : '';
   const call = args.length ? `${variable}.${entry.operationId}({\n    ${args.join(',\n    ')},\n  })` : `${variable}.${entry.operationId}()`;
   return [
-    `const ${variable} = ${create}({\n  baseUrl: process.env.${env}_URL ?? 'http://127.0.0.1:4010',${auth}\n});`,
+    `const ${variable} = ${create}({\n  baseUrl: process.env.${env}URL ?? 'http://127.0.0.1:4010',${auth}\n});`,
     '',
     `// Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.`,
     `const result = await orThrow(\n  ${call},\n);`,

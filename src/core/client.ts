@@ -3,7 +3,7 @@
 import createClient, { type Client, type ClientForPath } from 'openapi-fetch';
 import { checkBaseUrl } from './base-url.js';
 import { ApiError, ConfigurationError, TokenError } from './errors.js';
-import type { OperationTable } from './operations.js';
+import { HTTP_METHODS, type OperationTable } from './operations.js';
 import { createTokenSource, fixedTokenSource, readTokenFromBody, type AuthOptions, type TokenSource } from './token.js';
 import { CALLER_SIGNAL_KEY, createTransport, OPERATION_ID_KEY, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
 
@@ -138,7 +138,7 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
   const withSignal = (init: Record<string, unknown> | undefined) => (init?.signal ? { ...init, [CALLER_SIGNAL_KEY]: init.signal } : init);
   const request = client.request as (m: string, p: string, i: unknown) => Promise<unknown>;
   const byOperation: Record<string, unknown> = { ...client, request: (m: string, p: string, i?: Record<string, unknown>) => request(m, p, withSignal(i)) };
-  for (const method of ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const) {
+  for (const method of HTTP_METHODS.map((m) => m.toUpperCase() as Uppercase<typeof m>)) {
     const call = client[method] as (p: string, i?: unknown) => Promise<unknown>;
     byOperation[method] = (path: string, init?: Record<string, unknown>) => call(path, withSignal(init));
   }

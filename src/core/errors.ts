@@ -26,75 +26,68 @@ export class ConfigurationError extends RampApiError {
   override name = 'ConfigurationError';
 }
 
-/** The service answered with an error status. Carries the parsed body, typed per operation where documented. */
-export class ApiError<Body = unknown> extends RampApiError {
-  override name = 'ApiError';
+/** An error about one call: which operation, method and path template it was. */
+export class CallError extends RampApiError {
+  override name = 'CallError';
   declare readonly operationId: string | null;
   declare readonly method: string;
   declare readonly path: string;
+
+  constructor(message: string, info: CallInfo, cause?: unknown) {
+    super(`${describe(info)} ${message}`, cause === undefined ? undefined : { cause });
+    Object.assign(this, info);
+  }
+}
+
+/** The service answered with an error status. Carries the parsed body, typed per operation where documented. */
+export class ApiError<Body = unknown> extends CallError {
+  override name = 'ApiError';
   declare readonly status: number;
   declare readonly body: Body;
 
   constructor(info: CallInfo & { status: number; body: Body }) {
-    super(`${describe(info)} failed with HTTP ${info.status}`);
-    Object.assign(this, info);
+    super(`failed with HTTP ${info.status}`, info);
   }
 }
 
 /** No answer: the connection failed (after any retries the call allowed). */
-export class NetworkError extends RampApiError {
+export class NetworkError extends CallError {
   override name = 'NetworkError';
-  declare readonly operationId: string | null;
-  declare readonly method: string;
-  declare readonly path: string;
   declare readonly attempts: number;
 
   constructor({ cause, ...info }: CallInfo & { attempts: number; cause: unknown }) {
     const reason = cause instanceof Error ? `${cause.message}${causeCode(cause)}` : String(cause);
-    super(`${describe(info)} got no answer after ${info.attempts} attempt(s): ${reason}`, { cause });
-    Object.assign(this, info);
+    super(`got no answer after ${info.attempts} attempt(s): ${reason}`, info, cause);
   }
 }
 
 /** The answer did not arrive within the timeout. */
-export class TimeoutError extends RampApiError {
+export class TimeoutError extends CallError {
   override name = 'TimeoutError';
-  declare readonly operationId: string | null;
-  declare readonly method: string;
-  declare readonly path: string;
   declare readonly timeoutMs: number;
 
   constructor(info: CallInfo & { timeoutMs: number }) {
-    super(`${describe(info)} timed out after ${info.timeoutMs} ms`);
-    Object.assign(this, info);
+    super(`timed out after ${info.timeoutMs} ms`, info);
   }
 }
 
 /** The answer's body is larger than the client's `maxResponseBytes`; it was not read whole. Never retried. */
-export class ResponseTooLargeError extends RampApiError {
+export class ResponseTooLargeError extends CallError {
   override name = 'ResponseTooLargeError';
-  declare readonly operationId: string | null;
-  declare readonly method: string;
-  declare readonly path: string;
   declare readonly limit: number;
 
   constructor(info: CallInfo & { limit: number }) {
-    super(`${describe(info)} answered with a body over ${info.limit} bytes`);
-    Object.assign(this, info);
+    super(`answered with a body over ${info.limit} bytes`, info);
   }
 }
 
 /** The answer says it is JSON (or is parsed as JSON) but its body is not valid JSON. */
-export class ResponseFormatError extends RampApiError {
+export class ResponseFormatError extends CallError {
   override name = 'ResponseFormatError';
-  declare readonly operationId: string | null;
-  declare readonly method: string;
-  declare readonly path: string;
   declare readonly status: number;
 
   constructor(info: CallInfo & { status: number }) {
-    super(`${describe(info)} answered HTTP ${info.status} with a body that is not valid JSON`);
-    Object.assign(this, info);
+    super(`answered HTTP ${info.status} with a body that is not valid JSON`, info);
   }
 }
 

@@ -1,7 +1,8 @@
 // The operation table of an API family (generated from its description) and matching a request to it.
 import type { CallInfo } from './errors.js';
 
-export type HttpMethodName = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethodName = (typeof HTTP_METHODS)[number];
 
 export interface OperationSpec {
   readonly method: HttpMethodName;

@@ -134,7 +134,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return fail(422, 'The payload must be a JSON object.');
     const resolved = resolveEvent({ url, payload: payload as Record<string, unknown> });
     if (!resolved) return fail(422, 'Cannot tell which event this is: put the event name in the endpoint URL.');
-    if (!isEventName(resolved.name)) return fail(resolved.from === 'url' ? 404 : 422, `Unknown event "${resolved.name.slice(0, 64)}".`);
+    if (!isEventName(resolved.name)) {
+      // A name from the URL is the operator's; one from the payload is sender data and is not echoed.
+      return resolved.from === 'url'
+        ? fail(404, `Unknown event "${resolved.name.slice(0, 64)}".`)
+        : fail(422, 'The event named in the payload is not one of the known events.');
+    }
     const event = resolved.name;
     const handler = options.handlers[event] as ((delivery: Delivery) => void | Promise<void>) | undefined;
     if (!handler) return fail(404, `No handler for event "${event}".`);
