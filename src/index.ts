@@ -10,6 +10,8 @@ export {
   CallError,
   ConfigurationError,
   NetworkError,
+  ParameterError,
+  RedirectError,
   ResponseFormatError,
   ResponseTooLargeError,
   TimeoutError,

@@ -13,6 +13,9 @@ export function checkBaseUrl(baseUrl: unknown, allowInsecureHttp = false): strin
   } catch {
     throw new ConfigurationError(`\`baseUrl\` is not an absolute URL: "${baseUrl}"`);
   }
+  if (baseUrl.includes('?') || baseUrl.includes('#')) {
+    throw new ConfigurationError('`baseUrl` must not have a query (`?`) or a fragment (`#`): every call path is appended to it.');
+  }
   if (url.username || url.password) {
     throw new ConfigurationError('`baseUrl` must not carry credentials; pass them in `auth`.');
   }

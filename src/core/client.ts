@@ -2,10 +2,11 @@
 // operationId, all going through the ramp transport.
 import createClient, { type Client, type ClientForPath } from 'openapi-fetch';
 import { checkBaseUrl } from './base-url.js';
-import { ApiError, ConfigurationError, TokenError } from './errors.js';
+import { ApiError, ConfigurationError, ParameterError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
+import { redactText, redactValue, secretForms } from './redact.js';
 import { createTokenSource, fixedTokenSource, readTokenFromBody, type AuthOptions, type TokenSource } from './token.js';
-import { CALLER_SIGNAL_KEY, createTransport, OPERATION_ID_KEY, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
+import { CALLER_SIGNAL_KEY, checkMs, createTransport, OPERATION_ID_KEY, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
 
 type Media = `${string}/${string}`;
 
@@ -15,7 +16,10 @@ export interface RampClientOptions {
   baseUrl: string;
   /** How to authenticate. Without it, only the operations that need no token can be called. */
   auth?: AuthOptions;
-  /** Per-request timeout in milliseconds (until the whole answer is read). Default 30000. */
+  /**
+   * Bound of each whole call in milliseconds: getting the token, every attempt, every backoff and Retry-After
+   * wait, and reading the answer. A retry that cannot start before it is not started. Default 30000.
+   */
   timeoutMs?: number;
   /** Retries of GET requests on network errors, 429 and 5xx; `false` turns them off. POST and DELETE are never retried. */
   retry?: RetryOptions | false;
@@ -57,6 +61,16 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+function retryOptions(retry: RetryOptions | false | undefined): Required<RetryOptions> | false {
+  if (retry === false) return false;
+  const merged = { ...DEFAULT_RETRY, ...retry };
+  if (!Number.isInteger(merged.attempts) || merged.attempts < 1) {
+    throw new ConfigurationError(`\`retry.attempts\` must be a whole number of at least 1, got ${String(merged.attempts)}`);
+  }
+  for (const key of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) checkMs(`retry.${key}`, merged[key]);
+  return merged;
+}
+
 function tokenSourceFor<Table extends OperationTable>(
   auth: AuthOptions | undefined,
   family: FamilyConfig<Table>,
@@ -75,14 +89,16 @@ function tokenSourceFor<Table extends OperationTable>(
       } catch (cause) {
         throw new TokenError('The getToken function failed.', { cause });
       }
-    }, { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds });
+    }, { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds, grantTimeoutMs: timeoutMs });
   }
   if ('credentials' in auth) {
     const spec = family.operations[family.tokenOperationId]!;
     const url = baseUrl + spec.path;
     const body = JSON.stringify(auth.credentials);
     const read = auth.readToken ?? readTokenFromBody;
-    // The token call bypasses the transport: it must never itself wait for a token.
+    const name = family.tokenOperationId;
+    // The token call bypasses the transport: it must never itself wait for a token. It follows no redirect:
+    // the credentials go to baseUrl and nowhere else.
     return createTokenSource(async () => {
       let response: Response;
       try {
@@ -90,23 +106,30 @@ function tokenSourceFor<Table extends OperationTable>(
           method: spec.method.toUpperCase(),
           headers: { 'content-type': 'application/json', accept: 'application/json' },
           body,
+          redirect: 'manual',
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (cause) {
-        throw new TokenError(`The token call ${family.tokenOperationId} got no answer.`, { cause });
+        throw new TokenError(`The token call ${name} got no answer.`, { cause });
       }
       if (!response.ok) {
         await response.body?.cancel().catch(() => {});
-        throw new TokenError(`The token call ${family.tokenOperationId} failed with HTTP ${response.status}.`, { status: response.status });
+        const redirect = response.status >= 300 && response.status < 400;
+        throw new TokenError(
+          redirect
+            ? `The token call ${name} was answered with a redirect (HTTP ${response.status}); it is not followed, so the credentials went nowhere else. Check \`baseUrl\`.`
+            : `The token call ${name} failed with HTTP ${response.status}.`,
+          { status: response.status },
+        );
       }
       let parsed: unknown;
       try {
         parsed = await response.json();
       } catch {
-        throw new TokenError(`The token call ${family.tokenOperationId} answered with a body that is not JSON.`, { status: response.status });
+        throw new TokenError(`The token call ${name} answered with a body that is not JSON.`, { status: response.status });
       }
       return read(parsed);
-    }, { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds });
+    }, { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds, grantTimeoutMs: timeoutMs });
   }
   throw new ConfigurationError('`auth` must have `token`, `getToken` or `credentials`.');
 }
@@ -118,9 +141,8 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
   if (!options || typeof options !== 'object') throw new ConfigurationError('Client options are required, with at least `baseUrl`.');
   const baseUrl = checkBaseUrl(options.baseUrl, options.allowInsecureHttp);
   const baseFetch = options.fetch ?? globalThis.fetch;
-  const timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs);
-  const retry = options.retry === false ? false : { ...DEFAULT_RETRY, ...options.retry };
-  if (retry) positive('retry.attempts', retry.attempts, 1);
+  const timeoutMs = options.timeoutMs === undefined ? DEFAULTS.timeoutMs : checkMs('timeoutMs', options.timeoutMs);
+  const retry = retryOptions(options.retry);
   const transport = createTransport({
     baseUrl,
     fetch: baseFetch,
@@ -136,16 +158,47 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
   // openapi-fetch folds a caller's `signal` into its Request; pass it on by name so the transport can honour it
   // next to the timeout (and create no extra AbortController for the calls that have none).
   const withSignal = (init: Record<string, unknown> | undefined) => (init?.signal ? { ...init, [CALLER_SIGNAL_KEY]: init.signal } : init);
+  const operationAt = (method: string, path: string) => Object.keys(family.operations).find((id) => family.operations[id]!.path === path && family.operations[id]!.method === method.toLowerCase()) ?? null;
+  /** Calls openapi-fetch unless a path parameter would change the path (then a ParameterError, nothing sent). */
+  const guarded = (call: () => Promise<unknown>, method: string, path: string, init: Record<string, unknown> | undefined, operationId: string | null) => {
+    const problem = pathParameterProblem(path, init);
+    if (!problem) return call();
+    return Promise.reject(new ParameterError({ operationId: operationId ?? operationAt(method, path), method: method.toUpperCase(), path, ...problem }));
+  };
   const request = client.request as (m: string, p: string, i: unknown) => Promise<unknown>;
-  const byOperation: Record<string, unknown> = { ...client, request: (m: string, p: string, i?: Record<string, unknown>) => request(m, p, withSignal(i)) };
+  const byOperation: Record<string, unknown> = {
+    ...client,
+    request: (m: string, p: string, i?: Record<string, unknown>) => guarded(() => request(m, p, withSignal(i)), m, p, i, null),
+  };
   for (const method of HTTP_METHODS.map((m) => m.toUpperCase() as Uppercase<typeof m>)) {
     const call = client[method] as (p: string, i?: unknown) => Promise<unknown>;
-    byOperation[method] = (path: string, init?: Record<string, unknown>) => call(path, withSignal(init));
+    byOperation[method] = (path: string, init?: Record<string, unknown>) => guarded(() => call(path, withSignal(init)), method, path, init, null);
   }
   for (const [operationId, spec] of Object.entries(family.operations)) {
-    byOperation[operationId] = (init?: Record<string, unknown>) => request(spec.method, spec.path, { ...withSignal(init), [OPERATION_ID_KEY]: operationId });
+    byOperation[operationId] = (init?: Record<string, unknown>) =>
+      guarded(() => request(spec.method, spec.path, { ...withSignal(init), [OPERATION_ID_KEY]: operationId }), spec.method, spec.path, init, operationId);
   }
   return byOperation as RampClient<Paths, Table>;
+}
+
+const PATH_PARAMETER = /\{([^}]+)\}/g;
+const parametersByPath = new Map<string, string[]>();
+
+/** What is wrong with the path parameters of a call to `path`, or undefined when they cannot change the path. */
+function pathParameterProblem(path: string, init: Record<string, unknown> | undefined): { parameter: string; problem: string } | undefined {
+  let names = parametersByPath.get(path);
+  if (!names) parametersByPath.set(path, (names = [...path.matchAll(PATH_PARAMETER)].map((m) => m[1]!)));
+  if (names.length === 0) return undefined;
+  const values = (init?.params as { path?: Record<string, unknown> } | undefined)?.path ?? {};
+  for (const parameter of names) {
+    const value = values[parameter];
+    if (value === undefined || value === null) return { parameter, problem: 'is missing' };
+    const text = String(value);
+    if (text === '' || text === '.' || text === '..') {
+      return { parameter, problem: `is ${JSON.stringify(text)}, which would change the path called; give the real ID` };
+    }
+  }
+  return undefined;
 }
 
 type ResultLike = { data: unknown; error?: never; response: Response } | { data?: never; error: unknown; response: Response };
@@ -156,7 +209,8 @@ export type ErrorBody<R> = R extends { error: infer E; data?: never } ? E : neve
 
 /**
  * The data of a successful result, or a thrown `ApiError` carrying operationId, method, path template,
- * status and the parsed error body (typed as the operation's documented error bodies).
+ * status, the full URL called, the answer's headers and the parsed error body (typed as the operation's
+ * documented error bodies). Tokens the call sent are redacted from all of it, in any form echoed.
  */
 export function unwrap<R extends ResultLike>(result: R): SuccessData<R> {
   if (!result.response.ok) {
@@ -164,19 +218,23 @@ export function unwrap<R extends ResultLike>(result: R): SuccessData<R> {
     const info = call
       ? { operationId: call.operationId, method: call.method, path: call.path }
       : { operationId: null, method: 'UNKNOWN', path: result.response.url ? new URL(result.response.url).pathname : '' };
-    const body = call?.sensitive ? undefined : redact(result.error, call?.secrets ?? []);
-    throw new ApiError<ErrorBody<R>>({ ...info, status: result.response.status, body: body as ErrorBody<R> });
+    const forms = secretForms(call?.secrets ?? []);
+    const body = call?.sensitive ? undefined : redactValue(result.error, forms);
+    const headers: Record<string, string> = {};
+    result.response.headers.forEach((value, name) => {
+      if (name !== 'set-cookie') headers[name] = redactText(value, forms);
+    });
+    const status = result.response.status;
+    throw new ApiError<ErrorBody<R>>({
+      ...info,
+      status,
+      body: body as ErrorBody<R>,
+      url: redactText(call?.url ?? result.response.url, forms),
+      headers,
+      ...(status === 401 && call?.noAuth ? { hint: 'the client was created without `auth`, so no token was sent' } : {}),
+    });
   }
   return result.data as SuccessData<R>;
-}
-
-/** A copy of `value` in which every string has the given secrets replaced by `[REDACTED]`. */
-function redact(value: unknown, secrets: string[]): unknown {
-  if (secrets.length === 0) return value;
-  if (typeof value === 'string') return secrets.reduce((text, secret) => text.split(secret).join('[REDACTED]'), value);
-  if (Array.isArray(value)) return value.map((item) => redact(item, secrets));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, secrets)]));
-  return value;
 }
 
 /** `unwrap` for a pending call: `const banks = await orThrow(api.listBanks())`. */

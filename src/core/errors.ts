@@ -44,9 +44,14 @@ export class ApiError<Body = unknown> extends CallError {
   override name = 'ApiError';
   declare readonly status: number;
   declare readonly body: Body;
+  /** The full URL that was called (it never carries a token). */
+  declare readonly url: string;
+  /** The answer's headers, lower-case names (Prism explains a 422 in `sl-violations`); secrets redacted. */
+  declare readonly headers: Record<string, string>;
 
-  constructor(info: CallInfo & { status: number; body: Body }) {
-    super(`failed with HTTP ${info.status}`, info);
+  constructor(info: CallInfo & { status: number; body: Body; url?: string; headers?: Record<string, string>; hint?: string }) {
+    const { hint, ...fields } = info;
+    super(`failed with HTTP ${info.status}${hint ? `: ${hint}` : ''}`, { url: '', headers: {}, ...fields });
   }
 }
 
@@ -54,10 +59,45 @@ export class ApiError<Body = unknown> extends CallError {
 export class NetworkError extends CallError {
   override name = 'NetworkError';
   declare readonly attempts: number;
+  /** The host:port that could not be reached. */
+  declare readonly host: string;
+  /** The system error code (ECONNREFUSED, ECONNRESET, ...) when there is one. */
+  declare readonly code: string | null;
 
-  constructor({ cause, ...info }: CallInfo & { attempts: number; cause: unknown }) {
-    const reason = cause instanceof Error ? `${cause.message}${causeCode(cause)}` : String(cause);
-    super(`got no answer after ${info.attempts} attempt(s): ${reason}`, info, cause);
+  constructor({ cause, host, ...info }: CallInfo & { attempts: number; host: string; cause: unknown }) {
+    const code = causeCode(cause);
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`got no answer from ${host} after ${info.attempts} attempt(s): ${reason}${code ? ` (${code})` : ''}`, info, cause);
+    Object.assign(this, { host, code });
+  }
+}
+
+/**
+ * The service answered with a redirect (3xx). Redirects are never followed: a body, a credential or a token
+ * must not go anywhere the caller did not send it. Usually `baseUrl` is not the deployment's own address.
+ */
+export class RedirectError extends CallError {
+  override name = 'RedirectError';
+  declare readonly status: number;
+  /** Where the redirect pointed (origin and path, no query), or null when it named no place. */
+  declare readonly location: string | null;
+
+  constructor(info: CallInfo & { status: number; location: string | null }) {
+    super(
+      `was answered HTTP ${info.status} (a redirect${info.location ? ` to ${info.location}` : ''}); redirects are not followed, so nothing was sent there. Check \`baseUrl\`.`,
+      info,
+    );
+  }
+}
+
+/** A path parameter would change the path called (empty, `.` or `..`) or is missing. Nothing was sent. */
+export class ParameterError extends CallError {
+  override name = 'ParameterError';
+  declare readonly parameter: string;
+
+  constructor(info: CallInfo & { parameter: string; problem: string }) {
+    const { problem, ...fields } = info;
+    super(`not sent: path parameter \`${info.parameter}\` ${problem}`, fields);
   }
 }
 
@@ -102,13 +142,13 @@ export class TokenError extends RampApiError {
   }
 }
 
-/** The first system error code (ECONNREFUSED, ECONNRESET, ...) found along an error's cause chain. */
-function causeCode(error: unknown): string {
+/** The first system error code (ECONNREFUSED, ECONNRESET, ...) found along an error's cause chain, or null. */
+function causeCode(error: unknown): string | null {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return ` (${code})`;
+    if (typeof code === 'string') return code;
     const nested = (current as { errors?: unknown[] }).errors?.[0];
     current = nested ?? (current as { cause?: unknown }).cause;
   }
-  return '';
+  return null;
 }

@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/apis.js';
 import { freePort } from '../../scripts/lib/prism.js';
@@ -23,12 +24,17 @@ interface Outcome {
   /** Requests the operation's endpoint received (or the error's attempt count when no server answers). */
   attempts: number;
   tokenRequests: number;
+  /** Requests that reached another origin (the target of a redirect). */
+  elsewhere: number;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse, index: number) => void;
+/** `elsewhere` is the address of a second server, another origin, that counts what reaches it. */
+type Handler = (req: IncomingMessage, res: ServerResponse, index: number, elsewhere: string) => void;
 interface Fault {
   name: string;
   handler?: Handler;
+  /** Answers the token call instead of issuing a token. */
+  tokenHandler?: Handler;
   options?: Partial<RampClientOptions>;
   /** Number of concurrent calls (default 1). */
   concurrency?: number;
@@ -41,6 +47,13 @@ const halfBody: Handler = (_req, res) => {
   setTimeout(() => res.socket?.destroy(), 5);
 };
 const success = (kind: Kind, res: ServerResponse) => json(res, kind === 'read' ? 200 : 201, kind === 'read' ? [] : PAYOUT);
+const redirect = (status: number, where: 'same' | 'other'): Handler => (req, res, _i, elsewhere) =>
+  void res.writeHead(status, { location: where === 'same' ? req.url : `${elsewhere}${req.url}` }).end();
+// 16 MiB of JSON that gzips to about 16 KB: its declared length is well within the 1 MiB limit.
+const bomb = gzipSync(Buffer.from(`[${'"x",'.repeat(4 * 1024 * 1024)}"x"]`));
+const sendBomb: Handler = (_req, res) =>
+  void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb);
+const notSent = { got: 'RedirectError', attempts: 1, elsewhere: 0 };
 
 const faults: Fault[] = [
   { name: 'connection refused (fixed token)', options: { auth: { token: 'fixed-token' } }, expected: { read: { got: 'NetworkError', attempts: 3 }, create: { got: 'NetworkError', attempts: 1 } } },
@@ -55,6 +68,14 @@ const faults: Fault[] = [
   { name: 'malformed JSON (HTTP 200)', handler: (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"id": '), expected: { read: { got: 'ResponseFormatError', attempts: 1 }, create: { got: 'ResponseFormatError', attempts: 1 } } },
   { name: 'non-JSON content type (HTML, HTTP 200)', handler: (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>'), expected: { read: { got: 'ResponseFormatError', attempts: 1 }, create: { got: 'ResponseFormatError', attempts: 1 } } },
   { name: 'oversized body (4 KiB, limit 1 KiB)', handler: (_q, r) => json(r, 200, { pad: 'x'.repeat(4096) }), options: { maxResponseBytes: 1024 }, expected: { read: { got: 'ResponseTooLargeError', attempts: 1 }, create: { got: 'ResponseTooLargeError', attempts: 1 } } },
+  { name: 'HTTP 307 to the same address', handler: redirect(307, 'same'), expected: { read: notSent, create: notSent } },
+  { name: 'HTTP 308 to the same address', handler: redirect(308, 'same'), expected: { read: notSent, create: notSent } },
+  { name: 'HTTP 307 to another origin', handler: redirect(307, 'other'), expected: { read: notSent, create: notSent } },
+  { name: 'HTTP 308 to another origin', handler: redirect(308, 'other'), expected: { read: notSent, create: notSent } },
+  { name: 'token call answered 307 to another origin', handler: (q, r) => success(q.method === 'GET' ? 'read' : 'create', r), tokenHandler: redirect(307, 'other'), expected: { read: { got: 'TokenError', operationId: null, attempts: 0, elsewhere: 0 }, create: { got: 'TokenError', operationId: null, attempts: 0, elsewhere: 0 } } },
+  { name: 'gzip answer of 16 KB inflating to 16 MiB (limit 1 MiB)', handler: sendBomb, options: { maxResponseBytes: 1024 * 1024 }, expected: { read: { got: 'ResponseTooLargeError', attempts: 1 }, create: { got: 'ResponseTooLargeError', attempts: 1 } } },
+  { name: 'token source that never answers (timeout 150 ms)', handler: (q, r) => success(q.method === 'GET' ? 'read' : 'create', r), options: { timeoutMs: 150, auth: { getToken: () => new Promise<string>(() => {}) } }, expected: { read: { got: 'TimeoutError', attempts: 0 }, create: { got: 'TimeoutError', attempts: 0 } } },
+  { name: 'HTTP 503 with Retry-After: 5, timeout 300 ms', handler: (_q, r) => json(r, 503, {}, { 'retry-after': '5' }), options: { timeoutMs: 300 }, expected: { read: { got: 'HTTP 503', attempts: 1 }, create: { got: 'HTTP 503', attempts: 1 } } },
   { name: 'expired token, 20 calls in flight', concurrency: 20, expected: { read: { got: 'HTTP 200', attempts: 40, tokenRequests: 2 }, create: { got: 'HTTP 201', attempts: 40, tokenRequests: 2 } } },
 ];
 
@@ -69,18 +90,20 @@ async function run(fault: Fault, kind: Kind): Promise<Outcome> {
   let tokenRequests = 0;
   let expired = false;
   let baseUrl: string;
+  const elsewhere = await startLocalServer((_req, res) => success(kind, res));
   if (fault.handler || fault.concurrency) {
     let apiIndex = 0;
     server = await startLocalServer((req, res) => {
       if (req.url?.endsWith('/token')) {
         tokenRequests++;
+        if (fault.tokenHandler) return fault.tokenHandler(req, res, tokenRequests - 1, elsewhere.url);
         return json(res, 200, { accessToken: `tok-${tokenRequests}` });
       }
       if (fault.concurrency) {
         if (expired && req.headers.authorization === 'Bearer tok-1') return json(res, 401, {});
         return success(kind, res);
       }
-      fault.handler!(req, res, apiIndex++);
+      fault.handler!(req, res, apiIndex++, elsewhere.url);
     });
     baseUrl = server.url;
   } else {
@@ -125,9 +148,9 @@ async function run(fault: Fault, kind: Kind): Promise<Outcome> {
       }
     }
     const attempts = server ? server.requests.filter((r) => !r.url.endsWith('/token')).length : (errorAttempts ?? 0);
-    return { got, operationId, attempts, tokenRequests };
+    return { got, operationId, attempts, tokenRequests, elsewhere: elsewhere.requests.length };
   } finally {
-    await server?.close();
+    await Promise.all([server?.close(), elsewhere.close()]);
   }
 }
 
@@ -151,13 +174,14 @@ describe('fault matrix', () => {
     expect(outcomes.size, 'run the whole file').toBe(faults.length);
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
     const cell = (o: Outcome, fault: Fault) => {
-      if (o.got === 'TokenError') return 'throws TokenError (the token call got no answer); the operation is not sent';
+      const other = fault.name.includes('another origin') ? `; ${o.elsewhere === 0 ? 'nothing' : plural(o.elsewhere, 'request')} sent to the other origin` : '';
+      if (o.got === 'TokenError') return `throws TokenError; the operation is not sent${other}`;
       const got = `${o.got.startsWith('HTTP') ? `result ${o.got}` : `throws ${o.got}`} (${o.operationId})`;
       if (fault.concurrency) {
         return `${got} for all ${fault.concurrency} calls: each refused once with 401 and repeated once (${plural(o.attempts, 'request')}); ${plural(o.tokenRequests, 'token request')} in all, the renewal shared`;
       }
-      const retried = o.attempts > 1 ? `${plural(o.attempts, 'request')}` : '1 request, not repeated';
-      return `${got}; ${retried}`;
+      const sent = o.attempts === 0 ? 'nothing sent' : o.attempts > 1 ? `${plural(o.attempts, 'request')}` : '1 request, not repeated';
+      return `${got}; ${sent}${other}`;
     };
     const table = [
       '| Fault | Read: GET listBankAccounts | Create: POST createPayout |',

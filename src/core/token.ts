@@ -35,6 +35,15 @@ export interface TokenSource {
   invalidate(token: string): void;
 }
 
+/** Refuses a token that an HTTP header cannot carry unchanged (line breaks, control or non-Latin-1 characters). */
+function checkHeaderSafe(token: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]|^[\t ]|[\t ]$/.test(token)) {
+    throw new TokenError('The token cannot be sent in an Authorization header: it has a line break, a control character, a character outside Latin-1, or surrounding spaces. It was not sent.');
+  }
+  return token;
+}
+
 const TOKEN_KEYS = ['access_token', 'accessToken', 'token', 'jwt'] as const;
 const EXPIRY_KEYS = ['expires_in', 'expiresIn'] as const;
 
@@ -75,7 +84,18 @@ interface Cached {
 export interface TokenCacheOptions {
   /** Lifetime assumed when neither the grant nor the JWT says (Business: 300 s); null for unknown. */
   defaultLifetimeSeconds: number | null;
+  /** A grant request that takes longer fails with a TokenError, so that the next call asks again. */
+  grantTimeoutMs: number;
   now?: () => number;
+}
+
+/** `promise`, or a TokenError once `ms` have passed. */
+function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new TokenError(`No token within ${ms} ms: the token source did not answer in time.`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** Renew this long before expiry: 10% of the lifetime, at least 1 s and at most 30 s. */
@@ -86,11 +106,16 @@ function renewMargin(lifetimeMs: number): number {
 export function createTokenSource(fetchGrant: () => Promise<string | TokenGrant>, options: TokenCacheOptions): TokenSource {
   const now = options.now ?? Date.now;
   let current: Cached | undefined;
-  let pending: Promise<string> | undefined;
+  /** The grant request under way, shared by every caller, and when it started. */
+  let pending: { promise: Promise<string>; startedAt: number } | undefined;
 
   const toCached = (grant: string | TokenGrant, issuedAt: number): Cached => {
+    if (typeof grant !== 'string' && (grant === null || typeof grant !== 'object')) {
+      throw new TokenError(`The token provider returned ${grant === null ? 'null' : `a ${typeof grant}`}, not a token or { token }.`);
+    }
     const { token, expiresAt, expiresInSeconds } = typeof grant === 'string' ? ({ token: grant } as TokenGrant) : grant;
     if (typeof token !== 'string' || token === '') throw new TokenError('The token provider returned no token.');
+    checkHeaderSafe(token);
     const expiry =
       expiresAt !== undefined
         ? +expiresAt
@@ -109,16 +134,19 @@ export function createTokenSource(fetchGrant: () => Promise<string | TokenGrant>
     get() {
       const token = fresh();
       if (token !== undefined) return Promise.resolve(token);
-      pending ??= (async () => {
+      // A request older than its bound is given up on (it fails on its own): the next caller asks again.
+      if (pending && now() - pending.startedAt < options.grantTimeoutMs) return pending.promise;
+      const entry = { startedAt: now(), promise: Promise.resolve('') };
+      entry.promise = (async () => {
         try {
-          const issuedAt = now();
-          current = toCached(await fetchGrant(), issuedAt);
+          current = toCached(await bounded(fetchGrant(), options.grantTimeoutMs), entry.startedAt);
           return current.token;
         } finally {
-          pending = undefined;
+          if (pending === entry) pending = undefined;
         }
       })();
-      return pending;
+      pending = entry;
+      return entry.promise;
     },
     invalidate(token) {
       if (current?.token === token) current = undefined;
@@ -128,6 +156,7 @@ export function createTokenSource(fetchGrant: () => Promise<string | TokenGrant>
 
 export function fixedTokenSource(token: string): TokenSource {
   if (typeof token !== 'string' || token === '') throw new TokenError('`auth.token` is empty.');
+  checkHeaderSafe(token);
   const resolved = Promise.resolve(token);
   return { renewable: false, peek: () => token, get: () => resolved, invalidate() {} };
 }
