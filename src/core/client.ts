@@ -2,11 +2,11 @@
 // operationId, all going through the ramp transport.
 import createClient, { type Client, type ClientForPath } from 'openapi-fetch';
 import { checkBaseUrl } from './base-url.js';
-import { ApiError, ConfigurationError, ParameterError, TokenError } from './errors.js';
+import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
 import { redactText, redactValue, secretForms } from './redact.js';
 import { createTokenSource, fixedTokenSource, readTokenFromBody, type AuthOptions, type TokenSource } from './token.js';
-import { CALLER_SIGNAL_KEY, checkMs, createTransport, OPERATION_ID_KEY, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
+import { checkMs, createTransport, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
 
 type Media = `${string}/${string}`;
 
@@ -154,51 +154,22 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
     maxResponseBytes: positive('maxResponseBytes', options.maxResponseBytes, DEFAULTS.maxResponseBytes),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const client = createClient<Paths, Media>({ baseUrl, fetch: transport, ...(options.headers ? { headers: options.headers } : {}) });
-  // openapi-fetch folds a caller's `signal` into its Request; pass it on by name so the transport can honour it
-  // next to the timeout (and create no extra AbortController for the calls that have none).
-  const withSignal = (init: Record<string, unknown> | undefined) => (init?.signal ? { ...init, [CALLER_SIGNAL_KEY]: init.signal } : init);
-  const operationAt = (method: string, path: string) => Object.keys(family.operations).find((id) => family.operations[id]!.path === path && family.operations[id]!.method === method.toLowerCase()) ?? null;
-  /** Calls openapi-fetch unless a path parameter would change the path (then a ParameterError, nothing sent). */
-  const guarded = (call: () => Promise<unknown>, method: string, path: string, init: Record<string, unknown> | undefined, operationId: string | null) => {
-    const problem = pathParameterProblem(path, init);
-    if (!problem) return call();
-    return Promise.reject(new ParameterError({ operationId: operationId ?? operationAt(method, path), method: method.toUpperCase(), path, ...problem }));
-  };
-  const request = client.request as (m: string, p: string, i: unknown) => Promise<unknown>;
+  const client = createClient<Paths, Media>({ baseUrl, fetch: transport.fetch, ...(options.headers ? { headers: options.headers } : {}) });
+  // Every call, by path or by operationId, runs through the transport's call: timeout, retries, 401 repeat.
+  const invoke = client.request as unknown as Parameters<typeof transport.call>[0];
   const byOperation: Record<string, unknown> = {
     ...client,
-    request: (m: string, p: string, i?: Record<string, unknown>) => guarded(() => request(m, p, withSignal(i)), m, p, i, null),
+    request: (method: string, path: string, init?: Record<string, unknown>) => transport.call(invoke, method.toUpperCase(), path, init),
   };
-  for (const method of HTTP_METHODS.map((m) => m.toUpperCase() as Uppercase<typeof m>)) {
-    const call = client[method] as (p: string, i?: unknown) => Promise<unknown>;
-    byOperation[method] = (path: string, init?: Record<string, unknown>) => guarded(() => call(path, withSignal(init)), method, path, init, null);
+  for (const method of HTTP_METHODS.map((m) => m.toUpperCase())) {
+    byOperation[method] = (path: string, init?: Record<string, unknown>) => transport.call(invoke, method, path, init);
   }
   for (const [operationId, spec] of Object.entries(family.operations)) {
-    byOperation[operationId] = (init?: Record<string, unknown>) =>
-      guarded(() => request(spec.method, spec.path, { ...withSignal(init), [OPERATION_ID_KEY]: operationId }), spec.method, spec.path, init, operationId);
+    const method = spec.method.toUpperCase();
+    const known = transport.operationAt(method, spec.path);
+    byOperation[operationId] = (init?: Record<string, unknown>) => transport.call(invoke, method, spec.path, init, known);
   }
   return byOperation as RampClient<Paths, Table>;
-}
-
-const PATH_PARAMETER = /\{([^}]+)\}/g;
-const parametersByPath = new Map<string, string[]>();
-
-/** What is wrong with the path parameters of a call to `path`, or undefined when they cannot change the path. */
-function pathParameterProblem(path: string, init: Record<string, unknown> | undefined): { parameter: string; problem: string } | undefined {
-  let names = parametersByPath.get(path);
-  if (!names) parametersByPath.set(path, (names = [...path.matchAll(PATH_PARAMETER)].map((m) => m[1]!)));
-  if (names.length === 0) return undefined;
-  const values = (init?.params as { path?: Record<string, unknown> } | undefined)?.path ?? {};
-  for (const parameter of names) {
-    const value = values[parameter];
-    if (value === undefined || value === null) return { parameter, problem: 'is missing' };
-    const text = String(value);
-    if (text === '' || text === '.' || text === '..') {
-      return { parameter, problem: `is ${JSON.stringify(text)}, which would change the path called; give the real ID` };
-    }
-  }
-  return undefined;
 }
 
 type ResultLike = { data: unknown; error?: never; response: Response } | { data?: never; error: unknown; response: Response };
@@ -218,7 +189,7 @@ export function unwrap<R extends ResultLike>(result: R): SuccessData<R> {
     const info = call
       ? { operationId: call.operationId, method: call.method, path: call.path }
       : { operationId: null, method: 'UNKNOWN', path: result.response.url ? new URL(result.response.url).pathname : '' };
-    const forms = secretForms(call?.secrets ?? []);
+    const forms = secretForms(call?.token === undefined ? [] : [call.token]);
     const body = call?.sensitive ? undefined : redactValue(result.error, forms);
     const headers: Record<string, string> = {};
     result.response.headers.forEach((value, name) => {

@@ -1,10 +1,12 @@
-// The fetch function every client call goes through: bearer token, a timeout that bounds the whole call
-// (token, attempts, waits), safe retries, one repeat after a 401, no redirects, and a body bounded after
-// decompression. One function instead of a middleware stack, so a call builds no extra Request objects.
+// How every client call runs: retries, the one repeat after a 401 and the whole-call timeout wrap
+// openapi-fetch's own call, and the fetch it is given sets the token, refuses redirects and bounds the answer,
+// passing the Response through untouched whenever its size is known. So a call costs what openapi-fetch
+// costs, plus a timer; openapi-fetch rebuilds the request (and its body) for each attempt.
 import { concatChunks } from './bytes.js';
 import {
   ConfigurationError,
   NetworkError,
+  ParameterError,
   RampApiError,
   RedirectError,
   ResponseFormatError,
@@ -12,7 +14,7 @@ import {
   TimeoutError,
   type CallInfo,
 } from './errors.js';
-import { createOperationMatcher, operationById, type MatchedOperation, type OperationTable } from './operations.js';
+import type { OperationTable } from './operations.js';
 import type { TokenSource } from './token.js';
 
 export interface RetryOptions {
@@ -41,8 +43,6 @@ export interface TransportOptions {
   retry: Required<RetryOptions> | false;
   maxResponseBytes: number;
   logger?: Logger;
-  /** Test seam: how to wait between attempts (must end early, rejecting, when `signal` aborts). */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** Per-request options a caller may add to the init of any call. */
@@ -53,8 +53,8 @@ export interface PerRequestOptions {
 
 /** What the transport remembers about a call, privately, for the errors raised from its result. */
 export interface RecordedCall extends CallInfo {
-  /** Tokens sent with the call: redacted from any error body that echoes them. */
-  secrets: string[];
+  /** The token sent with the call: redacted from any error body that echoes it. */
+  token: string | undefined;
   /** A token call: its error body may carry credentials and is never kept. */
   sensitive: boolean;
   /** The full URL called. */
@@ -63,148 +63,31 @@ export interface RecordedCall extends CallInfo {
   noAuth: boolean;
 }
 
+/** One call in progress: what the fetch needs, and what `unwrap` later reads. */
+interface CallContext extends RecordedCall {
+  signal: AbortSignal;
+  /** Status of the latest answer, for naming a body that is not JSON. */
+  status: number;
+}
+
 const callByResponse = new WeakMap<Response, RecordedCall>();
 
 export function recordedCallOf(response: Response): RecordedCall | undefined {
   return callByResponse.get(response);
 }
 
-/** Key under which a by-operationId call passes its operationId through openapi-fetch to the transport. */
-export const OPERATION_ID_KEY = 'rampOperationId';
-/** Key under which the client passes the caller's own AbortSignal (openapi-fetch folds it into the Request). */
-export const CALLER_SIGNAL_KEY = 'rampCallerSignal';
+/** The property openapi-fetch copies from the init onto its Request, carrying the call's context to the fetch. */
+const CONTEXT_KEY = 'rampCall';
 
 /** Marks an abort caused by the call's deadline, as opposed to one the caller asked for. */
 class DeadlinePassed extends Error {}
 
-/** The bound of one whole call: its deadline (timeoutMs from the start) and the caller's own signal. */
-interface CallScope {
-  /** Aborts at the deadline or when the caller aborts. */
-  readonly signal: AbortSignal;
-  /** Milliseconds left until the deadline. */
-  remaining(): number;
-  /** `promise`, unless the call ends first (then the abort reason). */
-  within<T>(promise: Promise<T>): Promise<T>;
-  /** Removes the timer and the listener on the caller's signal. */
-  release(): void;
-}
+class ResponseTooLarge extends Error {}
 
-function callScope(timeoutMs: number, callerSignal: AbortSignal | undefined): CallScope {
-  if (callerSignal?.aborted) throw callerSignal.reason;
-  const controller = new AbortController();
-  const deadline = Date.now() + timeoutMs;
-  const timer = setTimeout(() => controller.abort(new DeadlinePassed()), timeoutMs);
-  const onCallerAbort = () => controller.abort(callerSignal!.reason);
-  callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-  const signal = controller.signal;
-  return {
-    signal,
-    remaining: () => deadline - Date.now(),
-    within: (promise) =>
-      signal.aborted
-        ? Promise.reject(signal.reason)
-        : new Promise((resolve, reject) => {
-            const onAbort = () => reject(signal.reason);
-            signal.addEventListener('abort', onAbort, { once: true });
-            promise.then(
-              (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
-              (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
-            );
-          }),
-    release() {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-    },
-  };
-}
+const abortAtDeadline = (controller: AbortController) => controller.abort(new DeadlinePassed());
 
-const RETRYABLE_METHODS = new Set(['GET', 'HEAD']);
 const RETRYABLE_STATUS = (status: number) => status === 429 || (status >= 500 && status <= 599);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
-const defaultSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const onAbort = () => (clearTimeout(timer), reject(signal.reason));
-    const timer = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve()), ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-
-/** Milliseconds to wait from a Retry-After header (seconds or HTTP date); undefined when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Where a redirect pointed, as origin and path (a query may carry someone's secrets), or null. */
-function redirectTarget(response: Response, requestUrl: string): string | null {
-  const location = response.headers.get('location');
-  if (!location) return null;
-  try {
-    const url = new URL(location, requestUrl);
-    return url.origin + url.pathname;
-  } catch {
-    return null;
-  }
-}
-
-const BODY_READERS = ['text', 'json', 'arrayBuffer', 'blob'] as const;
-
-/** Makes the body readers of `response` throw named errors. */
-function guardBody(response: Response, named: (error: unknown) => unknown): void {
-  for (const reader of BODY_READERS) {
-    const read = response[reader] as () => Promise<unknown>;
-    Object.defineProperty(response, reader, {
-      configurable: true,
-      value: () =>
-        read.call(response).catch((error: unknown) => {
-          throw named(error);
-        }),
-    });
-  }
-}
-
-/** Runs `done` once the body of `response` has been read or has failed (or at once when it has none). */
-function releaseAfterRead(response: Response, done: () => void): void {
-  if (!response.body || response.status === 204 || response.headers.get('content-length') === '0') return done();
-  for (const reader of BODY_READERS) {
-    const read = response[reader] as () => Promise<unknown>;
-    Object.defineProperty(response, reader, {
-      configurable: true,
-      value: () => read.call(response).finally(done),
-    });
-  }
-}
-
-class ResponseTooLarge extends Error {
-  constructor(limit: number) {
-    super(`response body exceeds ${limit} bytes`);
-  }
-}
-
-async function readBody(response: Response, limit: number): Promise<Uint8Array | ArrayBuffer | null> {
-  if (!response.body) return null;
-  const length = response.headers.get('content-length');
-  const declared = length === null ? Number.NaN : Number(length);
-  if (declared > limit) {
-    await response.body.cancel().catch(() => {});
-    throw new ResponseTooLarge(limit);
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw new ResponseTooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return concatChunks(chunks, size);
-}
 
 /** The largest delay a timer can hold; longer ones fire at once (TimeoutOverflowWarning). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -217,167 +100,265 @@ export function checkMs(name: string, value: unknown): number {
   return value;
 }
 
-export function createTransport(options: TransportOptions): (input: Request | string | URL, init?: RequestInit) => Promise<Response> {
+/** Milliseconds to wait from a Retry-After header (seconds or HTTP date); undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Waits `ms` before a retry, or says no when the wait would end past the call's deadline. */
+async function pause(ms: number, signal: AbortSignal, started: number, timeoutMs: number): Promise<boolean> {
+  if (ms >= timeoutMs - (Date.now() - started)) return false;
+  await sleep(ms, signal);
+  return true;
+}
+
+/** `promise`, unless `signal` aborts first (then its reason). */
+function within<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
+}
+
+/** Waits `ms`, or rejects as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => (clearTimeout(timer), reject(signal.reason));
+    const timer = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve()), ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Reads a body whose size after decompression is not known in advance, refusing it past `limit` bytes. */
+async function readBounded(response: Response, limit: number): Promise<Uint8Array | null> {
+  if (!response.body) return null;
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new ResponseTooLarge();
+    }
+    chunks.push(value);
+  }
+  return concatChunks(chunks, size);
+}
+
+/** Only what an error may say about a call: never the context's token, signal or URL. */
+const callInfo = ({ operationId, method, path }: CallInfo): CallInfo => ({ operationId, method, path });
+
+const PATH_PARAMETER = /\{([^}]+)\}/g;
+
+/** What is wrong with the path parameters of a call to `path`, or undefined when they cannot change the path. */
+function pathParameterProblem(names: readonly string[], init: Record<string, unknown> | undefined): { parameter: string; problem: string } | undefined {
+  const values = (init?.params as { path?: Record<string, unknown> } | undefined)?.path ?? {};
+  for (const parameter of names) {
+    const value = values[parameter];
+    if (value === undefined || value === null) return { parameter, problem: 'is missing' };
+    const text = String(value);
+    if (text === '' || text === '.' || text === '..') {
+      return { parameter, problem: `is ${JSON.stringify(text)}, which would change the path called; give the real ID` };
+    }
+  }
+  return undefined;
+}
+
+/** A documented operation (or an undocumented path) as the transport needs it. */
+export interface KnownOperation {
+  operationId: string | null;
+  secured: boolean;
+  /** Names of the path template's parameters. */
+  parameters: string[];
+}
+
+/** openapi-fetch's generic call: method, path template, init. */
+type Invoke = (method: string, path: string, init: Record<string, unknown>) => Promise<{ response: Response }>;
+
+export function createTransport(options: TransportOptions) {
   const baseFetch = options.fetch;
-  const sleep = options.sleep ?? defaultSleep;
-  const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
-  const match = createOperationMatcher(options.operations, basePath);
+  const limit = options.maxResponseBytes;
+  const host = new URL(options.baseUrl).host;
+  const retry = options.retry;
+  const token = options.token;
+  const sensitive = new Set(options.sensitiveOperationIds);
+
+  /** Each documented operation by `METHOD path`, with its path parameters' names. */
+  const operations = new Map<string, KnownOperation>();
+  for (const [operationId, spec] of Object.entries(options.operations)) {
+    operations.set(`${spec.method.toUpperCase()} ${spec.path}`, {
+      operationId,
+      secured: spec.secured,
+      parameters: [...spec.path.matchAll(PATH_PARAMETER)].map((m) => m[1]!),
+    });
+  }
+  const operationAt = (method: string, path: string): KnownOperation => {
+    const key = `${method} ${path}`;
+    let found = operations.get(key);
+    if (!found) {
+      // A path the description does not document: still guarded, secured unless known otherwise.
+      found = { operationId: null, secured: true, parameters: [...path.matchAll(PATH_PARAMETER)].map((m) => m[1]!) };
+      if (operations.size < 1000) operations.set(key, found);
+    }
+    return found;
+  };
 
   const backoff = (attempt: number): number => {
-    if (!options.retry) return 0;
-    const ceiling = Math.min(options.retry.maxDelayMs, options.retry.baseDelayMs * 2 ** (attempt - 1));
+    if (!retry) return 0;
+    const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   };
 
-  /**
-   * One attempt: the answer, with its body read (bounded) unless it can be handed on as it is; or a thrown
-   * named error. `handOn` receives the scope's release when the body is left for the caller to read.
-   */
-  async function attempt(request: Request, op: MatchedOperation, scope: CallScope, named: (error: unknown, status?: number) => unknown, mayRetry: boolean): Promise<{ response: Response; unread: boolean }> {
-    let response: Response;
-    try {
-      // Redirects are never followed: a body, a credential or a token goes only where the caller sent it.
-      response = await baseFetch(request, { signal: scope.signal, redirect: 'manual' });
-    } catch (error) {
-      throw named(error);
+  /** The fetch given to openapi-fetch: token, no redirects, a bounded answer, the call's signal. */
+  async function rampFetch(request: Request): Promise<Response> {
+    const context = (request as Request & { [CONTEXT_KEY]?: CallContext })[CONTEXT_KEY];
+    if (!context) return baseFetch(request, { redirect: 'manual' });
+    if (context.token !== undefined) request.headers.set('authorization', `Bearer ${context.token}`);
+    context.url = request.url;
+    // Redirects are never followed: a body, a credential or a token goes only where the caller sent it.
+    const response = await baseFetch(request, { signal: context.signal, redirect: 'manual' });
+    context.status = response.status;
+    if (REDIRECT_STATUS.has(response.status)) {
+      await response.body?.cancel().catch(() => {});
+      let location: string | null = null;
+      try {
+        const url = new URL(response.headers.get('location') ?? '', request.url);
+        if (response.headers.has('location')) location = url.origin + url.pathname; // no query: it may carry secrets
+      } catch {}
+      throw new RedirectError({ ...callInfo(context), status: response.status, location });
     }
-    const status = response.status;
     const length = response.headers.get('content-length');
     const encoding = response.headers.get('content-encoding');
-    if (!mayRetry && length !== null && Number(length) <= options.maxResponseBytes && (encoding === null || encoding === 'identity')) {
-      // No retry left, an uncompressed body of a declared length within the limit: hand the answer on as it is
-      // (a new Response costs a new stream). The call's signal stays armed while the caller reads the body.
-      // A compressed body is always counted here, after decompression: its declared length says nothing.
-      guardBody(response, (error) => named(error, status));
-      return { response, unread: true };
+    if (length !== null && (encoding === null || encoding === 'identity')) {
+      // An uncompressed body of declared length: HTTP framing bounds it, so it is handed on untouched.
+      if (Number(length) > limit) {
+        await response.body?.cancel().catch(() => {});
+        throw new ResponseTooLarge();
+      }
+      return response;
     }
-    let body: Uint8Array | ArrayBuffer | null;
-    try {
-      body = await readBody(response, options.maxResponseBytes);
-    } catch (error) {
-      throw named(error, status);
-    }
-    // Declare the length so that openapi-fetch parses through json(), which the guard names on failure.
+    // Compressed or of unknown length: count the bytes as decompressed, never trusting a declared length.
+    const body = await readBounded(response, limit);
     const headers = new Headers(response.headers);
     headers.delete('content-encoding');
     if (body) headers.set('content-length', String(body.byteLength));
-    const buffered = new Response(body as BodyInit | null, { status, statusText: response.statusText, headers });
-    guardBody(buffered, (error) => named(error, status));
-    return { response: buffered, unread: false };
+    return new Response(body as BodyInit | null, { status: response.status, statusText: response.statusText, headers });
   }
 
-  return async function rampFetch(input, init) {
-    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    const extras = request as Request & { [OPERATION_ID_KEY]?: string; [CALLER_SIGNAL_KEY]?: AbortSignal } & PerRequestOptions;
-    const callerSignal = extras[CALLER_SIGNAL_KEY];
-    const method = request.method;
-    const op =
-      (extras[OPERATION_ID_KEY] && operationById(options.operations, extras[OPERATION_ID_KEY], method)) ||
-      match(method, new URL(request.url).pathname);
-    const timeoutMs = extras.timeoutMs === undefined ? options.timeoutMs : checkMs('timeoutMs', extras.timeoutMs);
-    const token = op.secured ? options.token : undefined;
-    const retryable = options.retry !== false && RETRYABLE_METHODS.has(method);
-    const maxAttempts = retryable && options.retry ? options.retry.attempts : 1;
-    const host = new URL(request.url).host;
+  /** The named error for a failure: the caller's abort reason, a timeout, or what went wrong. */
+  function named(error: unknown, context: CallContext, callerSignal: AbortSignal | undefined, timeoutMs: number, attempt: number): unknown {
+    if (callerSignal?.aborted) return callerSignal.reason;
+    if (error instanceof RampApiError) return error;
+    const info = callInfo(context);
+    if (context.signal.aborted) return new TimeoutError({ ...info, timeoutMs });
+    if (error instanceof ResponseTooLarge) return new ResponseTooLargeError({ ...info, limit });
+    if (error instanceof SyntaxError) return new ResponseFormatError({ ...info, status: context.status });
+    return new NetworkError({ ...info, attempts: attempt, host, cause: error });
+  }
 
-    const scope = callScope(timeoutMs, callerSignal);
-    let attemptNo = 1;
-    /** The named error for a failure: the caller's abort reason, a timeout, or what went wrong. */
-    const named = (error: unknown, status = 0): unknown => {
-      if (callerSignal?.aborted) return callerSignal.reason;
-      if (error instanceof RampApiError) return error;
-      if (scope.signal.aborted) return new TimeoutError({ ...op, timeoutMs });
-      if (error instanceof ResponseTooLarge) return new ResponseTooLargeError({ ...op, limit: options.maxResponseBytes });
-      if (error instanceof SyntaxError) return new ResponseFormatError({ ...op, status });
-      return new NetworkError({ ...op, attempts: attemptNo, host, cause: error });
+  /** Runs one call through `invoke` (openapi-fetch), with its retries, 401 repeat and whole-call bound. */
+  async function call(invoke: Invoke, method: string, path: string, init: (Record<string, unknown> & PerRequestOptions) | undefined, known?: KnownOperation) {
+    const op = known ?? operationAt(method, path);
+    const operationId = op.operationId;
+    const problem = op.parameters.length ? pathParameterProblem(op.parameters, init) : undefined;
+    if (problem) throw new ParameterError({ operationId, method, path, ...problem });
+    const timeoutMs = init?.timeoutMs === undefined ? options.timeoutMs : checkMs('timeoutMs', init.timeoutMs);
+    const callerSignal = init?.signal as AbortSignal | undefined;
+    if (callerSignal?.aborted) throw callerSignal.reason;
+
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const started = Date.now();
+    const timer = setTimeout(abortAtDeadline, timeoutMs, controller);
+    let onCallerAbort: (() => void) | undefined;
+    if (callerSignal) {
+      onCallerAbort = () => controller.abort(callerSignal.reason);
+      callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+    }
+
+    const source = op.secured ? token : undefined;
+    const context: CallContext = {
+      operationId,
+      method,
+      path,
+      url: '',
+      token: undefined,
+      sensitive: op.operationId !== null && sensitive.has(op.operationId),
+      noAuth: op.secured && token === undefined,
+      signal,
+      status: 0,
     };
-    /** Waits `ms` before a retry, or says no when the wait would end past the deadline. */
-    const pause = async (ms: number): Promise<boolean> => {
-      if (ms >= scope.remaining()) return false;
-      await sleep(ms, scope.signal);
-      return true;
-    };
-    const what = op.operationId ?? op.path;
-    let handedOn = false;
+    // The caller's signal is honoured through the call's own; openapi-fetch need not tie its Request to it.
+    const callInit = { ...init, signal: undefined, [CONTEXT_KEY]: context };
+    const maxAttempts = retry && (method === 'GET' || method === 'HEAD') ? retry.attempts : 1;
+    const what = context.operationId ?? path;
+    let attempt = 1;
+    let keepArmed = false;
     try {
-      // A body can be sent once; keep a copy only when the request may have to be repeated after a 401.
-      let spare = token?.renewable && request.body !== null ? request.clone() : undefined;
-      let current = request;
-      let sentToken: string | undefined;
-      if (token) {
-        sentToken = token.peek() ?? (await scope.within(token.get()));
-        current.headers.set('authorization', `Bearer ${sentToken}`);
-      }
-
       let repeatedAfter401 = false;
-      for (; ; attemptNo++) {
-        let outcome: { response: Response; unread: boolean };
+      for (; ; attempt++) {
+        if (source) context.token = source.peek() ?? (await within(source.get(), signal));
+        let result: { response: Response };
         try {
-          outcome = await attempt(current, op, scope, named, retryable && attemptNo < maxAttempts);
+          result = await invoke(method, path, callInit);
         } catch (error) {
-          if (error instanceof NetworkError && attemptNo < maxAttempts) {
-            const delay = backoff(attemptNo);
-            if (await pause(delay)) {
-              options.logger?.warn(`${what}: no answer (attempt ${attemptNo}/${maxAttempts}); retried after ${delay} ms`);
+          const failure = named(error, context, callerSignal, timeoutMs, attempt);
+          if (failure instanceof NetworkError && attempt < maxAttempts) {
+            const delay = backoff(attempt);
+            if (await pause(delay, signal, started, timeoutMs)) {
+              options.logger?.warn(`${what}: no answer (attempt ${attempt}/${maxAttempts}); retried after ${delay} ms`);
               continue;
             }
           }
-          throw error;
+          throw failure;
         }
-        const { response } = outcome;
-
-        if (REDIRECT_STATUS.has(response.status)) {
-          await response.body?.cancel().catch(() => {});
-          throw new RedirectError({ ...op, status: response.status, location: redirectTarget(response, current.url) });
-        }
-
-        if (response.status === 401 && token?.renewable && sentToken !== undefined && !repeatedAfter401) {
+        const status = result.response.status;
+        if (status === 401 && source?.renewable && !repeatedAfter401) {
           // The service refused the token before doing anything: renew it and repeat this request once.
-          await response.body?.cancel().catch(() => {});
           repeatedAfter401 = true;
-          token.invalidate(sentToken);
-          sentToken = await scope.within(token.get());
-          if (spare) {
-            current = spare;
-            spare = undefined;
-          }
-          current.headers.set('authorization', `Bearer ${sentToken}`);
+          source.invalidate(context.token!);
           options.logger?.warn(`${what}: token refused (401); repeating once with a new token`);
-          attemptNo--; // the repeat does not use up a retry attempt
+          attempt--; // the repeat does not use up a retry attempt
           continue;
         }
-
-        if (retryable && options.retry && RETRYABLE_STATUS(response.status) && attemptNo < maxAttempts) {
-          const hinted = retryAfterMs(response.headers.get('retry-after'));
-          if (hinted === undefined || hinted <= options.retry.maxRetryAfterMs) {
-            const delay = hinted ?? backoff(attemptNo);
-            if (await pause(delay)) {
-              options.logger?.warn(`${what}: HTTP ${response.status} (attempt ${attemptNo}/${maxAttempts}); retried after ${delay} ms`);
+        if (attempt < maxAttempts && retry && RETRYABLE_STATUS(status)) {
+          const hinted = retryAfterMs(result.response.headers.get('retry-after'));
+          if (hinted === undefined || hinted <= retry.maxRetryAfterMs) {
+            const delay = hinted ?? backoff(attempt);
+            if (await pause(delay, signal, started, timeoutMs)) {
+              options.logger?.warn(`${what}: HTTP ${status} (attempt ${attempt}/${maxAttempts}); retried after ${delay} ms`);
               continue;
             }
           }
         }
-
-        callByResponse.set(response, {
-          operationId: op.operationId,
-          method: op.method,
-          path: op.path,
-          url: current.url,
-          secrets: sentToken === undefined ? [] : [sentToken],
-          sensitive: op.operationId !== null && options.sensitiveOperationIds.includes(op.operationId),
-          noAuth: op.secured && options.token === undefined,
-        });
-        if (outcome.unread) {
-          // The caller reads the body: keep the deadline armed until then.
-          handedOn = true;
-          releaseAfterRead(response, scope.release);
-        }
-        return response;
+        // Only a failed call's result is ever unwrapped into an ApiError, which needs what the call was.
+        if (!result.response.ok) callByResponse.set(result.response, context);
+        // A streamed answer is read after this returns: the deadline keeps bounding it.
+        keepArmed = init?.parseAs === 'stream';
+        return result;
       }
     } catch (error) {
-      throw named(error);
+      throw named(error, context, callerSignal, timeoutMs, attempt);
     } finally {
-      if (!handedOn) scope.release();
+      if (keepArmed) {
+        timer.unref?.();
+      } else {
+        clearTimeout(timer);
+        if (onCallerAbort) callerSignal!.removeEventListener('abort', onCallerAbort);
+      }
     }
-  };
+  }
+
+  return { fetch: rampFetch as typeof globalThis.fetch, call, operationAt };
 }
