@@ -42,8 +42,8 @@ const requestTightenings: Case[] = [
   ['a minItems added', v1, (d) => (schemas(d).RegisterUserRequest.properties.supporting_documents.minItems = 1), /registerUser.*request body: supporting_documents: minItems added: 1/],
   ['a new required request field', v1, (d) => schemas(d).CreatePayoutRequest.required.push('paymentMethod'), /createPayout.*request body: paymentMethod: now required/],
   ['an optional parameter made required', business, (d) => (d.components.parameters.AccountOwnerId.required = true), /listBankAccounts.*parameter query userId is now required/],
-  ['an if/then requirement added', v1, (d) => Object.assign(schemas(d).CreatePayoutRequest, { if: { required: ['paymentMethod'], properties: { paymentMethod: { const: 'ACH' } } }, then: { required: ['currency'] } }), /createPayout.*request body: \(body\): conditional requirement \(if\/then\) added: if .*ACH.* then .*currency/],
-  ['additionalProperties: false added', v1, (d) => (schemas(d).CreatePayoutRequest.additionalProperties = false), /createPayout.*request body: \(body\): additionalProperties: false added/],
+  ['an if/then requirement added', v1, (d) => Object.assign(schemas(d).CreatePayoutRequest, { if: { required: ['paymentMethod'], properties: { paymentMethod: { const: 'ACH' } } }, then: { required: ['currency'] } }), /createPayout.*request body: conditional requirement \(if\/then\) added: if .*ACH.* then .*currency/],
+  ['additionalProperties: false added', v1, (d) => (schemas(d).CreatePayoutRequest.additionalProperties = false), /createPayout.*request body: additionalProperties: false added/],
   ['security added to a public operation', business, (d) => (d.paths['/api/parameters/banks'].get.security = [{ bearerAuth: [] }]), /GET \/api\/parameters\/banks \(listBanks\): security added: now requires bearerAuth/],
 ];
 
@@ -55,7 +55,7 @@ const responseLoosenings: Case[] = [
   ['a response enum opened', business, (d) => delete schemas(d).Webhook.properties.process.enum, /deleteWebhook.*response 200: process: enum \(ramp, compliance, wallet_transfer\) removed; any value may now arrive/],
   ['a response field no longer always present', business, (d) => (schemas(d).Webhook.required = schemas(d).Webhook.required.filter((n: string) => n !== 'status')), /deleteWebhook.*response 200: status: no longer always present/],
   ['a removed response field', business, (d) => delete schemas(d).BankAccount.properties.accountNickname, /listBankAccounts.*response 200: \[\]\.accountNickname: field removed/],
-  ['a response limit loosened', business, (d) => (schemas(d).WalletTransferList.maxItems = 20), /listWalletTransfers.*response 200: \(body\): maxItems loosened to 20/],
+  ['a response limit loosened', business, (d) => (schemas(d).WalletTransferList.maxItems = 20), /listWalletTransfers.*response 200: maxItems loosened to 20/],
 ];
 
 describe('npm run compat', () => {

@@ -175,7 +175,7 @@ function compareContent(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, oldHol
   }
   for (const type of newTypes) if (!(type in oldContent)) add(direction === 'response' && oldTypes.length > 0, `${prefix}: media type ${type} added`);
   for (const type of oldTypes) {
-    if (type in newContent) compareSchemas(oldDoc, newDoc, oldContent[type].schema, newContent[type].schema, direction, '', (br, what, notice) => add(br, `${prefix}: ${what}`, notice));
+    if (type in newContent) compareSchemas(oldDoc, newDoc, oldContent[type].schema, newContent[type].schema, direction, '', (br, what, notice) => add(br, `${prefix}: ${what.replace(/^\(body\): /, '')}`, notice));
   }
 }
 
