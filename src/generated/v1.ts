@@ -1804,7 +1804,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1828,7 +1831,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1852,7 +1858,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1876,7 +1885,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1900,7 +1912,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1924,7 +1939,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1948,7 +1966,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1972,7 +1993,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1996,7 +2020,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2020,7 +2047,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2044,7 +2074,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2068,7 +2101,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2092,7 +2128,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2116,7 +2155,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2140,7 +2182,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
