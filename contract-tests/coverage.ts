@@ -30,6 +30,52 @@ export function documentedKey(documented: string[], status: number): string | un
   return documented.includes(range) ? range : undefined;
 }
 
+/** What is wrong with the status a request was refused with: not a 4xx, or a 4xx the operation does not document. */
+export function refusalProblem(documented: string[], status: number): string | undefined {
+  if (status < 400 || status >= 500) return `answered ${status}, not a 4xx`;
+  if (documentedKey(documented, status) === undefined) return `refused with ${status}, which the operation does not document (it documents ${documented.join(', ')})`;
+  return undefined;
+}
+
+export interface Refusal {
+  family: string;
+  operationId: string;
+  /** What was broken, e.g. `body.amount: 0 (exclusiveMinimum 0)`, or `no token`. */
+  broken: string;
+  status: number;
+  documented: boolean;
+}
+
+/** Writes `contract-refusals.json` and `.md`: every refusal the run saw, with its status, per operation. */
+export function writeRefusalReport(dir: string, refusals: Refusal[]): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'contract-refusals.json'), `${JSON.stringify(refusals, null, 2)}\n`);
+  const byOperation = new Map<string, Refusal[]>();
+  for (const r of refusals) byOperation.set(`${r.family} ${r.operationId}`, [...(byOperation.get(`${r.family} ${r.operationId}`) ?? []), r]);
+  const summary = [...byOperation].map(([op, list]) => {
+    const counts = new Map<number, number>();
+    for (const r of list) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+    const undocumented = list.filter((r) => !r.documented).map((r) => r.status);
+    return { op, statuses: [...counts].map(([status, n]) => `${status} x${n}`).join(', '), undocumented: [...new Set(undocumented)].join(', ') || '-' };
+  });
+  const lines = [
+    '# Refusals',
+    '',
+    'Every refusal the negative suite provoked, by operation: the statuses answered and any the description does not document.',
+    '',
+    '| Operation | Statuses (count) | Undocumented |',
+    '| --- | --- | --- |',
+    ...summary.map((s) => `| ${s.op} | ${s.statuses} | ${s.undocumented} |`),
+    '',
+    '| Operation | Broken | Status |',
+    '| --- | --- | --- |',
+    ...refusals.map((r) => `| ${r.family} ${r.operationId} | ${r.broken.replace(/\|/g, '\\|')} | ${r.status}${r.documented ? '' : ' (undocumented)'} |`),
+    '',
+  ];
+  writeFileSync(join(dir, 'contract-refusals.md'), lines.join('\n'));
+  return summary.map((s) => `${s.op.padEnd(36)} ${s.statuses}${s.undocumented === '-' ? '' : `   UNDOCUMENTED: ${s.undocumented}`}`).join('\n');
+}
+
 /** A concrete status to ask Prism for: the code itself, or N00 for a range `NXX`. */
 export const concreteStatus = (key: string) => Number(key.replace(/XX$/i, '00'));
 

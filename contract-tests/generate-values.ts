@@ -1,7 +1,7 @@
 // Generates values that satisfy a JSON schema from the descriptions (types, formats, enums, bounds,
 // lengths, required and optional properties, conditional requirements), from a seeded random source.
 import type { OpenApiDocument } from '../scripts/lib/apis.js';
-import { resolveRef, type JsonObject, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
+import { effectiveSchema, resolveRef, type JsonObject, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
 import { triggeredRequirements, type RequestInit } from './requests.js';
 
 /** mulberry32: small, fast, and the same sequence for the same seed. */
@@ -20,7 +20,7 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 export function generateValue(doc: OpenApiDocument, node: unknown, random: () => number, depth = 0): unknown {
-  const schema = resolveRef(doc, node) as JsonObject;
+  const schema = effectiveSchema(doc, node);
   const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   if (!schema || typeof schema !== 'object' || Object.keys(schema).length === 0) return pick(['text', 42, true, { note: 'any' }]);

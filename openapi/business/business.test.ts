@@ -1,7 +1,7 @@
 // What the source document states about the Business API, checked in the bundled description.
 import { describe, expect, it } from 'vitest';
 import { apiFamilies, readBundle } from '../../scripts/lib/apis.js';
-import { listOperations, operationById, requestSchema, resolveRef, responseSchema } from '../../scripts/lib/openapi-lookup.js';
+import { effectiveSchema, listOperations, operationById, requestSchema, resolveRef, responseSchema } from '../../scripts/lib/openapi-lookup.js';
 import { createSchemaValidator } from '../../scripts/lib/schema-validator.js';
 
 const api = apiFamilies().find((a) => a.name === 'business');
@@ -98,13 +98,22 @@ describe('Business API description', () => {
     expect(schemas.CustodyWallet.properties.status['x-extensible-enum']).toEqual(['accepted']);
   });
 
+  it('fixes the state of a created wallet: accepted and custodial', () => {
+    const created = effectiveSchema(doc, responseSchema(doc, operationById(doc, 'createCustodyWallet'), '200'));
+    expect(created.properties.status.enum).toEqual(['accepted']);
+    expect(created.properties.isCustodial.enum).toEqual([true]);
+    expect(created.required).toEqual(expect.arrayContaining(['status', 'isCustodial', 'id', 'wallet']));
+    expect(validator.validate(responseSchema(doc, operationById(doc, 'createCustodyWallet'), '200'), { status: 'JPRDQ' })).toContain('/status must be equal to one of the allowed values');
+  });
+
   it('describes who may act, live balances and webhook deactivation', () => {
     const userId = resolveRef(doc, operationById(doc, 'createCustodyWallet').parameters.find((p) => p.name === 'userId'));
     expect(userId.description).toMatch(/approved/);
     expect(operationById(doc, 'createCustodyWallet').operation.responses['403']).toEqual({ $ref: '#/components/responses/UserNotApproved' });
     expect(operationById(doc, 'getCustodyWalletBalance').operation.description).toMatch(/live from the custody provider/);
-    const deleted = responseSchema(doc, operationById(doc, 'deleteWebhook'), '200');
-    expect(deleted).toBe(schemas.Webhook);
+    const deleted = effectiveSchema(doc, responseSchema(doc, operationById(doc, 'deleteWebhook'), '200'));
+    expect(deleted.properties.status.enum, 'a deleted webhook has status false').toEqual([false]);
+    expect(deleted.required).toContain('status');
     expect(operationById(doc, 'deleteWebhook').operation.description).toMatch(/configuration is kept/);
   });
 

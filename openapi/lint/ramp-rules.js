@@ -122,6 +122,92 @@ function OperationHasTag() {
   };
 }
 
+/** Responses use explicit status codes: several tools refuse range codes (`4XX`) or generate code that does not compile. */
+function NoStatusRanges() {
+  return {
+    Responses: {
+      enter(responses, ctx) {
+        for (const key of Object.keys(responses ?? {})) {
+          if (/^[1-5]XX$/i.test(key)) {
+            ctx.report({ message: `Response \`${key}\` is a range: list explicit codes (marked \`x-inferred\` where the source is silent).`, location: ctx.location.child([key]).key() });
+          }
+        }
+      },
+    },
+  };
+}
+
+/**
+ * No example name is used both for a request body and for a response: tools that pair a request example
+ * with the response example of the same name (Specmatic) would expect that response for that request.
+ */
+function ExampleNamesDistinct() {
+  let request = new Map();
+  let response = new Map();
+  const collect = (names) => ({
+    MediaType: {
+      enter(media, ctx) {
+        const into = names();
+        for (const name of Object.keys(media?.examples ?? {})) if (!into.has(name)) into.set(name, ctx.location.child(['examples', name]).key());
+      },
+    },
+  });
+  return {
+    Root: {
+      enter() {
+        request = new Map();
+        response = new Map();
+      },
+      leave(_root, ctx) {
+        for (const [name, location] of request) {
+          if (response.has(name)) ctx.report({ message: `Example name \`${name}\` is used for a request body and for a response; give each its own name.`, location });
+        }
+      },
+    },
+    RequestBody: collect(() => request),
+    Response: collect(() => response),
+  };
+}
+
+const CONSTRAINT_KEYWORDS = ['format', 'enum', 'const', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems'];
+const REFUSAL_STATUSES = ['400', '422'];
+
+/**
+ * An operation that takes a constrained input (a body, a required query or header parameter, or a parameter
+ * whose schema has a type other than text or a constraint) documents the status it is refused with (400 or 422).
+ */
+function RefusalDocumented() {
+  const constrained = (parameter, ctx) => {
+    const p = parameter && parameter.$ref ? ctx.resolve(parameter).node : parameter;
+    if (!p) return false;
+    if (p.required && p.in !== 'path') return true;
+    const schema = p.schema && p.schema.$ref ? ctx.resolve(p.schema).node : p.schema;
+    if (!schema) return false;
+    if (schema.type && schema.type !== 'string') return true;
+    return CONSTRAINT_KEYWORDS.some((k) => k in schema);
+  };
+  return {
+    PathItem: {
+      enter(item, ctx) {
+        for (const method of ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace']) {
+          const operation = item[method];
+          if (!operation || typeof operation !== 'object') continue;
+          const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])];
+          const reasons = [];
+          if (operation.requestBody) reasons.push('a request body');
+          const names = parameters.filter((p) => constrained(p, ctx)).map((p) => (p.$ref ? ctx.resolve(p).node : p).name);
+          if (names.length) reasons.push(`constrained parameter(s) ${names.join(', ')}`);
+          if (!reasons.length || REFUSAL_STATUSES.some((s) => s in (operation.responses ?? {}))) continue;
+          ctx.report({
+            message: `Operation takes ${reasons.join(' and ')} but documents no refusal status (${REFUSAL_STATUSES.join(' or ')}).`,
+            location: ctx.location.child([method, 'responses']).key(),
+          });
+        }
+      },
+    },
+  };
+}
+
 export default function rampRules() {
   return {
     id: 'ramp',
@@ -132,6 +218,9 @@ export default function rampRules() {
         'operation-has-tag': OperationHasTag,
         'required-properties-defined': RequiredPropertiesDefined,
         'no-secrets-in-examples': NoSecretsInExamples,
+        'no-status-ranges': NoStatusRanges,
+        'example-names-distinct': ExampleNamesDistinct,
+        'refusal-documented': RefusalDocumented,
       },
     },
   };

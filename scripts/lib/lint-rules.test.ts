@@ -35,7 +35,7 @@ function lintRuleIds(): string[] {
 }
 
 describe('redocly.yaml house rules', () => {
-  it('report a property without description, an untagged operation, a missing security decision, an unexplained x-inferred, an invalid example, a missing 4XX, an undeclared required property and a JWT in an example', () => {
+  it('report a property without description, an untagged operation, a missing security decision, an unexplained x-inferred, an invalid example, a missing 4XX, an undeclared required property, a JWT in an example, an undocumented refusal, a range status and an example name shared by a request and a response', () => {
     cpSync(join(repoRoot, 'openapi'), join(work, 'openapi'), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
     cpSync(join(repoRoot, 'redocly.yaml'), join(work, 'redocly.yaml'));
     const paths = 'openapi/business/paths';
@@ -47,7 +47,10 @@ describe('redocly.yaml house rules', () => {
     edit(`${schemas}/ErrorBody.yaml`, /Inferred:/, 'Guessed:');
     edit('openapi/business/components/examples/CustodyWalletBalanceUsdc.yaml', "balance: '1520.750000'", 'balance: 1520.75');
     edit('openapi/business/components/examples/WebhookDeactivated.yaml', 'url: https://hooks.cafetera-andina.example/ramp', 'url: https://hooks.cafetera-andina.example/ramp?access=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl');
-    edit(`${paths}/api_webhooks_{clientId}.yaml`, /\n    '401':\n      \$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n/, '\n');
+    // listWebhooks loses its 400 and 401: no 4xx at all, and no refusal status for its uuid path parameter.
+    edit(`${paths}/api_webhooks_{clientId}.yaml`, /\n    '400':\n      \$ref: \.\.\/components\/responses\/BadRequest\.yaml\n    '401':\n      \$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n/, '\n');
+    edit(`${paths}/api_parameters_banks.yaml`, "'429':", '4XX:');
+    edit(`${paths}/api_token.yaml`, 'requestBodyNotShown:', 'bodyNotShown:');
 
     const ruleIds = lintRuleIds();
     expect(ruleIds).toEqual(
@@ -60,6 +63,9 @@ describe('redocly.yaml house rules', () => {
         'operation-4xx-response',
         'ramp/required-properties-defined',
         'ramp/no-secrets-in-examples',
+        'ramp/refusal-documented',
+        'ramp/no-status-ranges',
+        'ramp/example-names-distinct',
       ]),
     );
   });

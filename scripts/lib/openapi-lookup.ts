@@ -64,3 +64,22 @@ export function responseSchema(doc: OpenApiDocument, entry: OperationEntry, stat
   const response = resolveRef(doc, entry.operation.responses?.[status]);
   return resolveRef(doc, response?.content?.['application/json']?.schema);
 }
+
+/** The schema with its `$ref` resolved and its `allOf` parts merged into one (properties and `required` combined). */
+export function effectiveSchema(doc: OpenApiDocument, node: unknown, depth = 0): JsonObject {
+  const schema = resolveRef(doc, node) as JsonObject;
+  if (!isJsonObject(schema) || !Array.isArray(schema.allOf) || depth > 20) return schema;
+  const { allOf, ...own } = schema;
+  const merged: JsonObject = {};
+  for (const part of [...(allOf as unknown[]), own].map((p) => effectiveSchema(doc, p, depth + 1))) {
+    const properties = { ...(merged.properties ?? {}) };
+    for (const [name, child] of Object.entries((part.properties ?? {}) as JsonObject)) {
+      properties[name] = name in properties ? { ...effectiveSchema(doc, properties[name], depth + 1), ...effectiveSchema(doc, child, depth + 1) } : child;
+    }
+    const required = [...new Set([...(merged.required ?? []), ...(part.required ?? [])])];
+    Object.assign(merged, part, { properties, required });
+  }
+  if (!Object.keys(merged.properties).length) delete merged.properties;
+  if (!merged.required.length) delete merged.required;
+  return merged;
+}

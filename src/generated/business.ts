@@ -70,7 +70,8 @@ export interface paths {
          *     take as `userId` once the user is approved.
          *
          *     Inferred: the source only names this operation. Its response body and status codes are not shown: the
-         *     body is an open object, and 200 and 401 are the most plausible codes.
+         *     body is an open object, and 200 and 401 are the most plausible codes, with 400 for a malformed
+         *     `clientId` (a uuid), as on the other Business API calls.
          */
         get: operations["listClientUsers"];
         put?: never;
@@ -105,8 +106,8 @@ export interface paths {
          * @description Returns the custody wallets of the client (your client ID as `userId`) or of one of its approved users.
          *     Wallet addresses are partially masked. Takes no query parameters.
          *
-         *     Inferred: the source shows no error responses; 401 and 403 are the most plausible codes for a missing
-         *     token and a user who is not approved.
+         *     Inferred: the source shows no error responses; 400, 401 and 403 are the most plausible codes for a
+         *     malformed uuid, a missing token and a user who is not approved.
          */
         get: operations["listCustodyWallets"];
         put?: never;
@@ -158,7 +159,7 @@ export interface paths {
          *
          *     Inferred: the source gives the parameters (clientId, userId, walletId) but not the path; this path
          *     extends the custody wallet path with the wallet ID, like its neighbours. The success status (200) and the
-         *     errors (401, 403) are not shown either and are the most plausible codes.
+         *     errors (400 for a malformed uuid, 401, 403) are not shown either and are the most plausible codes.
          */
         get: operations["getCustodyWalletBalance"];
         put?: never;
@@ -260,8 +261,8 @@ export interface paths {
          *     account registration takes as `bankId`; read it from the deployment you use, since parameter record
          *     IDs can differ between test and production.
          *
-         *     Inferred: the source shows no error responses for this operation; a generic client-error range is
-         *     declared so that callers handle refusals.
+         *     Inferred: the source shows no error responses for this operation; 429 (too many requests) is declared
+         *     as the one plausible refusal of a public call without input, so that callers handle refusals.
          */
         get: operations["listBanks"];
         put?: never;
@@ -292,7 +293,7 @@ export interface paths {
          *
          *     Inferred: the source only names this operation. Its path is taken from the delete operation's path
          *     without the webhook ID; its response body and status codes are not shown, so the body is an open object
-         *     and 200 and 401 are the most plausible codes.
+         *     and 200 and 401 are the most plausible codes, with 400 for a malformed `clientId` (a uuid).
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -330,7 +331,7 @@ export interface paths {
          *     `status` becomes false, and it sends no more notifications. The response is the updated webhook.
          *
          *     Inferred: the source does not show the success status (200 is the most plausible for a response with a
-         *     body) nor the errors: 401 for a missing token and 404 for a webhook that does not exist for the client.
+         *     body) nor the errors: 400 for a malformed uuid, 401 for a missing token and 404 for a webhook that does not exist for the client.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -469,6 +470,22 @@ export interface components {
              * @enum {string}
              */
             network?: "POLYGON" | "SUI";
+        };
+        /**
+         * @description A custody wallet as the create call returns it. The source states that a new wallet is `accepted` and
+         *     custodial, so this schema fixes both values; other calls may show other states.
+         */
+        CreatedCustodyWallet: components["schemas"]["CustodyWallet"] & {
+            /**
+             * @description Always `accepted` on creation; the wallet can receive funds at once.
+             * @enum {string}
+             */
+            status: "accepted";
+            /**
+             * @description Always `true`; the service holds the wallet in custody.
+             * @enum {boolean}
+             */
+            isCustodial: true;
         };
         /**
          * @description The balance of one custody wallet, read live from the custody provider at the time of the request (not a
@@ -678,6 +695,14 @@ export interface components {
              */
             userId: string;
         };
+        /** @description A webhook as the delete call returns it: kept, with `status` false, as the source states. */
+        DeactivatedWebhook: components["schemas"]["Webhook"] & {
+            /**
+             * @description Always `false` after deletion; the webhook sends no more notifications.
+             * @enum {boolean}
+             */
+            status: false;
+        };
     };
     responses: {
         /**
@@ -729,10 +754,10 @@ export interface components {
             };
         };
         /**
-         * @description The request was refused. The bank directory takes no parameters and no token, so the source names no reason for a refusal.
-         *     Inferred: the source shows no error responses for the bank directory; a generic client-error range is declared so callers handle refusals, and the body is not shown.
+         * @description The request was refused because too many were sent. The bank directory takes no parameters and no token, so a request cannot be malformed; being rate-limited is the refusal left.
+         *     Inferred: the source shows no error responses for the bank directory and no rate limits; 429 is the most plausible refusal for a public call without input, and the body is not shown.
          */
-        ClientError: {
+        TooManyRequests: {
             headers: {
                 [name: string]: unknown;
             };
@@ -878,6 +903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientUserList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };
@@ -911,6 +937,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustodyWalletList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["UserNotApproved"];
         };
@@ -946,7 +973,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustodyWallet"];
+                    "application/json": components["schemas"]["CreatedCustodyWallet"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -989,6 +1016,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustodyWalletBalance"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["UserNotApproved"];
         };
@@ -1140,7 +1168,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankList"];
                 };
             };
-            "4XX": components["responses"]["ClientError"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listWebhooks: {
@@ -1167,6 +1195,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };
@@ -1196,9 +1225,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Webhook"];
+                    "application/json": components["schemas"]["DeactivatedWebhook"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookNotFound"];
         };

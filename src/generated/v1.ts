@@ -16,7 +16,8 @@ export interface paths {
          *     `Authorization: Bearer <token>`. The token's lifetime is not shown: renew it when a call answers 401.
          *
          *     Inferred: the source only names this operation. Its request body, response body and status codes are
-         *     not shown: both bodies are open objects, and 200 and 401 are the most plausible codes. The source does
+         *     not shown: both bodies are open objects, and 200 and 401 are the most plausible codes, with 422 for a body
+         *     that is not a JSON object, as this API answers invalid on-ramp bodies. The source does
          *     not exempt it from the bearer token either; it is described without one because it issues the token.
          */
         post: operations["createClientToken"];
@@ -289,7 +290,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["userAcceptedTermsEvent"];
         delete?: never;
@@ -317,7 +319,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["userCanceledEvent"];
         delete?: never;
@@ -345,7 +348,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["userCreatedEvent"];
         delete?: never;
@@ -373,7 +377,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["userUpdatedEvent"];
         delete?: never;
@@ -401,7 +406,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["authOtpRequestedEvent"];
         delete?: never;
@@ -429,7 +435,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["operationCreatedEvent"];
         delete?: never;
@@ -457,7 +464,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["operationStatusUpdatedEvent"];
         delete?: never;
@@ -485,7 +493,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["operationTransferCreatedEvent"];
         delete?: never;
@@ -513,7 +522,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["operationTransferStatusUpdatedEvent"];
         delete?: never;
@@ -541,7 +551,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["walletCreatedEvent"];
         delete?: never;
@@ -569,7 +580,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["fiatPayinCompletedEvent"];
         delete?: never;
@@ -597,7 +609,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["fiatPayoutCompletedEvent"];
         delete?: never;
@@ -625,7 +638,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["fiatPaymentCompletedEvent"];
         delete?: never;
@@ -653,7 +667,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["fiatPayinRejectedEvent"];
         delete?: never;
@@ -681,7 +696,8 @@ export interface webhooks {
          *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
-         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure.
+         *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
+         *     the explicit codes 200, 400 and 500 stand for those classes, because several tools refuse range codes.
          */
         post: operations["fiatPayoutRejectedEvent"];
         delete?: never;
@@ -946,10 +962,18 @@ export interface components {
          */
         RegisteredUserData: {
             person: components["schemas"]["Person"];
-            /** @description State of the user; `pending` right after registration. Later states and transitions are not shown. */
-            status: string;
-            /** @description Compliance review state; `pending` right after registration. Later states are not shown. */
-            complianceStatus: string;
+            /**
+             * @description State of the user; always `pending` in the registration response, as the source states. Later states
+             *     and transitions are not shown.
+             * @enum {string}
+             */
+            status: "pending";
+            /**
+             * @description Compliance review state; always `pending` in the registration response, as the source states. Later
+             *     states are not shown.
+             * @enum {string}
+             */
+            complianceStatus: "pending";
             /**
              * Format: uuid
              * @description ID of the user record.
@@ -1041,6 +1065,17 @@ export interface components {
             amount: number;
             /** @description Rail used for the payout. */
             paymentMethod: components["schemas"]["PaymentRail"];
+        };
+        /**
+         * @description A payout as the create call returns it. The source states that a new payout is `PENDING`, so this schema
+         *     fixes that value; later states are not shown.
+         */
+        CreatedPayout: components["schemas"]["Payout"] & {
+            /**
+             * @description Always `PENDING` on creation.
+             * @enum {string}
+             */
+            status: "PENDING";
         };
         /**
          * @description Where the stablecoin is delivered: an external wallet registered for the user. The wallet must be
@@ -1326,6 +1361,18 @@ export interface components {
             };
         };
         /**
+         * @description The token request was refused because its body is not a JSON object.
+         *     Inferred: the source shows neither the token call's body nor its errors; 422 is assumed, as this API uses it for invalid on-ramp bodies, and the body is not shown.
+         */
+        InvalidTokenRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
          * @description The access token is missing, malformed or no longer valid. Obtain a new token and repeat the request.
          *     Inferred: the source shows no error responses here; 401 is the usual answer of HTTP bearer authentication, and the body is not shown.
          */
@@ -1510,6 +1557,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["InvalidCredentials"];
+            422: components["responses"]["InvalidTokenRequest"];
         };
     };
     listAdminUsers: {
@@ -1673,7 +1721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Payout"];
+                    "application/json": components["schemas"]["CreatedPayout"];
                 };
             };
             400: components["responses"]["PayoutInsufficientFunds"];
@@ -1756,15 +1804,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     userCanceledEvent: {
@@ -1780,15 +1831,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     userCreatedEvent: {
@@ -1804,15 +1858,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     userUpdatedEvent: {
@@ -1828,15 +1885,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     authOtpRequestedEvent: {
@@ -1852,15 +1912,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     operationCreatedEvent: {
@@ -1876,15 +1939,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     operationStatusUpdatedEvent: {
@@ -1900,15 +1966,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     operationTransferCreatedEvent: {
@@ -1924,15 +1993,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     operationTransferStatusUpdatedEvent: {
@@ -1948,15 +2020,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     walletCreatedEvent: {
@@ -1972,15 +2047,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     fiatPayinCompletedEvent: {
@@ -1996,15 +2074,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     fiatPayoutCompletedEvent: {
@@ -2020,15 +2101,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     fiatPaymentCompletedEvent: {
@@ -2044,15 +2128,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     fiatPayinRejectedEvent: {
@@ -2068,15 +2155,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
     fiatPayoutRejectedEvent: {
@@ -2092,15 +2182,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your endpoint acknowledged the notification. */
-            "2XX": {
+            /**
+             * @description Your endpoint acknowledged the notification.
+             *     Inferred: the source does not say which answers acknowledge a call; any 2xx is taken to, and 200 stands for them all.
+             */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            "4XX": components["responses"]["DeliveryRefused"];
-            "5XX": components["responses"]["DeliveryRefused"];
+            400: components["responses"]["DeliveryRefused"];
+            500: components["responses"]["DeliveryRefused"];
         };
     };
 }
