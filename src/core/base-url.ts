@@ -5,7 +5,7 @@ const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 export function checkBaseUrl(baseUrl: unknown, allowInsecureHttp = false): string {
   if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
-    throw new ConfigurationError('`baseUrl` is required: the address of the deployment to call, for example https://api.example.co');
+    throw new ConfigurationError('`baseUrl` is required, e.g. https://api.example.co');
   }
   let url: URL;
   try {
@@ -13,16 +13,12 @@ export function checkBaseUrl(baseUrl: unknown, allowInsecureHttp = false): strin
   } catch {
     throw new ConfigurationError(`\`baseUrl\` is not an absolute URL: "${baseUrl}"`);
   }
-  if (baseUrl.includes('?') || baseUrl.includes('#')) {
-    throw new ConfigurationError('`baseUrl` must not have a query (`?`) or a fragment (`#`): every call path is appended to it.');
-  }
-  if (url.username || url.password) {
-    throw new ConfigurationError('`baseUrl` must not carry credentials; pass them in `auth`.');
+  if (/[?#]/.test(baseUrl) || url.username || url.password) {
+    throw new ConfigurationError('`baseUrl` must not carry credentials (pass them in `auth`), a query or a fragment');
   }
   if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecureHttp) {
     throw new ConfigurationError(
-      `\`baseUrl\` uses plain http on a non-loopback host (${url.host}); tokens and personal data would travel unencrypted. ` +
-        'Use https, or pass `allowInsecureHttp: true` if you really mean it.',
+      `\`baseUrl\`: plain http to ${url.host} would send tokens and personal data unencrypted; use https, or pass \`allowInsecureHttp: true\``,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

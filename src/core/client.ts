@@ -52,22 +52,12 @@ interface FamilyConfig<Table extends OperationTable> {
   defaultTokenLifetimeSeconds: number | null;
 }
 
-const DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 10 * 1024 * 1024 };
 const DEFAULT_RETRY: Required<RetryOptions> = { attempts: 3, baseDelayMs: 300, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 };
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError(`\`${name}\` must be a positive number, got ${String(value)}`);
-  return value;
-}
 
 function retryOptions(retry: RetryOptions | false | undefined): Required<RetryOptions> | false {
   if (retry === false) return false;
   const merged = { ...DEFAULT_RETRY, ...retry };
-  if (!Number.isInteger(merged.attempts) || merged.attempts < 1) {
-    throw new ConfigurationError(`\`retry.attempts\` must be a whole number of at least 1, got ${String(merged.attempts)}`);
-  }
-  for (const key of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) checkMs(`retry.${key}`, merged[key]);
+  for (const key of ['attempts', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) checkMs(`retry.${key}`, merged[key], key === 'attempts');
   return merged;
 }
 
@@ -112,21 +102,19 @@ function tokenSourceFor<Table extends OperationTable>(
       } catch (cause) {
         throw new TokenError(`The token call ${name} got no answer.`, { cause });
       }
+      const status = response.status;
       if (!response.ok) {
         await response.body?.cancel().catch(() => {});
-        const redirect = response.status >= 300 && response.status < 400;
         throw new TokenError(
-          redirect
-            ? `The token call ${name} was answered with a redirect (HTTP ${response.status}); it is not followed, so the credentials went nowhere else. Check \`baseUrl\`.`
-            : `The token call ${name} failed with HTTP ${response.status}.`,
-          { status: response.status },
+          `The token call ${name} failed with HTTP ${status}${status < 400 ? ', a redirect: not followed, so the credentials went nowhere else; check `baseUrl`' : ''}.`,
+          { status },
         );
       }
       let parsed: unknown;
       try {
         parsed = await response.json();
       } catch {
-        throw new TokenError(`The token call ${name} answered with a body that is not JSON.`, { status: response.status });
+        throw new TokenError(`The token call ${name} answered a body that is not JSON.`, { status });
       }
       return read(parsed);
     }, { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds, grantTimeoutMs: timeoutMs });
@@ -141,7 +129,7 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
   if (!options || typeof options !== 'object') throw new ConfigurationError('Client options are required, with at least `baseUrl`.');
   const baseUrl = checkBaseUrl(options.baseUrl, options.allowInsecureHttp);
   const baseFetch = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs === undefined ? DEFAULTS.timeoutMs : checkMs('timeoutMs', options.timeoutMs);
+  const timeoutMs = checkMs('timeoutMs', options.timeoutMs ?? 30_000);
   const retry = retryOptions(options.retry);
   const transport = createTransport({
     baseUrl,
@@ -151,7 +139,7 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
     token: tokenSourceFor(options.auth, family, baseUrl, baseFetch, timeoutMs),
     timeoutMs,
     retry,
-    maxResponseBytes: positive('maxResponseBytes', options.maxResponseBytes, DEFAULTS.maxResponseBytes),
+    maxResponseBytes: checkMs('maxResponseBytes', options.maxResponseBytes ?? 10 * 2 ** 20, true),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const client = createClient<Paths, Media>({ baseUrl, fetch: transport.fetch, ...(options.headers ? { headers: options.headers } : {}) });

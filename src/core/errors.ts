@@ -84,7 +84,7 @@ export class RedirectError extends CallError {
 
   constructor(info: CallInfo & { status: number; location: string | null }) {
     super(
-      `was answered HTTP ${info.status} (a redirect${info.location ? ` to ${info.location}` : ''}); redirects are not followed, so nothing was sent there. Check \`baseUrl\`.`,
+      `was answered HTTP ${info.status}, a redirect${info.location ? ` to ${info.location}` : ''}: not followed, nothing was sent there; check \`baseUrl\``,
       info,
     );
   }

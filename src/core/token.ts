@@ -37,9 +37,9 @@ export interface TokenSource {
 
 /** Refuses a token that an HTTP header cannot carry unchanged (line breaks, control or non-Latin-1 characters). */
 function checkHeaderSafe(token: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]|^[\t ]|[\t ]$/.test(token)) {
-    throw new TokenError('The token cannot be sent in an Authorization header: it has a line break, a control character, a character outside Latin-1, or surrounding spaces. It was not sent.');
+  // Printable Latin-1 only (space inside), the characters an HTTP header carries unchanged.
+  if (/[^ -~\u00a0-\u00ff]|^ | $/.test(token)) {
+    throw new TokenError('The token cannot go into an HTTP header (line break, control or non-Latin-1 character, or surrounding space); not sent.');
   }
   return token;
 }
@@ -59,7 +59,7 @@ export function readTokenFromBody(body: unknown): TokenGrant {
     return expiry === undefined ? { token: record[key] as string } : { token: record[key] as string, expiresInSeconds: expiry };
   }
   throw new TokenError(
-    `The token answer has no ${TOKEN_KEYS.join(', ')} field (at the top level or under data); pass \`readToken\` to read your deployment's answer.`,
+    `The token answer has no ${TOKEN_KEYS.join(', ')} (top level or under data); pass \`readToken\` to read it.`,
   );
 }
 
@@ -84,19 +84,11 @@ interface Cached {
 export interface TokenCacheOptions {
   /** Lifetime assumed when neither the grant nor the JWT says (Business: 300 s); null for unknown. */
   defaultLifetimeSeconds: number | null;
-  /** A grant request that takes longer fails with a TokenError, so that the next call asks again. */
+  /** A grant request older than this is given up on: the next call asks again instead of waiting on it. */
   grantTimeoutMs: number;
   now?: () => number;
 }
 
-/** `promise`, or a TokenError once `ms` have passed. */
-function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new TokenError(`No token within ${ms} ms: the token source did not answer in time.`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 /** Renew this long before expiry: 10% of the lifetime, at least 1 s and at most 30 s. */
 function renewMargin(lifetimeMs: number): number {
@@ -110,11 +102,8 @@ export function createTokenSource(fetchGrant: () => Promise<string | TokenGrant>
   let pending: { promise: Promise<string>; startedAt: number } | undefined;
 
   const toCached = (grant: string | TokenGrant, issuedAt: number): Cached => {
-    if (typeof grant !== 'string' && (grant === null || typeof grant !== 'object')) {
-      throw new TokenError(`The token provider returned ${grant === null ? 'null' : `a ${typeof grant}`}, not a token or { token }.`);
-    }
-    const { token, expiresAt, expiresInSeconds } = typeof grant === 'string' ? ({ token: grant } as TokenGrant) : grant;
-    if (typeof token !== 'string' || token === '') throw new TokenError('The token provider returned no token.');
+    const { token, expiresAt, expiresInSeconds } = typeof grant === 'string' ? ({ token: grant } as TokenGrant) : (grant ?? {}) as TokenGrant;
+    if (typeof token !== 'string' || token === '') throw new TokenError(`The token provider returned no token (got ${grant === null ? 'null' : typeof grant}).`);
     checkHeaderSafe(token);
     const expiry =
       expiresAt !== undefined
@@ -139,7 +128,7 @@ export function createTokenSource(fetchGrant: () => Promise<string | TokenGrant>
       const entry = { startedAt: now(), promise: Promise.resolve('') };
       entry.promise = (async () => {
         try {
-          current = toCached(await bounded(fetchGrant(), options.grantTimeoutMs), entry.startedAt);
+          current = toCached(await fetchGrant(), entry.startedAt);
           return current.token;
         } finally {
           if (pending === entry) pending = undefined;

@@ -12,6 +12,7 @@ import {
   ResponseFormatError,
   ResponseTooLargeError,
   TimeoutError,
+  TokenError,
   type CallInfo,
 } from './errors.js';
 import type { OperationTable } from './operations.js';
@@ -84,7 +85,42 @@ class DeadlinePassed extends Error {}
 
 class ResponseTooLarge extends Error {}
 
-const abortAtDeadline = (controller: AbortController) => controller.abort(new DeadlinePassed());
+/**
+ * Deadlines share one AbortController per slot of SLOT_MS: a controller and a timer per call are the largest
+ * cost a call adds (measured with --cpu-prof). A slot fires at its end, so a call is aborted at most SLOT_MS
+ * after its own deadline, never before. A slot's timer keeps the process alive only while a call uses it.
+ */
+const SLOT_MS = 10;
+interface Slot {
+  readonly at: number;
+  readonly controller: AbortController;
+  readonly timer: ReturnType<typeof setTimeout>;
+  active: number;
+}
+const slots = new Map<number, Slot>();
+
+function fireSlot(at: number): void {
+  const slot = slots.get(at);
+  slots.delete(at);
+  slot?.controller.abort(new DeadlinePassed());
+}
+
+function acquireSlot(deadline: number): Slot {
+  const at = Math.ceil(deadline / SLOT_MS) * SLOT_MS;
+  let slot = slots.get(at);
+  if (!slot) {
+    slot = { at, controller: new AbortController(), timer: setTimeout(fireSlot, at - Date.now(), at), active: 0 };
+    slots.set(at, slot);
+  } else if (slot.active === 0) {
+    slot.timer.ref?.();
+  }
+  slot.active++;
+  return slot;
+}
+
+function releaseSlot(slot: Slot): void {
+  if (--slot.active === 0) slot.timer.unref?.();
+}
 
 const RETRYABLE_STATUS = (status: number) => status === 429 || (status >= 500 && status <= 599);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
@@ -92,27 +128,24 @@ const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 /** The largest delay a timer can hold; longer ones fire at once (TimeoutOverflowWarning). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** A timeout or delay a caller gave: a positive number a timer can hold, or a ConfigurationError. */
-export function checkMs(name: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
-    throw new ConfigurationError(`\`${name}\` must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(value)}`);
+/**
+ * A timeout or delay a caller gave, a positive number a timer can hold; or with `count`, a positive whole
+ * number (attempts, bytes). Anything else is a ConfigurationError.
+ */
+export function checkMs(name: string, value: unknown, count = false): number {
+  if (typeof value !== 'number' || !(value > 0) || (count ? !Number.isSafeInteger(value) : value > MAX_TIMER_MS)) {
+    throw new ConfigurationError(`\`${name}\` must be ${count ? 'a whole number' : `milliseconds up to ${MAX_TIMER_MS}`} above 0, got ${String(value)}`);
   }
   return value;
 }
 
 /** Milliseconds to wait from a Retry-After header (seconds or HTTP date); undefined when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const date = Date.parse(header);
+  const text = header?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Waits `ms` before a retry, or says no when the wait would end past the call's deadline. */
-async function pause(ms: number, signal: AbortSignal, started: number, timeoutMs: number): Promise<boolean> {
-  if (ms >= timeoutMs - (Date.now() - started)) return false;
-  await sleep(ms, signal);
-  return true;
 }
 
 /** `promise`, unless `signal` aborts first (then its reason). */
@@ -169,7 +202,7 @@ function pathParameterProblem(names: readonly string[], init: Record<string, unk
     if (value === undefined || value === null) return { parameter, problem: 'is missing' };
     const text = String(value);
     if (text === '' || text === '.' || text === '..') {
-      return { parameter, problem: `is ${JSON.stringify(text)}, which would change the path called; give the real ID` };
+      return { parameter, problem: `is ${JSON.stringify(text)}: it would change the path called` };
     }
   }
   return undefined;
@@ -179,6 +212,8 @@ function pathParameterProblem(names: readonly string[], init: Record<string, unk
 export interface KnownOperation {
   operationId: string | null;
   secured: boolean;
+  /** Its bodies carry credentials or tokens (the token calls). */
+  sensitive?: boolean;
   /** Names of the path template's parameters. */
   parameters: string[];
 }
@@ -192,7 +227,6 @@ export function createTransport(options: TransportOptions) {
   const host = new URL(options.baseUrl).host;
   const retry = options.retry;
   const token = options.token;
-  const sensitive = new Set(options.sensitiveOperationIds);
 
   /** Each documented operation by `METHOD path`, with its path parameters' names. */
   const operations = new Map<string, KnownOperation>();
@@ -200,19 +234,13 @@ export function createTransport(options: TransportOptions) {
     operations.set(`${spec.method.toUpperCase()} ${spec.path}`, {
       operationId,
       secured: spec.secured,
+      sensitive: options.sensitiveOperationIds.includes(operationId),
       parameters: [...spec.path.matchAll(PATH_PARAMETER)].map((m) => m[1]!),
     });
   }
-  const operationAt = (method: string, path: string): KnownOperation => {
-    const key = `${method} ${path}`;
-    let found = operations.get(key);
-    if (!found) {
-      // A path the description does not document: still guarded, secured unless known otherwise.
-      found = { operationId: null, secured: true, parameters: [...path.matchAll(PATH_PARAMETER)].map((m) => m[1]!) };
-      if (operations.size < 1000) operations.set(key, found);
-    }
-    return found;
-  };
+  // A path the description does not document is still guarded, and secured unless known otherwise.
+  const operationAt = (method: string, path: string): KnownOperation =>
+    operations.get(`${method} ${path}`) ?? { operationId: null, secured: true, parameters: [...path.matchAll(PATH_PARAMETER)].map((m) => m[1]!) };
 
   const backoff = (attempt: number): number => {
     if (!retry) return 0;
@@ -222,8 +250,8 @@ export function createTransport(options: TransportOptions) {
 
   /** The fetch given to openapi-fetch: token, no redirects, a bounded answer, the call's signal. */
   async function rampFetch(request: Request): Promise<Response> {
-    const context = (request as Request & { [CONTEXT_KEY]?: CallContext })[CONTEXT_KEY];
-    if (!context) return baseFetch(request, { redirect: 'manual' });
+    // Every call comes through `call`, which puts its context on the init openapi-fetch copies onto the Request.
+    const context = (request as Request & { [CONTEXT_KEY]: CallContext })[CONTEXT_KEY];
     if (context.token !== undefined) request.headers.set('authorization', `Bearer ${context.token}`);
     context.url = request.url;
     // Redirects are never followed: a body, a credential or a token goes only where the caller sent it.
@@ -231,11 +259,8 @@ export function createTransport(options: TransportOptions) {
     context.status = response.status;
     if (REDIRECT_STATUS.has(response.status)) {
       await response.body?.cancel().catch(() => {});
-      let location: string | null = null;
-      try {
-        const url = new URL(response.headers.get('location') ?? '', request.url);
-        if (response.headers.has('location')) location = url.origin + url.pathname; // no query: it may carry secrets
-      } catch {}
+      // Where it pointed, without the query: a query may carry someone's secrets.
+      const location = response.headers.get('location')?.split(/[?#]/)[0] ?? null;
       throw new RedirectError({ ...callInfo(context), status: response.status, location });
     }
     const length = response.headers.get('content-length');
@@ -257,11 +282,13 @@ export function createTransport(options: TransportOptions) {
   }
 
   /** The named error for a failure: the caller's abort reason, a timeout, or what went wrong. */
-  function named(error: unknown, context: CallContext, callerSignal: AbortSignal | undefined, timeoutMs: number, attempt: number): unknown {
+  function named(error: unknown, context: CallContext, callerSignal: AbortSignal | undefined, started: number, timeoutMs: number, attempt: number): unknown {
     if (callerSignal?.aborted) return callerSignal.reason;
-    if (error instanceof RampApiError) return error;
     const info = callInfo(context);
-    if (context.signal.aborted) return new TimeoutError({ ...info, timeoutMs });
+    // Past the deadline, a token source's own failure to answer in time is this call's timeout.
+    const late = context.signal.aborted || (error instanceof TokenError && Date.now() - started >= timeoutMs);
+    if (late) return new TimeoutError({ ...info, timeoutMs });
+    if (error instanceof RampApiError) return error;
     if (error instanceof ResponseTooLarge) return new ResponseTooLargeError({ ...info, limit });
     if (error instanceof SyntaxError) return new ResponseFormatError({ ...info, status: context.status });
     return new NetworkError({ ...info, attempts: attempt, host, cause: error });
@@ -277,15 +304,10 @@ export function createTransport(options: TransportOptions) {
     const callerSignal = init?.signal as AbortSignal | undefined;
     if (callerSignal?.aborted) throw callerSignal.reason;
 
-    const controller = new AbortController();
-    const signal = controller.signal;
     const started = Date.now();
-    const timer = setTimeout(abortAtDeadline, timeoutMs, controller);
-    let onCallerAbort: (() => void) | undefined;
-    if (callerSignal) {
-      onCallerAbort = () => controller.abort(callerSignal.reason);
-      callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-    }
+    const slot = acquireSlot(started + timeoutMs);
+    // With a signal of the caller's, the call ends at whichever comes first: the caller's abort or the deadline.
+    const signal = callerSignal ? AbortSignal.any([callerSignal, slot.controller.signal]) : slot.controller.signal;
 
     const source = op.secured ? token : undefined;
     const context: CallContext = {
@@ -294,7 +316,7 @@ export function createTransport(options: TransportOptions) {
       path,
       url: '',
       token: undefined,
-      sensitive: op.operationId !== null && sensitive.has(op.operationId),
+      sensitive: op.sensitive === true,
       noAuth: op.secured && token === undefined,
       signal,
       status: 0,
@@ -302,8 +324,14 @@ export function createTransport(options: TransportOptions) {
     // The caller's signal is honoured through the call's own; openapi-fetch need not tie its Request to it.
     const callInit = { ...init, signal: undefined, [CONTEXT_KEY]: context };
     const maxAttempts = retry && (method === 'GET' || method === 'HEAD') ? retry.attempts : 1;
-    const what = context.operationId ?? path;
     let attempt = 1;
+    /** Waits `ms` before a retry, or says no when the wait would end past the deadline. */
+    const pause = async (ms: number, reason: string): Promise<boolean> => {
+      if (ms >= timeoutMs - (Date.now() - started)) return false;
+      await sleep(ms, signal);
+      options.logger?.warn(`${operationId ?? path}: ${reason} (attempt ${attempt}/${maxAttempts}); retried after ${ms} ms`);
+      return true;
+    };
     let keepArmed = false;
     try {
       let repeatedAfter401 = false;
@@ -313,14 +341,8 @@ export function createTransport(options: TransportOptions) {
         try {
           result = await invoke(method, path, callInit);
         } catch (error) {
-          const failure = named(error, context, callerSignal, timeoutMs, attempt);
-          if (failure instanceof NetworkError && attempt < maxAttempts) {
-            const delay = backoff(attempt);
-            if (await pause(delay, signal, started, timeoutMs)) {
-              options.logger?.warn(`${what}: no answer (attempt ${attempt}/${maxAttempts}); retried after ${delay} ms`);
-              continue;
-            }
-          }
+          const failure = named(error, context, callerSignal, started, timeoutMs, attempt);
+          if (failure instanceof NetworkError && attempt < maxAttempts && (await pause(backoff(attempt), 'no answer'))) continue;
           throw failure;
         }
         const status = result.response.status;
@@ -328,19 +350,13 @@ export function createTransport(options: TransportOptions) {
           // The service refused the token before doing anything: renew it and repeat this request once.
           repeatedAfter401 = true;
           source.invalidate(context.token!);
-          options.logger?.warn(`${what}: token refused (401); repeating once with a new token`);
+          options.logger?.warn(`${operationId ?? path}: token refused (401); repeating once with a new token`);
           attempt--; // the repeat does not use up a retry attempt
           continue;
         }
         if (attempt < maxAttempts && retry && RETRYABLE_STATUS(status)) {
           const hinted = retryAfterMs(result.response.headers.get('retry-after'));
-          if (hinted === undefined || hinted <= retry.maxRetryAfterMs) {
-            const delay = hinted ?? backoff(attempt);
-            if (await pause(delay, signal, started, timeoutMs)) {
-              options.logger?.warn(`${what}: HTTP ${status} (attempt ${attempt}/${maxAttempts}); retried after ${delay} ms`);
-              continue;
-            }
-          }
+          if ((hinted === undefined || hinted <= retry.maxRetryAfterMs) && (await pause(hinted ?? backoff(attempt), `HTTP ${status}`))) continue;
         }
         // Only a failed call's result is ever unwrapped into an ApiError, which needs what the call was.
         if (!result.response.ok) callByResponse.set(result.response, context);
@@ -349,14 +365,10 @@ export function createTransport(options: TransportOptions) {
         return result;
       }
     } catch (error) {
-      throw named(error, context, callerSignal, timeoutMs, attempt);
+      throw named(error, context, callerSignal, started, timeoutMs, attempt);
     } finally {
-      if (keepArmed) {
-        timer.unref?.();
-      } else {
-        clearTimeout(timer);
-        if (onCallerAbort) callerSignal!.removeEventListener('abort', onCallerAbort);
-      }
+      // A streamed answer keeps its deadline: the slot then fires and ends the stream if it is still open.
+      if (!keepArmed) releaseSlot(slot);
     }
   }
 
