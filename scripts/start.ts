@@ -3,10 +3,11 @@
 import { apiFamilies } from './lib/apis.js';
 import { startPrism, type PrismServer } from './lib/prism.js';
 import { buildSite, siteDir } from './lib/site.js';
-import { serveFolder } from './lib/static-server.js';
+import { listenOrExit, serveFolder } from './lib/static-server.js';
 
+// The port first: a busy PORT is one clear line and a non-zero exit, before anything is built or started.
+const site = await listenOrExit(() => serveFolder(siteDir, Number(process.env.PORT ?? 0)), process.env.PORT ?? '0');
 buildSite();
-const site = await serveFolder(siteDir, Number(process.env.PORT ?? 0));
 const mocks: { name: string; server: PrismServer }[] = [];
 let stopping = false;
 const stop = async (code = 0) => {

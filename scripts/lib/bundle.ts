@@ -1,7 +1,7 @@
 // Bundles every API family in redocly.yaml into dist/openapi/<name>.{yaml,json} with the Redocly CLI.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, renameSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { apiFamilies, distDir, repoRoot, type ApiFamily } from './apis.js';
 
 const redocly = join(repoRoot, 'node_modules', '.bin', 'redocly');
@@ -11,11 +11,14 @@ export function bundleAll(): ApiFamily[] {
   const apis = apiFamilies();
   for (const api of apis) {
     for (const output of [api.bundleYaml, api.bundleJson]) {
-      execFileSync(redocly, ['bundle', api.name, '-o', relative(repoRoot, output)], {
+      // Written beside, then renamed: a reader running meanwhile (a test, a mock) sees the old file or the new.
+      const partial = join(dirname(output), `.${process.pid}.${basename(output)}`);
+      execFileSync(redocly, ['bundle', api.name, '-o', relative(repoRoot, partial)], {
         cwd: repoRoot,
         stdio: ['ignore', 'ignore', 'pipe'],
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       });
+      renameSync(partial, output);
     }
   }
   return apis;

@@ -1,8 +1,10 @@
 // Starts Prism (mock, or proxy in front of a real deployment) on a free loopback port, waits until it
 // answers, and stops it again; every process started here is killed when this process exits.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { repoRoot } from './apis.js';
 
 export interface PrismServer {
@@ -11,8 +13,10 @@ export interface PrismServer {
 }
 
 const running = new Set<ChildProcess>();
+const copies = new Set<string>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A port the OS says is free right now (listen on 0, read it, close). */
@@ -44,9 +48,15 @@ async function waitUntilAnswering(url: string, child: ChildProcess, output: () =
 
 export async function startPrism(options: { bundle: string; upstream?: string; timeoutMs?: number }): Promise<PrismServer> {
   const port = await freePort();
+  // Prism watches the file it serves and restarts (dropping connections) when it changes, and `npm run bundle`
+  // or `npm test` rewrite dist/openapi/: serve a private copy instead.
+  const copyDir = mkdtempSync(join(tmpdir(), 'ramp-prism-'));
+  copies.add(copyDir);
+  const served = join(copyDir, basename(options.bundle));
+  copyFileSync(options.bundle, served);
   const args = options.upstream
-    ? ['proxy', options.bundle, options.upstream, '--errors', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn']
-    : ['mock', options.bundle, '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'];
+    ? ['proxy', served, options.upstream, '--errors', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn']
+    : ['mock', served, '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'];
   const child = spawn(join(repoRoot, 'node_modules', '.bin', 'prism'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let log = '';
@@ -58,15 +68,17 @@ export async function startPrism(options: { bundle: string; upstream?: string; t
   const url = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) {
+      const forget = () => {
         running.delete(child);
-        return resolve();
-      }
+        rmSync(copyDir, { recursive: true, force: true });
+        copies.delete(copyDir);
+        resolve();
+      };
+      if (child.exitCode !== null || child.signalCode !== null) return forget();
       const force = setTimeout(() => child.kill('SIGKILL'), 3000);
       child.once('exit', () => {
         clearTimeout(force);
-        running.delete(child);
-        resolve();
+        forget();
       });
       child.kill('SIGTERM');
     });

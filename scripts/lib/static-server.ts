@@ -18,9 +18,30 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
+/**
+ * Runs `listen`; if its port is taken, says so in one line (no stack) and exits with status 1. Other errors
+ * are thrown as they are.
+ */
+export async function listenOrExit<T>(listen: () => Promise<T>, port: string): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
+    console.error(`Port ${port} on 127.0.0.1 is already in use: set PORT to a free port, or leave it unset to use any free one.`);
+    process.exit(1);
+  }
+}
+
 export async function serveFolder(root: string, port = 0): Promise<StaticServer> {
   const server = createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://local').pathname);
+    // Any client can send `//` or a broken percent escape: both are a 400, never an exception.
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://local').pathname);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+      return;
+    }
     const file = normalize(join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
     if (!file.startsWith(normalize(root) + sep) && file !== normalize(root)) {
       res.writeHead(403).end('Forbidden');
@@ -36,7 +57,9 @@ export async function serveFolder(root: string, port = 0): Promise<StaticServer>
       return;
     }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': size });
-    createReadStream(file).pipe(res);
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -63,6 +63,20 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 
 class BodyTooLarge extends Error {}
 class BodyTooSlow extends Error {}
+/** The request target cannot be read as a URL, or its path has a broken percent escape. */
+class MalformedUrl extends Error {}
+
+/** The request's URL from its target, or MalformedUrl (`//`, `/%`, `/%E0%A4%A` come from any client). */
+function requestUrl(target: string | undefined): URL {
+  try {
+    const url = new URL(target ?? '/', 'http://receiver.local');
+    decodeURIComponent(url.pathname);
+    return url;
+  } catch {
+    throw new MalformedUrl();
+  }
+}
+const MALFORMED_URL: WebhookAnswer = { status: 400, body: { error: 'The request URL is malformed.' } };
 
 /** Reads chunks until done, failing as soon as the limit or the deadline is passed (the rest is never buffered). */
 async function readLimited(chunks: AsyncIterable<Uint8Array>, limit: number, timeoutMs: number): Promise<Uint8Array> {
@@ -115,6 +129,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
   const receive: WebhookReceiver['receive'] = async ({ method, url, contentType, contentLength, body }) => {
     if (method !== 'POST') return fail(405, 'Event notifications are POST requests.');
+    try {
+      decodeURIComponent(url.pathname);
+    } catch {
+      return MALFORMED_URL;
+    }
     if (!contentType || !JSON_TYPE.test(contentType)) return fail(415, 'Content-Type must be application/json.');
     if (contentLength !== null && contentLength > maxBodyBytes) return fail(413, `The body is larger than ${maxBodyBytes} bytes.`);
     let raw: Uint8Array;
@@ -176,9 +195,15 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     receive,
     async handle(request) {
       const length = request.headers.get('content-length');
+      let url: URL;
+      try {
+        url = requestUrl(request.url);
+      } catch {
+        return toResponse(MALFORMED_URL);
+      }
       const answer = await receive({
         method: request.method,
-        url: new URL(request.url),
+        url,
         contentType: request.headers.get('content-type'),
         contentLength: length === null ? null : Number(length),
         body: request.body as AsyncIterable<Uint8Array> | null,
@@ -187,13 +212,22 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     },
     node(req, res) {
       const length = req.headers['content-length'];
-      receive({
-        method: req.method ?? 'GET',
-        url: new URL(req.url ?? '/', 'http://receiver.local'),
-        contentType: req.headers['content-type'] ?? null,
-        contentLength: length === undefined ? null : Number(length),
-        body: req,
-      }).then(
+      // Everything about the request is read inside the promise: nothing a client sends can throw out of here.
+      Promise.resolve()
+        .then(() =>
+          receive({
+            method: req.method ?? 'GET',
+            url: requestUrl(req.url),
+            contentType: req.headers['content-type'] ?? null,
+            contentLength: length === undefined ? null : Number(length),
+            body: req,
+          }),
+        )
+        .catch((error: unknown) => {
+          if (error instanceof MalformedUrl) return MALFORMED_URL;
+          throw error;
+        })
+        .then(
         (answer) => {
           // Stop reading a body that was refused unread; close the connection instead of draining it.
           const unread = !req.readableEnded;

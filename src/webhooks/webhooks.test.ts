@@ -4,6 +4,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiFamilies, readBundle } from '../../scripts/lib/apis.js';
+import { rawRequest } from '../testing/raw-http.js';
 import { createWebhookReceiver, deliverySchedule, eventNames, type Delivery } from './index.js';
 
 const received: Delivery[] = [];
@@ -162,5 +163,26 @@ describe('events and delivery schedule', () => {
       calls: 3,
       retryDelaysMs: [500, 1500],
     });
+  });
+});
+
+describe('the receiver answers every malformed request with a 4xx and keeps serving', () => {
+  const json = 'application/json';
+  it.each([
+    ['the request target //', 'POST // HTTP/1.1'],
+    ['a broken percent escape in the path', 'POST /hooks/%E0%A4%A HTTP/1.1'],
+    ['a lone % in the path', 'POST /% HTTP/1.1'],
+  ])('node: %s gets 400', async (_what, line) => {
+    const status = await rawRequest(base, `${line}\r\nContent-Type: ${json}`, JSON.stringify({ event: 'operation.status_updated' }));
+    expect(status).toBe(400);
+    // The host process is still up, and so is the server.
+    expect((await post('/ramp/operation.status_updated', JSON.stringify(payload))).status).toBe(200);
+  });
+
+  it('handle(): a broken percent escape resolves to a 400 Response instead of rejecting', async () => {
+    const answer = await receiver.handle(
+      new Request('http://receiver.test/hooks/%E0%A4%A', { method: 'POST', headers: { 'content-type': json }, body: JSON.stringify(payload) }),
+    );
+    expect(answer.status).toBe(400);
   });
 });

@@ -1,0 +1,115 @@
+// The local servers keep their promises to a person at a terminal: SIGTERM to the npm process stops everything
+// it started, a busy port is one clear line and a non-zero exit, and running mocks keep answering while the
+// bundle they were started from is rewritten.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { apiFamilies, repoRoot } from './apis.js';
+import { startPrism } from './prism.js';
+
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+/** Runs `npm run <script>` as a person would, collecting its output. */
+function npm(script: string, env: Record<string, string> = {}) {
+  const child = spawn('npm', ['run', '--silent', script], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const printed = (text: string, timeoutMs = 60_000) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "${text}" within ${timeoutMs} ms:\n${out}\n${err}`)), timeoutMs);
+      const check = () => {
+        if (out.includes(text)) {
+          clearTimeout(timer);
+          resolve(out);
+        } else setTimeout(check, 50);
+      };
+      check();
+    });
+  return { child, exited, printed, output: () => ({ out, err }) };
+}
+
+const answers = (url: string) =>
+  fetch(`${url}/api/parameters/banks`, { signal: AbortSignal.timeout(2000) }).then(
+    () => true,
+    () => false,
+  );
+
+describe('npm run mock', () => {
+  it('stops both Prism mocks when the npm process itself gets SIGTERM', async () => {
+    const run = npm('mock');
+    const out = await run.printed('Ctrl-C to stop.');
+    const urls = [...out.matchAll(/mock: (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1]!);
+    expect(urls).toHaveLength(apiFamilies().length);
+    for (const url of urls) expect(await answers(url)).toBe(true);
+    run.child.kill('SIGTERM');
+    await run.exited;
+    for (const url of urls) expect(await answers(url), `${url} still answers after SIGTERM`).toBe(false);
+  }, 90_000);
+});
+
+describe('npm start', () => {
+  let blocker: Server | undefined;
+  afterAll(() => new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve())));
+
+  it('on a busy PORT prints one clear line and exits non-zero', async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const run = npm('start', { PORT: String(port) });
+    expect(await run.exited).not.toBe(0);
+    const { err } = run.output();
+    expect(err.trim().split('\n')).toEqual([`Port ${port} on 127.0.0.1 is already in use: set PORT to a free port, or leave it unset to use any free one.`]);
+  }, 60_000);
+});
+
+describe('Prism mocks', () => {
+  it('keep answering while the bundle they were started from is rewritten', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ramp-rewrite-'));
+    const bundle = join(dir, 'business.json');
+    copyFileSync(apiFamilies().find((api) => api.name === 'business')!.bundleJson, bundle);
+    const mock = await startPrism({ bundle });
+    try {
+      const failures: unknown[] = [];
+      let answered = 0;
+      const deadline = Date.now() + 2500;
+      // What `npm run bundle` does after an edit: the same path, new content (Prism ignores an identical rewrite).
+      // Prism waits for the file to settle before it restarts, so two edits with a pause between them.
+      let edits = 0;
+      const edit = () => {
+        const doc = JSON.parse(readFileSync(bundle, 'utf8')) as { info: { description: string } };
+        doc.info.description += ` (edit ${++edits})`;
+        writeFileSync(bundle, JSON.stringify(doc));
+      };
+      const rewrites = [setTimeout(edit, 300), setTimeout(edit, 1300)];
+      while (Date.now() < deadline) {
+        // node:http without an agent: one connection per request and no silent retry, as many clients do.
+        const status = await new Promise<number | Error>((resolve) => {
+          get(`${mock.url}/api/parameters/banks`, { agent: false }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          }).on('error', resolve);
+        });
+        if (status === 200) answered++;
+        else failures.push(status);
+      }
+      rewrites.forEach(clearTimeout);
+      expect(edits).toBe(2);
+      expect(failures).toEqual([]);
+      expect(answered).toBeGreaterThan(10);
+    } finally {
+      await mock.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
