@@ -280,3 +280,24 @@ describe('errors say what a person needs to act', () => {
     expect((error as Error).message).toMatch(/without `auth`/);
   });
 });
+
+describe('many calls at once', () => {
+  it('1000 concurrent calls waiting on one token request print no MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const service = await serve((req, res) => json(res, 200, req.url === '/api/token' ? { accessToken: 'one' } : []));
+      const api = createBusinessClient({ baseUrl: service.url, auth: { getToken: () => gate.then(() => 'one') } });
+      const calls = Array.from({ length: 1000 }, () => api.getClientInfo());
+      setTimeout(release, 50); // all 1000 wait on the one token request meanwhile
+      expect((await Promise.all(calls)).every((result) => result.response.ok)).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});

@@ -2,7 +2,6 @@
 // openapi-fetch's own call, and the fetch it is given sets the token, refuses redirects and bounds the answer,
 // passing the Response through untouched whenever its size is known. So a call costs what openapi-fetch
 // costs, plus a timer; openapi-fetch rebuilds the request (and its body) for each attempt.
-import { concatChunks } from './bytes.js';
 import {
   ConfigurationError,
   NetworkError,
@@ -105,11 +104,19 @@ function fireSlot(at: number): void {
   slot?.controller.abort(new DeadlinePassed());
 }
 
+/**
+ * Node warns past 10 listeners on one signal, and every call in a slot may listen to its signal (fetch, a wait
+ * for the token): a slot's signal has no such limit. Elsewhere (browsers) there is no warning to lift.
+ */
+const setMaxListeners = (globalThis as { process?: { getBuiltinModule?(id: string): { setMaxListeners?(n: number, ...targets: EventTarget[]): void } } })
+  .process?.getBuiltinModule?.('node:events')?.setMaxListeners;
+
 function acquireSlot(deadline: number): Slot {
   const at = Math.ceil(deadline / SLOT_MS) * SLOT_MS;
   let slot = slots.get(at);
   if (!slot) {
     slot = { at, controller: new AbortController(), timer: setTimeout(fireSlot, at - Date.now(), at), active: 0 };
+    setMaxListeners?.(0, slot.controller.signal);
     slots.set(at, slot);
   } else if (slot.active === 0) {
     slot.timer.ref?.();
@@ -148,51 +155,27 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/**
+ * Rejects with `signal`'s reason once it aborts. The signals passed here are a slot's or one call's, which
+ * live no longer than a call's deadline, so the listener is left to go with them.
+ */
+const aborted = (signal: AbortSignal) =>
+  new Promise<never>((_resolve, reject) => (signal.aborted ? reject(signal.reason) : signal.addEventListener('abort', () => reject(signal.reason), { once: true })));
+
 /** `promise`, unless `signal` aborts first (then its reason). */
-function within<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
-      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
-    );
-  });
-}
+const within = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => Promise.race([promise, aborted(signal)]);
 
 /** Waits `ms`, or rejects as soon as `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => (clearTimeout(timer), reject(signal.reason));
-    const timer = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve()), ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Reads a body whose size after decompression is not known in advance, refusing it past `limit` bytes. */
-async function readBounded(response: Response, limit: number): Promise<Uint8Array | null> {
-  if (!response.body) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw new ResponseTooLarge();
-    }
-    chunks.push(value);
-  }
-  return concatChunks(chunks, size);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return within(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), signal).finally(() => clearTimeout(timer));
 }
 
 /** Only what an error may say about a call: never the context's token, signal or URL. */
 const callInfo = ({ operationId, method, path }: CallInfo): CallInfo => ({ operationId, method, path });
 
-const PATH_PARAMETER = /\{([^}]+)\}/g;
+/** The names of a path template's parameters: `/api/{clientId}/x/{userId}` gives clientId, userId. */
+const parametersOf = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 
 /** What is wrong with the path parameters of a call to `path`, or undefined when they cannot change the path. */
 function pathParameterProblem(names: readonly string[], init: Record<string, unknown> | undefined): { parameter: string; problem: string } | undefined {
@@ -235,12 +218,12 @@ export function createTransport(options: TransportOptions) {
       operationId,
       secured: spec.secured,
       sensitive: options.sensitiveOperationIds.includes(operationId),
-      parameters: [...spec.path.matchAll(PATH_PARAMETER)].map((m) => m[1]!),
+      parameters: parametersOf(spec.path),
     });
   }
   // A path the description does not document is still guarded, and secured unless known otherwise.
   const operationAt = (method: string, path: string): KnownOperation =>
-    operations.get(`${method} ${path}`) ?? { operationId: null, secured: true, parameters: [...path.matchAll(PATH_PARAMETER)].map((m) => m[1]!) };
+    operations.get(`${method} ${path}`) ?? { operationId: null, secured: true, parameters: parametersOf(path) };
 
   const backoff = (attempt: number): number => {
     if (!retry) return 0;
@@ -273,12 +256,21 @@ export function createTransport(options: TransportOptions) {
       }
       return response;
     }
-    // Compressed or of unknown length: count the bytes as decompressed, never trusting a declared length.
-    const body = await readBounded(response, limit);
+    // Compressed or of unknown length: the bytes are counted as they are read, decompressed, never trusting a
+    // declared length; past the limit the read fails and the rest is never read.
+    let size = 0;
+    const counted = response.body?.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, stream) {
+          if ((size += chunk.byteLength) > limit) throw new ResponseTooLarge();
+          stream.enqueue(chunk);
+        },
+      }),
+    );
     const headers = new Headers(response.headers);
     headers.delete('content-encoding');
-    if (body) headers.set('content-length', String(body.byteLength));
-    return new Response(body as BodyInit | null, { status: response.status, statusText: response.statusText, headers });
+    headers.delete('content-length');
+    return new Response(counted, { status: response.status, statusText: response.statusText, headers });
   }
 
   /** The named error for a failure: the caller's abort reason, a timeout, or what went wrong. */
@@ -350,7 +342,7 @@ export function createTransport(options: TransportOptions) {
           // The service refused the token before doing anything: renew it and repeat this request once.
           repeatedAfter401 = true;
           source.invalidate(context.token!);
-          options.logger?.warn(`${operationId ?? path}: token refused (401); repeating once with a new token`);
+          options.logger?.warn(`${operationId ?? path}: HTTP 401; repeating once with a new token`);
           attempt--; // the repeat does not use up a retry attempt
           continue;
         }
