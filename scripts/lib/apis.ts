@@ -16,7 +16,16 @@ export interface ApiFamily {
   bundleYaml: string;
 }
 
+/** The family in redocly.yaml that describes the sandbox's own control API, not the service. */
+export const SANDBOX_FAMILY = 'sandbox';
+
+/** The service's API families (`business`, `v1`): what Prism mocks, the contract suite and the compat gate cover. */
 export function apiFamilies(): ApiFamily[] {
+  return allApiFamilies().filter((api) => api.name !== SANDBOX_FAMILY);
+}
+
+/** Every API in redocly.yaml, the sandbox's control API included: what is bundled, typed and rendered. */
+export function allApiFamilies(): ApiFamily[] {
   const config = parse(readFileSync(join(repoRoot, 'redocly.yaml'), 'utf8')) as { apis?: Record<string, { root: string }> };
   if (!config.apis || Object.keys(config.apis).length === 0) throw new Error('redocly.yaml declares no `apis`.');
   return Object.entries(config.apis).map(([name, { root }]) => ({

@@ -2,13 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { apiFamilies, distDir, repoRoot, type ApiFamily } from './apis.js';
+import { allApiFamilies, distDir, repoRoot, type ApiFamily } from './apis.js';
 
 const redocly = join(repoRoot, 'node_modules', '.bin', 'redocly');
 
 export function bundleAll(): ApiFamily[] {
   mkdirSync(distDir, { recursive: true });
-  const apis = apiFamilies();
+  const apis = allApiFamilies();
   for (const api of apis) {
     for (const output of [api.bundleYaml, api.bundleJson]) {
       execFileSync(redocly, ['bundle', api.name, '-o', relative(repoRoot, output)], {
