@@ -36,15 +36,8 @@ export function allApiFamilies(): ApiFamily[] {
   }));
 }
 
-/** A bundled OpenAPI document, as far as these scripts look into it. */
-export interface OpenApiDocument {
-  openapi: string;
-  info: { title: string; version: string; summary?: string; description?: string };
-  paths?: Record<string, Record<string, unknown>>;
-  webhooks?: Record<string, Record<string, unknown>>;
-  components?: Record<string, Record<string, unknown>>;
-  [key: string]: unknown;
-}
+export type { OpenApiDocument } from '../../src/openapi/document.js';
+import type { OpenApiDocument } from '../../src/openapi/document.js';
 
 export function readBundle(api: ApiFamily): OpenApiDocument {
   try {
