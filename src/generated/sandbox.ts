@@ -248,7 +248,7 @@ export interface paths {
         put?: never;
         /**
          * Register an external wallet
-         * @description Registers an approved external wallet for a user: the destination of its on-ramps.
+         * @description Registers an external wallet for a user, approved unless asked otherwise: the destination of its on-ramps.
          */
         post: operations["createExternalWallet"];
         delete?: never;
@@ -618,8 +618,14 @@ export interface components {
              * @default POLYGON
              */
             network?: string;
+            /**
+             * @description Review state; default `APPROVED`. `PENDING` gives a wallet that on-ramps refuse as a destination not approved (the state name is the sandbox's own).
+             * @default APPROVED
+             * @enum {string}
+             */
+            status?: "APPROVED" | "PENDING";
         };
-        /** @description An approved external wallet, usable as an on-ramp destination. */
+        /** @description An external wallet; an approved one is usable as an on-ramp destination. */
         ExternalWallet: {
             /**
              * Format: uuid
@@ -636,10 +642,10 @@ export interface components {
             /** @description Network. */
             network: string;
             /**
-             * @description Always `APPROVED` when created here.
+             * @description `APPROVED` unless created `PENDING`.
              * @enum {string}
              */
-            status: "APPROVED";
+            status: "APPROVED" | "PENDING";
         };
         /** @description Stablecoin to credit to a custody wallet. */
         FundWalletRequest: {
