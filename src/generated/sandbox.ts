@@ -609,6 +609,11 @@ export interface components {
              */
             userId: string;
             /**
+             * Format: uuid
+             * @description The ID to give the wallet, for a test that must match a fixed example; a new one when left out.
+             */
+            externalWalletId?: string;
+            /**
              * @description Token the wallet receives; default USDC.
              * @default USDC
              */
@@ -1049,6 +1054,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     fundWallet: {
