@@ -44,3 +44,29 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     close: () => exclusive(() => pg.close()),
   };
 }
+
+/** A PostgreSQL server (15 or later) through node-postgres: the same migrations and SQL as PGlite. */
+export async function openPostgres(connectionString: string): Promise<Db> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  const query = async <Row,>(runner: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }, text: string, params?: unknown[]) =>
+    (await runner.query(text, params)).rows as Row[];
+  return {
+    query: (text, params) => query(pool, text, params),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await work({ query: (text, params) => query(client, text, params) });
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { readBundleFile, type OpenApiDocument } from '../openapi/document.js';
 import { createClock, type Clock } from './clock.js';
-import { openPglite, type Db, type DbOptions } from './db.js';
+import { openPglite, openPostgres, type Db, type DbOptions } from './db.js';
 import { Refusal, type Handlers, type HandlerContext, type Tenant } from './handler.js';
 import { allHandlers, migrate, loadClockOffset } from './resources/index.js';
 import { tenantForToken } from './resources/tenants.js';
@@ -18,7 +18,9 @@ export interface SandboxOptions extends DbOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;
   host?: string;
-  /** An open database to use instead of PGlite (for example node-postgres behind the `Db` interface). */
+  /** A PostgreSQL server to keep the state in instead of PGlite (`postgres://...`). */
+  databaseUrl?: string;
+  /** An open database to use instead (closed by its owner, not by the sandbox). */
   db?: Db;
   /** The real clock, for tests; default Date.now. */
   realNow?: () => number;
@@ -79,7 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const routes = buildRoutes(bundles);
   const handlers = options.handlers ?? allHandlers;
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
-  const db = options.db ?? (await openPglite(options));
+  const db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
   await migrate(db);
   const clock = createClock(options.realNow, await loadClockOffset(db));
   const violations: string[] = [];

@@ -22,6 +22,8 @@ for (const [name, resource] of Object.entries(resources)) {
 /** Creates every table (idempotent: `create ... if not exists`). */
 export async function migrate(db: { transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> }): Promise<void> {
   await db.transaction(async (tx) => {
+    // Several instances on one PostgreSQL may start at once: one migrates at a time.
+    await tx.query('select pg_advisory_xact_lock(7301)');
     for (const resource of Object.values(resources)) {
       for (const statement of resource.migration.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
     }
