@@ -1,7 +1,8 @@
 // `npm run bench`: one run, one table. Per-call cost of the typed client against plain fetch, bare
 // openapi-fetch and axios (in-process with fetch stubbed, and over loopback), token single-flight, bundle
 // sizes and suite wall times. `--write` also records the table in BENCHMARKS.md; `--no-suites` skips
-// timing `npm test` and the contract suite.
+// timing `npm test` and the contract suite; the sandbox section (sandbox vs Prism under load) is skipped with
+// `--no-sandbox`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { Agent } from 'node:http';
@@ -16,6 +17,7 @@ import createClient from 'openapi-fetch';
 import { createBusinessClient } from '../src/index.js';
 import type { paths } from '../src/business/index.js';
 import { repoRoot } from './lib/apis.js';
+import { sandboxTable, sandboxVsPrism } from './lib/sandbox-bench.js';
 
 const args = new Set(process.argv.slice(2));
 const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
@@ -165,6 +167,8 @@ const kb = (n: number) => `${(n / 1024).toFixed(2)} kB`;
 const callRows = [...(await inProcess()), ...(await loopback())];
 const flight = await singleFlight();
 const sizes = await bundleSizes();
+// `--no-sandbox` skips the sandbox-vs-Prism load section (about 40 s).
+const sandboxRows = args.has('--no-sandbox') ? [] : await sandboxVsPrism();
 const suites = args.has('--no-suites')
   ? undefined
   : { npmTest: wallTime(['npm', 'test']), contract: wallTime(['npm', 'run', 'contract']) };
@@ -181,6 +185,7 @@ const lines = [
   '| --- | --- | --- |',
   ...sizes.map((s) => `| ${s.label} | ${kb(s.minified)} | ${kb(s.gzipped)} |`),
 ];
+if (sandboxRows.length) lines.push('', ...sandboxTable(sandboxRows));
 if (suites) {
   lines.push(
     '',
