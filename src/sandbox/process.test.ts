@@ -1,13 +1,13 @@
 // The sandbox as a process: a 201 survives SIGKILL (same --data on restart), and SIGINT/SIGTERM stop it cleanly.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, orThrow } from '../index.js';
+import { launchSandbox, type SandboxProcess } from '../testing/sandbox-process.js';
 import { createSandboxClient } from './client.js';
 
-const bin = join(import.meta.dirname, 'bin.ts');
 const started: ChildProcess[] = [];
 const work = mkdtempSync(join(tmpdir(), 'ramp-sandbox-'));
 afterAll(() => {
@@ -15,34 +15,11 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Starts `ramp-api sandbox ARGS` in its own Node process (no tsx wrapper, so signals reach the server itself). */
-async function launch(args: string[]): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SANDBOX_PORT: '' } });
-  started.push(child);
-  let out = '';
-  child.stdout!.on('data', (chunk) => (out += String(chunk)));
-  child.stderr!.on('data', (chunk) => (out += String(chunk)));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The sandbox did not print its address:\n${out}`)), 30_000);
-    const look = () => {
-      const m = /Sandbox:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m && out.includes('Ctrl-C to stop.')) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', look);
-    void exit.then(() => reject(new Error(`The sandbox exited before printing its address:\n${out}`)));
-  });
-  return { child, url, output: () => out, exit };
+/** Starts a sandbox process and remembers it, so afterAll can kill whatever a failed test left running. */
+async function launch(args: string[]): Promise<SandboxProcess> {
+  const running = await launchSandbox(args);
+  started.push(running.child);
+  return running;
 }
 
 describe('the sandbox process', () => {

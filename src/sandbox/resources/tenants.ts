@@ -1,5 +1,6 @@
 // Tenants (clients), their credentials and tokens, and the sandbox clock.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { Db, Sql } from '../db.js';
 import { refuse, tenantOf, type Handlers, type Tenant } from '../handler.js';
 
@@ -30,13 +31,29 @@ export const TOKEN_LIFETIME_SECONDS: Record<string, number | null> = { business:
 const secret = () => randomBytes(24).toString('base64url');
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+/**
+ * Tokens looked up recently, kept for a few seconds of real time so reads need one query less. Sandbox-time
+ * expiry is still checked on every call; `resetSandbox` empties it. (With several instances on one
+ * PostgreSQL, another instance's reset reaches this one within CACHE_MS.)
+ */
+const tokenCache = new Map<string, { tenant: Tenant; family: string; expiresAt: number; cachedAt: number }>();
+const CACHE_MS = 5_000;
+
 export async function tenantForToken(db: Sql, token: string, family: string, now: Date): Promise<Tenant | null> {
-  const rows = await db.query<Tenant>(
-    `select t.id, t.name from tokens k join tenants t on t.id = k.tenant_id
-      where k.token = $1 and k.family = $2 and (k.expires_at is null or k.expires_at > $3)`,
-    [token, family, now.toISOString()],
+  const cached = tokenCache.get(token);
+  if (cached && performance.now() - cached.cachedAt < CACHE_MS) {
+    return cached.family === family && cached.expiresAt > now.getTime() ? cached.tenant : null;
+  }
+  const rows = await db.query<Tenant & { family: string; expires_at: Date | null }>(
+    'select t.id, t.name, k.family, k.expires_at from tokens k join tenants t on t.id = k.tenant_id where k.token = $1',
+    [token],
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  const entry = { tenant: { id: row.id, name: row.name }, family: row.family, expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : Infinity, cachedAt: performance.now() };
+  if (tokenCache.size > 10_000) tokenCache.clear();
+  tokenCache.set(token, entry);
+  return entry.family === family && entry.expiresAt > now.getTime() ? entry.tenant : null;
 }
 
 export async function integrationRegisterOf(sql: Sql, tenantId: string): Promise<string> {
@@ -97,6 +114,7 @@ export const handlers: Handlers = {
 
   resetSandbox: async (ctx) => {
     const removed = await ctx.sql.query('delete from tenants returning id');
+    tokenCache.clear();
     await ctx.sql.query('delete from sandbox_clock');
     ctx.clock.setOffset(0);
     return { status: 200, body: { tenantsRemoved: removed.length } };
