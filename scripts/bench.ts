@@ -2,7 +2,8 @@
 // use (plain fetch, openapi-fetch bare and with an auth middleware, ky, axios), in-process with a stub fetch
 // and over loopback to a server in a child process, in interleaved rounds of shuffled order with the ratio
 // taken inside each round; then where the client's remaining cost goes (CPU profile), token single-flight and
-// bundle sizes. `-- --write` records it in BENCHMARKS.md. A benchmark, not a test: nothing fails on timings.
+// bundle sizes; then the sandbox against Prism under load (`-- --no-sandbox` skips it). `-- --write` records it
+// in BENCHMARKS.md. A benchmark, not a test: nothing fails on timings.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -15,6 +16,7 @@ import type { paths } from '../src/business/index.js';
 import type * as RampApi from '../src/index.js';
 import { repoRoot } from './lib/apis.js';
 import { BUDGETED_IMPORT, bundleSize, readBudget } from './lib/bundle-size.js';
+import { sandboxTable, sandboxVsPrism } from './lib/sandbox-bench.js';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick'); // fewer rounds, for trying the script itself
@@ -236,6 +238,7 @@ const inProcessRows = await inProcess();
 const loopback = await overLoopback();
 const breakdown = await costBreakdown();
 const flight = await singleFlight();
+const sandboxRows = args.has('--no-sandbox') ? [] : await sandboxVsPrism(quick ? 1 : 3);
 const sizes = [
   { label: 'openapi-fetch alone', ...(await bundleSize("export { default } from 'openapi-fetch';")) },
   { label: "createBusinessClient from 'ramp-api' (the budgeted import)", ...(await bundleSize(BUDGETED_IMPORT)) },
@@ -273,6 +276,7 @@ const lines = [
   '| Bundle for a consumer (esbuild, minified, ESM, gzip -9) | Minified | Gzipped |',
   '| --- | --- | --- |',
   ...sizes.map((s) => `| ${s.label} | ${s.minified} B | ${s.gzipped} B |`),
+  ...(sandboxRows.length ? ['', ...sandboxTable(sandboxRows)] : []),
 ];
 const table = lines.join('\n');
 console.log(table);

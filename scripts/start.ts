@@ -1,30 +1,34 @@
-// The main job: builds the site, serves it on loopback, starts Prism mocks of both API families, prints the
-// three addresses, and stops everything on Ctrl-C or SIGTERM.
+// The main job: builds the site, serves it on loopback, starts Prism mocks of both API families and the
+// stateful sandbox (in memory), prints their addresses, and stops everything on Ctrl-C or SIGTERM.
 import { apiFamilies } from './lib/apis.js';
 import { startPrism, type PrismServer } from './lib/prism.js';
 import { buildSite, siteDir } from './lib/site.js';
 import { listenOrExit, serveFolder } from './lib/static-server.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 
 // The port first: a busy PORT is one clear line and a non-zero exit, before anything is built or started.
 const site = await listenOrExit(() => serveFolder(siteDir, Number(process.env.PORT ?? 0)), process.env.PORT ?? '0');
 buildSite();
 const mocks: { name: string; server: PrismServer }[] = [];
+let sandbox: Sandbox | undefined;
 let stopping = false;
 const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
   console.log('\nStopping...');
-  await Promise.all([site.close(), ...mocks.map((m) => m.server.stop())]);
+  await Promise.all([site.close(), ...mocks.map((m) => m.server.stop()), sandbox?.close()]);
   process.exit(code);
 };
 process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());
 try {
   for (const api of apiFamilies()) mocks.push({ name: api.name, server: await startPrism({ bundle: api.bundleJson }) });
+  sandbox = await startSandbox({ memory: true, port: Number(process.env.SANDBOX_PORT ?? 0) });
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   await stop(1);
 }
 console.log(`Documentation:      ${site.url}/`);
 for (const { name, server } of mocks) console.log(`${`${name} API mock:`.padEnd(20)}${server.url}`);
+if (sandbox) console.log(`${'Sandbox:'.padEnd(20)}${sandbox.url} (both families, with state; control API docs ${sandbox.docsUrl})`);
 console.log('Ctrl-C to stop.');

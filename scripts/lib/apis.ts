@@ -16,7 +16,16 @@ export interface ApiFamily {
   bundleYaml: string;
 }
 
+/** The family in redocly.yaml that describes the sandbox's own control API, not the service. */
+export const SANDBOX_FAMILY = 'sandbox';
+
+/** The service's API families (`business`, `v1`): what Prism mocks, the contract suite and the compat gate cover. */
 export function apiFamilies(): ApiFamily[] {
+  return allApiFamilies().filter((api) => api.name !== SANDBOX_FAMILY);
+}
+
+/** Every API in redocly.yaml, the sandbox's control API included: what is bundled, typed and rendered. */
+export function allApiFamilies(): ApiFamily[] {
   const config = parse(readFileSync(join(repoRoot, 'redocly.yaml'), 'utf8')) as { apis?: Record<string, { root: string }> };
   if (!config.apis || Object.keys(config.apis).length === 0) throw new Error('redocly.yaml declares no `apis`.');
   return Object.entries(config.apis).map(([name, { root }]) => ({
@@ -27,15 +36,8 @@ export function apiFamilies(): ApiFamily[] {
   }));
 }
 
-/** A bundled OpenAPI document, as far as these scripts look into it. */
-export interface OpenApiDocument {
-  openapi: string;
-  info: { title: string; version: string; summary?: string; description?: string };
-  paths?: Record<string, Record<string, unknown>>;
-  webhooks?: Record<string, Record<string, unknown>>;
-  components?: Record<string, Record<string, unknown>>;
-  [key: string]: unknown;
-}
+export type { OpenApiDocument } from '../../src/openapi/document.js';
+import type { OpenApiDocument } from '../../src/openapi/document.js';
 
 export function readBundle(api: ApiFamily): OpenApiDocument {
   try {

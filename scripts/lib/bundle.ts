@@ -2,13 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { apiFamilies, distDir, repoRoot, type ApiFamily } from './apis.js';
+import { allApiFamilies, distDir, repoRoot, type ApiFamily } from './apis.js';
 
 const redocly = join(repoRoot, 'node_modules', '.bin', 'redocly');
 
 export function bundleAll(): ApiFamily[] {
   mkdirSync(distDir, { recursive: true });
-  const apis = apiFamilies();
+  const apis = allApiFamilies();
   for (const api of apis) {
     for (const output of [api.bundleYaml, api.bundleJson]) {
       // Written beside, then renamed: a reader running meanwhile (a test, a mock) sees the old file or the new.

@@ -47,6 +47,8 @@ describe('the packed package', () => {
     ) as { filename: string; files: { path: string }[] }[];
     const files = packed[0]!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['dist/lib/index.js', 'dist/lib/webhooks/index.d.ts', 'dist/openapi/v1.json', 'dist/openapi/business.yaml']));
+    // The sandbox entry point, its `ramp-api` command and the bundles it serves.
+    expect(files).toEqual(expect.arrayContaining(['dist/lib/sandbox/index.js', 'dist/lib/sandbox/index.d.ts', 'dist/lib/sandbox/bin.js', 'dist/openapi/sandbox.json']));
     expect(files.some((f) => f.includes('.test.') || f.includes('testing/'))).toBe(false);
 
     const project = join(work, 'consumer');

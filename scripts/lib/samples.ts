@@ -8,6 +8,7 @@ import { envPrefix } from '../../contract-tests/targets.js';
 const FACTORY: Record<string, { create: string; variable: string }> = {
   business: { create: 'createBusinessClient', variable: 'business' },
   v1: { create: 'createV1Client', variable: 'v1' },
+  sandbox: { create: 'createSandboxClient', variable: 'sandbox' },
 };
 
 function literal(value: unknown, indent: string): string {

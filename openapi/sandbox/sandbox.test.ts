@@ -1,0 +1,41 @@
+// The control API's description: valid OpenAPI 3.1, examples that validate, and exactly the operationIds
+// issue 14 promises (other teams and issues 15 and 16 call them by name).
+import { describe, expect, it } from 'vitest';
+import { allApiFamilies, readBundle, SANDBOX_FAMILY } from '../../scripts/lib/apis.js';
+import { checkExamples } from '../../scripts/lib/example-check.js';
+import { listOperations } from '../../scripts/lib/openapi-lookup.js';
+import { openApi31Problems } from '../../scripts/lib/openapi-validity.js';
+
+const api = allApiFamilies().find((a) => a.name === SANDBOX_FAMILY);
+if (!api) throw new Error('redocly.yaml declares no sandbox API');
+const doc = readBundle(api);
+
+/** The interface promised in issue 14's table: these names must not change. */
+const PROMISED = [
+  'resetSandbox', 'createTenant', 'approveUser', 'rejectUser', 'createBankAccount', 'acceptBankAccount', 'rejectBankAccount',
+  'createExternalWallet', 'fundUser', 'fundWallet', 'completePayout', 'rejectPayout', 'payOnRamp', 'completeWalletTransfer',
+  'cancelWalletTransfer', 'createBusinessWebhook', 'setTierLimit', 'advanceClock',
+];
+
+describe('the sandbox control API description', () => {
+  it('is a valid OpenAPI 3.1.0 document whose examples validate (Ajv 2020-12)', async () => {
+    expect(await openApi31Problems(doc)).toEqual([]);
+    const report = checkExamples(doc);
+    expect(report.problems).toEqual([]);
+    expect(report.checked.length).toBeGreaterThan(10);
+  });
+
+  it('has exactly the operationIds issue 14 promises, all under /sandbox/ and needing no token', () => {
+    const operations = listOperations(doc);
+    expect(operations.map((o) => o.operationId).sort()).toEqual([...PROMISED].sort());
+    for (const o of operations) {
+      expect(o.path.startsWith('/sandbox/'), o.operationId).toBe(true);
+      expect(o.operation.security, o.operationId).toEqual([]);
+    }
+  });
+
+  it('marks the sandbox\'s own choices as its own, and claims nothing for the service', () => {
+    expect(doc.info.description).toContain("## The sandbox's own choices");
+    expect(doc.info.description).toContain('This API belongs to the sandbox, not to the service.');
+  });
+});

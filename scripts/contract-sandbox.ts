@@ -1,0 +1,77 @@
+// `npm run contract:sandbox`: starts a fresh in-memory sandbox, sets up through the control API the state the
+// contract suite's requests need (their example IDs become real records), and runs the suite against it as
+// against a real deployment, writes included.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { orThrow } from '../src/index.js';
+import { readBundleFile } from '../src/openapi/document.js';
+import { createSandboxClient } from '../src/sandbox/client.js';
+import { startSandbox } from '../src/sandbox/server.js';
+import { repoRoot } from './lib/apis.js';
+import { bundleAll } from './lib/bundle.js';
+
+bundleAll();
+const sandbox = await startSandbox({ memory: true });
+let code = 1;
+try {
+  const control = createSandboxClient({ baseUrl: sandbox.url });
+  const v1 = readBundleFile('v1') as any;
+  const tenant = await orThrow(control.createTenant({ body: { name: 'Contract suite' } }));
+  const clientId = tenant.clientId;
+  // A registered, approved user (registered over the v1 API itself, so it is a real record).
+  const register = await fetch(`${sandbox.url}/api/v1/client/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tenant.v1Credentials) });
+  const v1Token = ((await register.json()) as { access_token: string }).access_token;
+  const { external_user_id: _fixed, ...person } = v1.components.examples.RegisterNaturalPerson.value;
+  const registered = await fetch(`${sandbox.url}/api/v1/users/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${v1Token}`, 'x-integration-register': tenant.integrationRegister },
+    body: JSON.stringify(person),
+  });
+  const userId = ((await registered.json()) as { user_id: string }).user_id;
+  await orThrow(control.approveUser({ params: { path: { userId } } }));
+  const wallet = await fetch(`${sandbox.url}/api/b2b2b/${clientId}/wallet/custody/${userId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await businessToken()}` },
+    body: JSON.stringify({ token: 'USDC' }),
+  });
+  const walletId = ((await wallet.json()) as { id: string }).id;
+  await orThrow(control.fundWallet({ params: { path: { walletId } }, body: { amount: 1000 } }));
+  const account = await orThrow(control.createBankAccount({ body: { clientId, userId } }));
+  await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
+  await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 100_000_000, currency: 'COP' } }));
+  const hook = await orThrow(control.createBusinessWebhook({ body: { clientId, url: 'https://hooks.example/ramp', process: 'ramp' } }));
+  // The on-ramp examples name their destination wallet: register those IDs for the user.
+  const onRampExamples = Object.values(v1.paths['/api/v1/admin/fiats/{user_id}/onramp'].post.requestBody.content['application/json'].examples ?? {}) as any[];
+  const walletIds = new Set(onRampExamples.map((e) => (e.value ?? v1.components.examples[e.$ref?.split('/').pop()]?.value)?.destination?.externalWalletId).filter(Boolean));
+  for (const externalWalletId of walletIds) await orThrow(control.createExternalWallet({ body: { userId, externalWalletId } }));
+
+  const params = { clientId, userId, user_id: userId, walletId, webhook_id: hook.id, 'x-integration-register': tenant.integrationRegister, destinationId: account.accountId };
+  // Asynchronous: the sandbox answers from this very process while the suite runs.
+  const suite = spawn(join(repoRoot, 'node_modules', '.bin', 'vitest'), ['run', 'contract-tests/contract.test.ts', ...process.argv.slice(2)], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      BUSINESS_API_URL: sandbox.url,
+      V1_API_URL: sandbox.url,
+      BUSINESS_API_CREDENTIALS: JSON.stringify(tenant.businessCredentials),
+      V1_API_CREDENTIALS: JSON.stringify(tenant.v1Credentials),
+      CONTRACT_PARAMS: JSON.stringify(params),
+      CONTRACT_ALLOW_WRITES: '1',
+      CONTRACT_REPORT_DIR: join(repoRoot, 'reports', 'sandbox'),
+    },
+  });
+  code = await new Promise<number>((resolve) => suite.once('exit', (status) => resolve(status ?? 1)));
+  if (sandbox.violations.length) {
+    console.error(`The sandbox gave ${sandbox.violations.length} answers that break the description:\n${sandbox.violations.join('\n')}`);
+    code = 1;
+  }
+
+  async function businessToken(): Promise<string> {
+    const res = await fetch(`${sandbox.url}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tenant.businessCredentials) });
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+} finally {
+  await sandbox.close();
+}
+process.exit(code);

@@ -1,0 +1,72 @@
+// The sandbox's database: a tiny interface over PGlite (embedded PostgreSQL, the default) that node-postgres
+// can implement too, so the same migrations and SQL run on PostgreSQL 15 (issue 16). SQL here and in
+// src/sandbox/store/ keeps to what both PGlite (PostgreSQL 18) and PostgreSQL 15 run.
+import { mkdirSync } from 'node:fs';
+
+export interface Sql {
+  /** Rows of one statement, with `$1`... parameters. */
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+}
+
+export interface Db extends Sql {
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** A folder for PGlite's files; created when missing. */
+  dataDir?: string;
+  /** Nothing on disk (PGlite in memory). */
+  memory?: boolean;
+}
+
+export async function openPglite(options: DbOptions): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pg = options.memory ? await PGlite.create() : await PGlite.create(options.dataDir!);
+  const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
+    query: async <Row,>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as Row[],
+  });
+  // PGlite has one connection: a query from one request must never land inside another request's
+  // transaction, so every statement and transaction takes its turn.
+  let turn: Promise<unknown> = Promise.resolve();
+  const exclusive = <T,>(work: () => Promise<T>): Promise<T> => {
+    const run = turn.then(work, work);
+    turn = run.catch(() => undefined);
+    return run;
+  };
+  const direct = wrap(pg);
+  return {
+    query: (text, params) => exclusive(() => direct.query(text, params)),
+    transaction: (work) => exclusive(() => pg.transaction((tx) => work(wrap(tx)))),
+    close: () => exclusive(() => pg.close()),
+  };
+}
+
+/** A PostgreSQL server (15 or later) through node-postgres: the same migrations and SQL as PGlite. */
+export async function openPostgres(connectionString: string): Promise<Db> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  const query = async <Row,>(runner: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }, text: string, params?: unknown[]) =>
+    (await runner.query(text, params)).rows as Row[];
+  return {
+    query: (text, params) => query(pool, text, params),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await work({ query: (text, params) => query(client, text, params) });
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

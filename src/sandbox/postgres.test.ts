@@ -1,0 +1,68 @@
+// The same sandbox on a PostgreSQL 15 server (Debian's, in a throwaway cluster on a free loopback port):
+// migrations, SQL and the atomic balance debit hold there too. Skipped where PostgreSQL is not installed.
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createV1Client, orThrow } from '../index.js';
+import { readBundleFile } from '../openapi/document.js';
+import { createSandboxClient } from './client.js';
+import { startSandbox, type Sandbox } from './server.js';
+
+const bin = '/usr/lib/postgresql/15/bin';
+const usable = existsSync(join(bin, 'initdb')) && process.getuid?.() === 0;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(!usable)('the sandbox on PostgreSQL 15', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ramp-pg-'));
+  const asPostgres = (command: string) => execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: 'pipe' });
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
+    asPostgres(`${bin}/initdb -D ${dir}/data --auth=trust -U postgres >/dev/null`);
+    asPostgres(`${bin}/pg_ctl -D ${dir}/data -o "-p ${port} -k ${dir} -c listen_addresses=127.0.0.1" -w -l ${dir}/log start >/dev/null`);
+    sandbox = await startSandbox({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres` });
+  }, 60_000);
+
+  afterAll(async () => {
+    await sandbox?.close();
+    try {
+      asPostgres(`${bin}/pg_ctl -D ${dir}/data -m fast -w stop >/dev/null`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('runs a payout flow, and concurrent payouts never overdraw the balance', async () => {
+    const control = createSandboxClient({ baseUrl: sandbox.url });
+    const tenant = await orThrow(control.createTenant({ body: {} }));
+    const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });
+    const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples.RegisterNaturalPerson.value;
+    const user = await orThrow(v1.registerUser({ params: { header: { 'x-integration-register': tenant.integrationRegister } }, body: person }));
+    const userId = user.user_id;
+    await orThrow(control.approveUser({ params: { path: { userId } } }));
+    const account = await orThrow(control.createBankAccount({ body: { clientId: tenant.clientId, userId } }));
+    await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
+    await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1000, currency: 'COP' } }));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => v1.createPayout({ params: { path: { user_id: userId } }, body: { amount: 100, currency: 'COP', destinationId: account.accountId } })),
+    );
+    const statuses = results.map((r) => r.response.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(10);
+    expect(await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1, currency: 'COP' } }))).toMatchObject({ balance: 1 });
+    expect(sandbox.violations).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,103 @@
+// Bank accounts and their review, and the bank directory.
+import { randomInt, randomUUID } from 'node:crypto';
+import { registerDate } from '../clock.js';
+import { refuse, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
+import { bankAccountStates, nextState } from '../states.js';
+import { requireOwnClient } from './users.js';
+
+export const migration = `
+create table if not exists bank_accounts (
+  id uuid primary key,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  user_id uuid not null,
+  status text not null,
+  holder_name text not null,
+  nickname text not null,
+  account_number text not null,
+  account_type text not null,
+  bank_name text not null,
+  created_at timestamptz not null
+);
+`;
+
+/** The sandbox's bank directory (its own records; the service's ids differ per deployment). */
+export const BANKS = [
+  { id: '1', code: '1007', name: 'Bancolombia', status: 'true' },
+  { id: '2', code: '1051', name: 'Davivienda', status: 'true' },
+  { id: '3', code: '1001', name: 'Banco de Bogotá', status: 'true' },
+  { id: '4', code: '1023', name: 'Banco de Occidente', status: 'true' },
+  { id: '5', code: '1507', name: 'Nequi', status: 'true' },
+];
+
+export interface AccountRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  status: string;
+  holder_name: string;
+  nickname: string;
+  account_number: string;
+  account_type: string;
+  bank_name: string;
+  created_at: Date;
+}
+
+const accountView = (a: AccountRow) => ({
+  id: a.id,
+  accountHolderName: a.holder_name,
+  accountNickname: a.nickname,
+  accountNumber: a.account_number,
+  accountType: a.account_type,
+  bank: { name: a.bank_name },
+  countryFiat: { symbolFiat: 'COP', countryId: 'CO' },
+  metadata: [],
+  status: a.status,
+  registerDate: registerDate(new Date(a.created_at)),
+  userId: a.user_id,
+});
+
+const controlView = (a: AccountRow) => ({ accountId: a.id, clientId: a.tenant_id, userId: a.user_id, status: a.status });
+
+async function review(ctx: HandlerContext, trigger: 'acceptBankAccount' | 'rejectBankAccount') {
+  const rows = await ctx.sql.query<AccountRow>('select * from bank_accounts where id = $1 for update', [ctx.path.accountId]);
+  const account = rows[0] ?? refuse(404, 'not_found', 'No bank account has this ID.');
+  const { to } = nextState(bankAccountStates, 'bank account', account.status, trigger);
+  const updated = await ctx.sql.query<AccountRow>('update bank_accounts set status = $2 where id = $1 returning *', [account.id, to]);
+  return { status: 200, body: controlView(updated[0]!) };
+}
+
+export const handlers: Handlers = {
+  listBanks: async () => ({ status: 200, body: BANKS }),
+  listAdminBanks: async () => ({ status: 200, body: { banks: BANKS } }),
+
+  listBankAccounts: async (ctx) => {
+    const tenant = requireOwnClient(ctx);
+    const rows = ctx.query.userId === undefined
+      ? await ctx.sql.query<AccountRow>('select * from bank_accounts where tenant_id = $1 order by created_at', [tenant.id])
+      : await ctx.sql.query<AccountRow>('select * from bank_accounts where tenant_id = $1 and user_id = $2 order by created_at', [tenant.id, ctx.query.userId]);
+    return { status: 200, body: rows.map(accountView) };
+  },
+
+  listAdminAccounts: async (ctx) => {
+    const rows = await ctx.sql.query<AccountRow>('select * from bank_accounts where tenant_id = $1 order by created_at', [tenantOf(ctx).id]);
+    return { status: 200, body: { accounts: rows.map(accountView) } };
+  },
+
+  createBankAccount: async (ctx) => {
+    const b = ctx.body as Record<string, string | undefined>;
+    const userId = b.userId ?? b.clientId!;
+    const known = await ctx.sql.query('select 1 from tenants where id = $1 and ($2::uuid = $1 or exists (select 1 from users where id = $2 and tenant_id = $1))', [b.clientId, userId]);
+    if (!known.length) refuse(404, 'not_found', 'No such client, or the user is not one of its users.');
+    const { to } = nextState(bankAccountStates, 'bank account', null, 'createBankAccount');
+    const rows = await ctx.sql.query<AccountRow>(
+      `insert into bank_accounts (id, tenant_id, user_id, status, holder_name, nickname, account_number, account_type, bank_name, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
+      [randomUUID(), b.clientId, userId, to, b.accountHolderName ?? 'Titular Sandbox', b.accountNickname ?? 'Cuenta sandbox',
+        b.accountNumber ?? String(randomInt(1_000_000_000, 9_999_999_999)), b.accountType ?? 'ahorros', b.bankName ?? BANKS[0]!.name, ctx.clock.now().toISOString()],
+    );
+    return { status: 201, body: controlView(rows[0]!) };
+  },
+
+  acceptBankAccount: (ctx) => review(ctx, 'acceptBankAccount'),
+  rejectBankAccount: (ctx) => review(ctx, 'rejectBankAccount'),
+};

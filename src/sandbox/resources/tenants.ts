@@ -1,0 +1,134 @@
+// Tenants (clients), their credentials and tokens, and the sandbox clock.
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Db, Sql } from '../db.js';
+import { refuse, tenantOf, type Handlers, type Tenant } from '../handler.js';
+
+export const migration = `
+create table if not exists tenants (
+  id uuid primary key,
+  name text not null,
+  business_secret text not null,
+  v1_secret text not null,
+  integration_register text not null,
+  created_at timestamptz not null
+);
+create table if not exists tokens (
+  token text primary key,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  family text not null,
+  expires_at timestamptz
+);
+create table if not exists sandbox_clock (
+  id integer primary key check (id = 1),
+  offset_ms bigint not null
+);
+`;
+
+/** Business tokens live 5 minutes of sandbox time (the source); v1 tokens do not expire (the sandbox's choice). */
+export const TOKEN_LIFETIME_SECONDS: Record<string, number | null> = { business: 300, v1: null };
+
+const secret = () => randomBytes(24).toString('base64url');
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * Tokens looked up recently, kept for a few seconds of real time so reads need one query less. Sandbox-time
+ * expiry is still checked on every call; `resetSandbox` empties it. (With several instances on one
+ * PostgreSQL, another instance's reset reaches this one within CACHE_MS.)
+ */
+const tokenCache = new Map<string, { tenant: Tenant; family: string; expiresAt: number; cachedAt: number }>();
+const CACHE_MS = 5_000;
+
+export async function tenantForToken(db: Sql, token: string, family: string, now: Date): Promise<Tenant | null> {
+  const cached = tokenCache.get(token);
+  if (cached && performance.now() - cached.cachedAt < CACHE_MS) {
+    return cached.family === family && cached.expiresAt > now.getTime() ? cached.tenant : null;
+  }
+  const rows = await db.query<Tenant & { family: string; expires_at: Date | null }>(
+    'select t.id, t.name, k.family, k.expires_at from tokens k join tenants t on t.id = k.tenant_id where k.token = $1',
+    [token],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const entry = { tenant: { id: row.id, name: row.name }, family: row.family, expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : Infinity, cachedAt: performance.now() };
+  if (tokenCache.size > 10_000) tokenCache.clear();
+  tokenCache.set(token, entry);
+  return entry.family === family && entry.expiresAt > now.getTime() ? entry.tenant : null;
+}
+
+export async function integrationRegisterOf(sql: Sql, tenantId: string): Promise<string> {
+  const rows = await sql.query<{ integration_register: string }>('select integration_register from tenants where id = $1', [tenantId]);
+  return rows[0]!.integration_register;
+}
+
+async function issueToken(sql: Sql, body: unknown, family: 'business' | 'v1', now: Date) {
+  const { clientId, clientSecret } = (body ?? {}) as Record<string, unknown>;
+  if (typeof clientId !== 'string' || typeof clientSecret !== 'string') {
+    refuse(family === 'business' ? 400 : 401, 'invalid_credentials', 'Send the tenant credentials `{ clientId, clientSecret }` from createTenant.');
+  }
+  const column = family === 'business' ? 'business_secret' : 'v1_secret';
+  const rows = /^[0-9a-f-]{36}$/i.test(String(clientId))
+    ? await sql.query<{ id: string; secret: string }>(`select id, ${column} as secret from tenants where id = $1`, [clientId])
+    : [];
+  if (!rows[0] || !sameText(rows[0].secret, String(clientSecret))) refuse(401, 'invalid_credentials', 'These credentials belong to no tenant.');
+  const lifetime = TOKEN_LIFETIME_SECONDS[family] ?? null;
+  const token = `sbx_${family}_${randomBytes(24).toString('base64url')}`;
+  const expires = lifetime === null ? null : new Date(now.getTime() + lifetime * 1000);
+  await sql.query('insert into tokens (token, tenant_id, family, expires_at) values ($1, $2, $3, $4)', [token, rows[0]!.id, family, expires?.toISOString() ?? null]);
+  return { status: 200, body: { access_token: token, token_type: 'Bearer', ...(lifetime === null ? {} : { expires_in: lifetime }) } };
+}
+
+export async function loadClockOffset(db: Sql): Promise<number> {
+  const rows = await db.query<{ offset_ms: string | number }>('select offset_ms from sandbox_clock where id = 1');
+  return rows[0] ? Number(rows[0].offset_ms) : 0;
+}
+
+export const handlers: Handlers = {
+  createToken: async (ctx) => issueToken(ctx.sql, ctx.body, 'business', ctx.clock.now()),
+  createClientToken: async (ctx) => issueToken(ctx.sql, ctx.body, 'v1', ctx.clock.now()),
+
+  getClientInfo: async (ctx) => {
+    const tenant = tenantOf(ctx);
+    return { status: 200, body: { clientId: tenant.id, name: tenant.name } };
+  },
+
+  createTenant: async (ctx) => {
+    const id = randomUUID();
+    const name = typeof ctx.body?.name === 'string' ? ctx.body.name : `Tenant ${id.slice(0, 8)}`;
+    const row = { business: secret(), v1: secret(), register: `sbx-int-${randomBytes(9).toString('base64url')}` };
+    await ctx.sql.query(
+      'insert into tenants (id, name, business_secret, v1_secret, integration_register, created_at) values ($1, $2, $3, $4, $5, $6)',
+      [id, name, row.business, row.v1, row.register, ctx.clock.now().toISOString()],
+    );
+    return {
+      status: 201,
+      body: {
+        clientId: id,
+        name,
+        businessCredentials: { clientId: id, clientSecret: row.business },
+        v1Credentials: { clientId: id, clientSecret: row.v1 },
+        integrationRegister: row.register,
+      },
+    };
+  },
+
+  resetSandbox: async (ctx) => {
+    const removed = await ctx.sql.query('delete from tenants returning id');
+    tokenCache.clear();
+    await ctx.sql.query('delete from sandbox_clock');
+    ctx.clock.setOffset(0);
+    return { status: 200, body: { tenantsRemoved: removed.length } };
+  },
+
+  advanceClock: async (ctx) => {
+    const offset = ctx.clock.offsetMs + Math.round(Number(ctx.body.seconds) * 1000);
+    await ctx.sql.query(
+      'insert into sandbox_clock (id, offset_ms) values (1, $1) on conflict (id) do update set offset_ms = excluded.offset_ms',
+      [offset],
+    );
+    ctx.clock.setOffset(offset);
+    return { status: 200, body: { now: ctx.clock.now().toISOString(), offsetSeconds: offset / 1000 } };
+  },
+};
+
+export type { Db };

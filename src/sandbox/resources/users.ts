@@ -1,0 +1,177 @@
+// Registered users, their compliance state, fiat balances and on-ramp tier limits.
+import { randomUUID } from 'node:crypto';
+import type { Sql } from '../db.js';
+import { refuse, tenantOf, type HandlerContext, type Handlers, type Tenant } from '../handler.js';
+import { nextState, userStates } from '../states.js';
+import { integrationRegisterOf } from './tenants.js';
+
+export const migration = `
+create table if not exists users (
+  id uuid primary key,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  status text not null,
+  tier_limit numeric,
+  record jsonb not null,
+  created_at timestamptz not null
+);
+create table if not exists balances (
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  owner_id uuid not null,
+  currency text not null,
+  amount numeric not null check (amount >= 0),
+  primary key (owner_id, currency)
+);
+`;
+
+export interface UserRow {
+  id: string;
+  tenant_id: string;
+  status: string;
+  tier_limit: string | null;
+  record: Record<string, any>;
+}
+
+/** A user of the tenant: `'client'` for the tenant's own ID (which acts as an approved user), null if unknown. */
+export async function findUser(sql: Sql, tenant: Tenant, userId: string): Promise<UserRow | 'client' | null> {
+  if (userId === tenant.id) return 'client';
+  const rows = await sql.query<UserRow>('select * from users where id = $1 and tenant_id = $2', [userId, tenant.id]);
+  return rows[0] ?? null;
+}
+
+/**
+ * The acting user of a custody or transfer call: the client itself or an approved user (the source).
+ * Unknown users and other tenants' users are refused like unapproved ones, with 403, never with their data.
+ */
+export async function requireApprovedUser(sql: Sql, tenant: Tenant, userId: string): Promise<UserRow | 'client'> {
+  const user = await findUser(sql, tenant, userId);
+  if (!user) return refuse(403, 'user_not_approved', 'The user does not exist for this client or is not approved.');
+  if (user !== 'client' && user.status !== 'approved') refuse(403, 'user_not_approved', 'The user is not approved.');
+  return user;
+}
+
+/** The tenant's own clientId in a Business path: another client's ID is refused with 403. */
+export function requireOwnClient(ctx: HandlerContext): Tenant {
+  const tenant = tenantOf(ctx);
+  if (ctx.path.clientId !== tenant.id) refuse(403, 'forbidden', 'The token belongs to another client.');
+  return tenant;
+}
+
+export async function balanceOf(sql: Sql, ownerId: string, currency: string): Promise<number> {
+  const rows = await sql.query<{ amount: string }>('select amount from balances where owner_id = $1 and currency = $2', [ownerId, currency]);
+  return rows[0] ? Number(rows[0].amount) : 0;
+}
+
+export async function credit(sql: Sql, tenantId: string, ownerId: string, currency: string, amount: number): Promise<number> {
+  const rows = await sql.query<{ amount: string }>(
+    `insert into balances (tenant_id, owner_id, currency, amount) values ($1, $2, $3, $4)
+     on conflict (owner_id, currency) do update set amount = balances.amount + excluded.amount returning amount`,
+    [tenantId, ownerId, currency, amount],
+  );
+  return Number(rows[0]!.amount);
+}
+
+/** Debits atomically (one statement, safe under concurrency); false when the balance is short. */
+export async function debit(sql: Sql, ownerId: string, currency: string, amount: number): Promise<boolean> {
+  const rows = await sql.query('update balances set amount = amount - $3 where owner_id = $1 and currency = $2 and amount >= $3 returning amount', [ownerId, currency, amount]);
+  return rows.length === 1;
+}
+
+function registeredUser(id: string, body: Record<string, any>, now: Date) {
+  const personId = randomUUID();
+  const contact = (dataTypeContact: 'email' | 'phone', dataValue: string) => ({ dataTypeContact, dataValue, isVerified: false, personId });
+  return {
+    person: {
+      id: personId,
+      isJuridic: false,
+      identificationType: String(body.document_type).toLowerCase(),
+      identificationNro: body.document_number,
+      verificateDigit: null,
+      firstName: body.first_name,
+      firstSurname: body.first_surname,
+      lastName: body.second_surname,
+      middleName: body.second_name,
+      businessName: null,
+      tradeName: null,
+      pep: body.is_pep,
+      nationality: body.document_issuance_country,
+      contactsData: [contact('email', body.email), contact('phone', body.cell_phone_number)],
+      additionalInfo: [],
+      personFiles: [],
+      persons: [],
+    },
+    status: 'pending',
+    complianceStatus: 'pending',
+    id,
+    isVip: false,
+    tradeName: null,
+    clientType: null,
+    constitutionDate: now.toISOString(),
+    constitutionCountryId: null,
+    constitutionCity: body.home_info?.city_home ?? '',
+    constitutionState: body.home_info?.department ?? '',
+    countriesOperation: [],
+  };
+}
+
+const userView = (row: UserRow) => ({ ...row.record, status: row.status, complianceStatus: row.status });
+
+async function decide(ctx: HandlerContext, trigger: 'approveUser' | 'rejectUser') {
+  const rows = await ctx.sql.query<UserRow>('select * from users where id = $1 for update', [ctx.path.userId]);
+  const user = rows[0] ?? refuse(404, 'not_found', 'No registered user has this ID.');
+  const { to } = nextState(userStates, 'user', user.status, trigger);
+  await ctx.sql.query('update users set status = $2 where id = $1', [user.id, to]);
+  return { status: 200, body: { userId: user.id, clientId: user.tenant_id, status: to, complianceStatus: to } };
+}
+
+async function userOrClient(sql: Sql, userId: string): Promise<{ tenantId: string } | null> {
+  const rows = await sql.query<{ tenant_id: string }>('select tenant_id from users where id = $1 union all select id from tenants where id = $1', [userId]);
+  return rows[0] ? { tenantId: rows[0].tenant_id } : null;
+}
+
+export const handlers: Handlers = {
+  registerUser: async (ctx) => {
+    const tenant = tenantOf(ctx);
+    if (ctx.headers['x-integration-register'] !== (await integrationRegisterOf(ctx.sql, tenant.id))) {
+      refuse(401, 'invalid_integration', 'The x-integration-register value is not this client\'s.');
+    }
+    const id = ctx.body.external_user_id ?? randomUUID();
+    if ((await ctx.sql.query('select 1 from users where id = $1', [id])).length) refuse(422, 'user_exists', 'A user with this external_user_id is already registered.');
+    const now = ctx.clock.now();
+    const record = registeredUser(id, ctx.body, now);
+    const { to } = nextState(userStates, 'user', null, 'registerUser');
+    await ctx.sql.query('insert into users (id, tenant_id, status, record, created_at) values ($1, $2, $3, $4, $5)', [id, tenant.id, to, JSON.stringify(record), now.toISOString()]);
+    return { status: 201, body: { user_id: id, status: 'success', message: 'User registered', data: record } };
+  },
+
+  listClientUsers: async (ctx) => {
+    const tenant = requireOwnClient(ctx);
+    const rows = await ctx.sql.query<UserRow>('select * from users where tenant_id = $1 order by created_at', [tenant.id]);
+    return { status: 200, body: { users: rows.map(userView) } };
+  },
+
+  listAdminUsers: async (ctx) => {
+    const rows = await ctx.sql.query<UserRow>('select * from users where tenant_id = $1 order by created_at', [tenantOf(ctx).id]);
+    return { status: 200, body: { users: rows.map(userView) } };
+  },
+
+  generateKycUrl: async (ctx) => {
+    const user = await findUser(ctx.sql, tenantOf(ctx), ctx.path.user_id!);
+    if (!user || user === 'client') refuse(404, 'not_found', 'No user of this client has this ID.');
+    return { status: 200, body: { url: `https://kyc.sandbox.invalid/session/${encodeURIComponent(ctx.path.user_id!)}` } };
+  },
+
+  approveUser: (ctx) => decide(ctx, 'approveUser'),
+  rejectUser: (ctx) => decide(ctx, 'rejectUser'),
+
+  fundUser: async (ctx) => {
+    const owner = (await userOrClient(ctx.sql, ctx.path.userId!)) ?? refuse(404, 'not_found', 'No user or client has this ID.');
+    const balance = await credit(ctx.sql, owner.tenantId, ctx.path.userId!, ctx.body.currency, ctx.body.amount);
+    return { status: 200, body: { userId: ctx.path.userId, currency: ctx.body.currency, balance } };
+  },
+
+  setTierLimit: async (ctx) => {
+    const rows = await ctx.sql.query('update users set tier_limit = $2 where id = $1 returning id', [ctx.path.userId, ctx.body.maxAmount]);
+    if (!rows.length) refuse(404, 'not_found', 'No registered user has this ID.');
+    return { status: 200, body: { userId: ctx.path.userId, maxAmount: ctx.body.maxAmount } };
+  },
+};

@@ -1,0 +1,226 @@
+// Custody wallets (with the sandbox's ledger of their balances), external wallets, and wallet transfers.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Sql } from '../db.js';
+import { registerDate } from '../clock.js';
+import { refuse, type HandlerContext, type Handlers } from '../handler.js';
+import { custodyWalletStates, nextState, walletTransferStates } from '../states.js';
+import { requireApprovedUser, requireOwnClient } from './users.js';
+
+export const migration = `
+create table if not exists custody_wallets (
+  id uuid primary key,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  user_id uuid not null,
+  token text not null,
+  network text not null,
+  address text not null,
+  status text not null,
+  balance numeric not null default 0 check (balance >= 0),
+  created_at timestamptz not null
+);
+create table if not exists external_wallets (
+  id uuid primary key,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  user_id uuid not null,
+  token text not null,
+  network text not null,
+  status text not null
+);
+create table if not exists wallet_transfers (
+  id uuid primary key,
+  seq bigserial,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  user_id uuid not null,
+  origin_wallet uuid not null,
+  destination_wallet uuid not null,
+  destination_tenant uuid not null,
+  amount numeric not null,
+  token text not null,
+  status text not null,
+  created_at timestamptz not null
+);
+create index if not exists wallet_transfers_by_user on wallet_transfers (user_id, created_at desc, seq desc);
+`;
+
+/** The sandbox's token and network records (ids are the sandbox's own; the service's differ per deployment). */
+export const TOKENS: Record<string, number> = { USDC: 1, USDT: 2 };
+const NETWORKS: Record<string, number> = { POLYGON: 1, SUI: 2 };
+const CUSTODIAN = { code: 'SANDBOX', id: 1, name: 'Ramp sandbox custody', status: true };
+const MAX_TRANSFERS = 10; // the source: at most 10, newest first
+
+interface WalletRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  token: string;
+  network: string;
+  address: string;
+  status: string;
+  balance: string;
+  created_at: Date;
+}
+
+const maskAddress = (address: string) => `${address.slice(0, 6)}****${address.slice(-4)}`;
+
+export function walletView(w: WalletRow) {
+  return {
+    id: w.id,
+    wallet: maskAddress(w.address),
+    supportedToken: { id: TOKENS[w.token] ?? 0, token: w.token, status: true },
+    supportedNetwork: { id: NETWORKS[w.network] ?? 0, name: w.network, status: true },
+    supportedCustodian: CUSTODIAN,
+    status: w.status,
+    isCustodial: true,
+    registerDate: registerDate(new Date(w.created_at)),
+    userId: w.user_id,
+  };
+}
+
+export async function openCustodyWallet(sql: Sql, tenantId: string, userId: string, token: string, network: string, now: Date): Promise<WalletRow> {
+  const { to } = nextState(custodyWalletStates, 'custody wallet', null, 'createCustodyWallet');
+  const rows = await sql.query<WalletRow>(
+    `insert into custody_wallets (id, tenant_id, user_id, token, network, address, status, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+    [randomUUID(), tenantId, userId, token, network, `0x${randomBytes(20).toString('hex')}`, to, now.toISOString()],
+  );
+  return rows[0]!;
+}
+
+interface TransferRow {
+  id: string;
+  seq: number;
+  tenant_id: string;
+  user_id: string;
+  origin_wallet: string;
+  destination_wallet: string;
+  destination_tenant: string;
+  amount: string;
+  token: string;
+  status: string;
+  created_at: Date;
+}
+
+function transferView(t: TransferRow) {
+  const amount = Number(t.amount);
+  return {
+    id: t.id,
+    walletTransferNumber: `WT-${String(t.seq).padStart(6, '0')}`,
+    walletTransferType: 'custody_to_custody',
+    trackType: 'internal',
+    status: t.status,
+    operationStatus: t.status,
+    isGroup: false,
+    parentId: null,
+    clientId: t.tenant_id,
+    originClientId: t.tenant_id,
+    destinationClientId: t.destination_tenant,
+    walletOriginId: t.origin_wallet,
+    walletDestinationId: t.destination_wallet,
+    amountSent: amount,
+    amountReceived: amount,
+    symbolTypeSent: t.token,
+    symbolTypeReceived: t.token,
+    registerDate: registerDate(new Date(t.created_at)),
+  };
+}
+
+async function settleTransfer(ctx: HandlerContext, trigger: 'completeWalletTransfer' | 'cancelWalletTransfer') {
+  const rows = await ctx.sql.query<TransferRow>('select * from wallet_transfers where id = $1 for update', [ctx.path.transferId]);
+  const transfer = rows[0] ?? refuse(404, 'not_found', 'No wallet transfer has this ID.');
+  const { to } = nextState(walletTransferStates, 'wallet transfer', transfer.status, trigger);
+  const receiver = to === 'completed' ? transfer.destination_wallet : transfer.origin_wallet;
+  await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1', [receiver, transfer.amount]);
+  await ctx.sql.query('update wallet_transfers set status = $2 where id = $1', [transfer.id, to]);
+  return { status: 200, body: { id: transfer.id, status: to } };
+}
+
+export const handlers: Handlers = {
+  createCustodyWallet: async (ctx) => {
+    const tenant = requireOwnClient(ctx);
+    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
+    const token = String(ctx.body.token).toUpperCase();
+    if (!(token in TOKENS)) refuse(400, 'token_not_supported', `The sandbox holds ${Object.keys(TOKENS).join(' and ')} only.`);
+    const wallet = await openCustodyWallet(ctx.sql, tenant.id, ctx.path.userId!, token, ctx.body.network ?? 'POLYGON', ctx.clock.now());
+    return { status: 200, body: walletView(wallet) };
+  },
+
+  listCustodyWallets: async (ctx) => {
+    const tenant = requireOwnClient(ctx);
+    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
+    const rows = await ctx.sql.query<WalletRow>('select * from custody_wallets where tenant_id = $1 and user_id = $2 order by created_at', [tenant.id, ctx.path.userId]);
+    return { status: 200, body: rows.map(walletView) };
+  },
+
+  getCustodyWalletBalance: async (ctx) => {
+    const tenant = requireOwnClient(ctx);
+    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
+    const rows = await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2 and user_id = $3', [ctx.path.walletId, tenant.id, ctx.path.userId]);
+    const wallet = rows[0] ?? refuse(404, 'not_found', 'No custody wallet of this user has this ID.');
+    return { status: 200, body: { balance: String(Number(wallet.balance)), token: wallet.token } };
+  },
+
+  listWalletTransfers: async (ctx) => {
+    const tenant = requireOwnClient(ctx);
+    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
+    const where = ['tenant_id = $1', 'user_id = $2'];
+    const params: unknown[] = [tenant.id, ctx.path.userId];
+    const add = (clause: string, value: unknown) => {
+      params.push(value);
+      where.push(clause.replace('?', `$${params.length}`));
+    };
+    if (ctx.query.status !== undefined) add('status = ?', ctx.query.status);
+    if (ctx.query.originWallet !== undefined) add('origin_wallet::text = ?', ctx.query.originWallet);
+    if (ctx.query.startDate !== undefined) add("created_at >= (?::date)::timestamp at time zone 'UTC'", ctx.query.startDate);
+    if (ctx.query.finalDate !== undefined) add("created_at < ((?::date) + 1)::timestamp at time zone 'UTC'", ctx.query.finalDate);
+    const rows = await ctx.sql.query<TransferRow>(
+      `select * from wallet_transfers where ${where.join(' and ')} order by created_at desc, seq desc limit ${MAX_TRANSFERS}`,
+      params,
+    );
+    return { status: 200, body: rows.map(transferView) };
+  },
+
+  // Sandbox's own body (the source shows none): { walletOriginId, walletDestinationId, amount }.
+  createWalletTransfer: async (ctx) => {
+    const tenant = requireOwnClient(ctx);
+    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
+    const { walletOriginId, walletDestinationId, amount } = ctx.body as Record<string, unknown>;
+    if (typeof walletOriginId !== 'string' || typeof walletDestinationId !== 'string' || typeof amount !== 'number' || !(amount > 0)) {
+      refuse(400, 'invalid_request', 'The sandbox expects { walletOriginId, walletDestinationId, amount > 0 }.');
+    }
+    const origin = (await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2 and user_id = $3 for update', [walletOriginId, tenant.id, ctx.path.userId]))[0];
+    if (!origin) return refuse(403, 'forbidden', 'The origin wallet is not a custody wallet of this user.');
+    const destination = (await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1', [walletDestinationId]))[0];
+    if (!destination || destination.token !== origin.token) refuse(400, 'invalid_destination', 'The destination is not a custody wallet of the same token.');
+    const debited = await ctx.sql.query('update custody_wallets set balance = balance - $2 where id = $1 and balance >= $2 returning id', [origin.id, amount]);
+    if (!debited.length) refuse(400, 'insufficient_funds', 'The origin wallet does not hold the amount.');
+    const { to } = nextState(walletTransferStates, 'wallet transfer', null, 'createWalletTransfer');
+    const rows = await ctx.sql.query<TransferRow>(
+      `insert into wallet_transfers (id, tenant_id, user_id, origin_wallet, destination_wallet, destination_tenant, amount, token, status, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
+      [randomUUID(), tenant.id, ctx.path.userId, origin.id, destination!.id, destination!.tenant_id, amount, origin.token, to, ctx.clock.now().toISOString()],
+    );
+    return { status: 200, body: transferView(rows[0]!) };
+  },
+
+  fundWallet: async (ctx) => {
+    const rows = await ctx.sql.query<WalletRow>('update custody_wallets set balance = balance + $2 where id = $1 returning *', [ctx.path.walletId, ctx.body.amount]);
+    const wallet = rows[0] ?? refuse(404, 'not_found', 'No custody wallet has this ID.');
+    return { status: 200, body: { walletId: wallet.id, token: wallet.token, balance: String(Number(wallet.balance)) } };
+  },
+
+  createExternalWallet: async (ctx) => {
+    const owner = (await ctx.sql.query<{ tenant_id: string }>('select tenant_id from users where id = $1', [ctx.body.userId]))[0];
+    if (!owner) return refuse(404, 'not_found', 'No registered user has this ID.');
+    if (ctx.body.externalWalletId && (await ctx.sql.query('select 1 from external_wallets where id = $1', [ctx.body.externalWalletId])).length) {
+      refuse(409, 'conflict', 'An external wallet with this ID exists.');
+    }
+    const wallet = { id: ctx.body.externalWalletId ?? randomUUID(), token: ctx.body.token ?? 'USDC', network: ctx.body.network ?? 'POLYGON', status: ctx.body.status ?? 'APPROVED' };
+    await ctx.sql.query('insert into external_wallets (id, tenant_id, user_id, token, network, status) values ($1, $2, $3, $4, $5, $6)', [
+      wallet.id, owner.tenant_id, ctx.body.userId, wallet.token, wallet.network, wallet.status,
+    ]);
+    return { status: 201, body: { externalWalletId: wallet.id, userId: ctx.body.userId, token: wallet.token, network: wallet.network, status: wallet.status } };
+  },
+
+  completeWalletTransfer: (ctx) => settleTransfer(ctx, 'completeWalletTransfer'),
+  cancelWalletTransfer: (ctx) => settleTransfer(ctx, 'cancelWalletTransfer'),
+};

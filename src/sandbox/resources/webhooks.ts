@@ -1,0 +1,79 @@
+// Business-API webhooks and v1 integration endpoints (stored now; delivery comes with issue 15).
+import { randomUUID } from 'node:crypto';
+import { refuse, tenantOf, type Handlers } from '../handler.js';
+import { businessWebhookStates, nextState } from '../states.js';
+import { requireOwnClient } from './users.js';
+
+export const migration = `
+create table if not exists business_webhooks (
+  id uuid primary key,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  url text not null,
+  process text not null,
+  status boolean not null,
+  created_at timestamptz not null
+);
+create table if not exists integration_endpoints (
+  id uuid primary key,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  name text not null,
+  trigger_event text,
+  is_active boolean not null,
+  config jsonb not null,
+  created_at timestamptz not null,
+  unique (tenant_id, name)
+);
+`;
+
+interface WebhookRow {
+  id: string;
+  tenant_id: string;
+  url: string;
+  process: string;
+  status: boolean;
+}
+
+const webhookView = (w: WebhookRow) => ({ id: w.id, method: 'POST', process: w.process, status: w.status, url: w.url, userId: w.tenant_id });
+
+export const handlers: Handlers = {
+  listWebhooks: async (ctx) => {
+    const tenant = requireOwnClient(ctx);
+    const rows = await ctx.sql.query<WebhookRow>('select * from business_webhooks where tenant_id = $1 order by created_at', [tenant.id]);
+    return { status: 200, body: { webhooks: rows.map(webhookView) } };
+  },
+
+  deleteWebhook: async (ctx) => {
+    const tenant = tenantOf(ctx);
+    const rows = ctx.path.clientId === tenant.id
+      ? await ctx.sql.query<WebhookRow>('select * from business_webhooks where id::text = $1 and tenant_id = $2 for update', [ctx.path.webhook_id, tenant.id])
+      : [];
+    const hook = rows[0] ?? refuse(404, 'not_found', 'This client has no webhook with this ID.');
+    const { to } = nextState(businessWebhookStates, 'webhook', String(hook.status), 'deleteWebhook');
+    const updated = await ctx.sql.query<WebhookRow>('update business_webhooks set status = $2 where id = $1 returning *', [hook.id, to === 'true']);
+    return { status: 200, body: webhookView(updated[0]!) };
+  },
+
+  createBusinessWebhook: async (ctx) => {
+    if (!(await ctx.sql.query('select 1 from tenants where id = $1', [ctx.body.clientId])).length) refuse(404, 'not_found', 'No tenant has this client ID.');
+    const { to } = nextState(businessWebhookStates, 'webhook', null, 'createBusinessWebhook');
+    const rows = await ctx.sql.query<WebhookRow>(
+      'insert into business_webhooks (id, tenant_id, url, process, status, created_at) values ($1, $2, $3, $4, $5, $6) returning *',
+      [randomUUID(), ctx.body.clientId, ctx.body.url, ctx.body.process, to === 'true', ctx.clock.now().toISOString()],
+    );
+    return { status: 201, body: webhookView(rows[0]!) };
+  },
+
+  createIntegrationEndpoint: async (ctx) => {
+    const tenant = tenantOf(ctx);
+    const b = ctx.body as Record<string, any>;
+    const taken = await ctx.sql.query('select 1 from integration_endpoints where tenant_id = $1 and name = $2', [tenant.id, b.name]);
+    if (taken.length) refuse(409, 'name_taken', 'An integration endpoint of this client already has this name.');
+    const now = ctx.clock.now();
+    const row = { id: randomUUID(), isActive: b.isActive ?? true };
+    await ctx.sql.query(
+      'insert into integration_endpoints (id, tenant_id, name, trigger_event, is_active, config, created_at) values ($1, $2, $3, $4, $5, $6, $7)',
+      [row.id, tenant.id, b.name, b.triggerEvent ?? null, row.isActive, JSON.stringify(b), now.toISOString()],
+    );
+    return { status: 201, body: { id: row.id, isActive: row.isActive, registerDate: now.toISOString() } };
+  },
+};

@@ -1,0 +1,106 @@
+// Routes and request/response validation, read from the bundles: every operation of dist/openapi/{business,
+// v1,sandbox}.json gets a route; no route list is kept by hand.
+import type { OpenApiDocument } from '../openapi/document.js';
+import { listOperations, requestSchema, resolveRef, type JsonObject, type OperationEntry } from '../openapi/lookup.js';
+import { createSchemaValidator, type SchemaValidator } from '../openapi/schema-validator.js';
+
+export interface Route {
+  family: string;
+  entry: OperationEntry;
+  secured: boolean;
+  /** Status to answer a request that breaks the description: 422 where the operation documents it, else 400. */
+  invalidStatus: number;
+  match(path: string): Record<string, string> | null;
+  /** Problems of the request against the description; empty when valid. */
+  checkRequest(request: { path: Record<string, string>; query: Record<string, unknown>; headers: Record<string, string | undefined>; body: unknown; hasBody: boolean }): string[];
+  /** Problems of an answer against the response schema for its status; null when the status is not documented. */
+  checkResponse(status: number, body: unknown): string[] | null;
+}
+
+function coerce(schema: JsonObject | undefined, raw: string): unknown {
+  const types = ([] as unknown[]).concat(schema?.type ?? []);
+  if ((types.includes('number') || types.includes('integer')) && raw.trim() !== '' && !Number.isNaN(Number(raw))) return Number(raw);
+  if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}
+
+function compilePath(template: string): { regex: RegExp; keys: string[]; literals: number } {
+  const keys: string[] = [];
+  let literals = 0;
+  const source = template
+    .split('/')
+    .map((segment) => {
+      const m = /^\{([^}]+)\}$/.exec(segment);
+      if (m) {
+        keys.push(m[1]!);
+        return '([^/]+)';
+      }
+      literals++;
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { regex: new RegExp(`^${source}$`), keys, literals };
+}
+
+export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[]): Route[] {
+  const routes: (Route & { literals: number })[] = [];
+  for (const { family, doc } of bundles) {
+    const validator: SchemaValidator = createSchemaValidator(doc, `urn:ramp-api:${family}`);
+    for (const entry of listOperations(doc)) {
+      const { regex, keys, literals } = compilePath(entry.path);
+      const responses = (entry.operation.responses ?? {}) as JsonObject;
+      const body = resolveRef(doc, entry.operation.requestBody) as JsonObject | undefined;
+      const bodySchema = body ? requestSchema(doc, entry) : undefined;
+      const responseFor = (status: number) => {
+        const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in responses);
+        return key ? (resolveRef(doc, responses[key]) as JsonObject) : undefined;
+      };
+      routes.push({
+        family,
+        entry,
+        literals,
+        secured: ((entry.operation.security ?? doc.security ?? []) as unknown[]).length > 0,
+        invalidStatus: '422' in responses ? 422 : 400,
+        match(path) {
+          const m = regex.exec(path);
+          if (!m) return null;
+          try {
+            return Object.fromEntries(keys.map((k, i) => [k, decodeURIComponent(m[i + 1]!)]));
+          } catch {
+            return null;
+          }
+        },
+        checkRequest(request) {
+          const problems: string[] = [];
+          for (const p of entry.parameters) {
+            const where = p.in === 'header' ? request.headers : p.in === 'path' ? request.path : p.in === 'query' ? request.query : undefined;
+            if (!where) continue;
+            const raw = where[p.in === 'header' ? String(p.name).toLowerCase() : p.name];
+            if (raw === undefined) {
+              if (p.required) problems.push(`${p.in} parameter ${p.name} is required`);
+              continue;
+            }
+            const value = typeof raw === 'string' ? coerce(p.schema, raw) : raw;
+            if (p.in === 'query') request.query[p.name] = value;
+            problems.push(...validator.validate(p.schema ?? {}, value).map((m) => `${p.in} parameter ${p.name}: ${m}`));
+          }
+          if (bodySchema) {
+            if (!request.hasBody) {
+              if (body?.required) problems.push('a JSON body is required');
+            } else problems.push(...validator.validate(bodySchema, request.body).map((m) => `body ${m}`));
+          }
+          return problems;
+        },
+        checkResponse(status, value) {
+          const response = responseFor(status);
+          if (!response) return null;
+          const schema = response.content?.['application/json']?.schema;
+          if (!schema) return value === undefined ? [] : ['the description shows no body for this status'];
+          return validator.validate(schema, value);
+        },
+      });
+    }
+  }
+  // Most literal segments first, so a fixed path wins over a template that would also match.
+  return routes.sort((a, b) => b.literals - a.literals);
+}

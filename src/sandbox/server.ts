@@ -1,0 +1,196 @@
+// The sandbox server: node:http, one origin for the Business API (/api/...), the v1 API (/api/v1/...) and the
+// control API (/sandbox/...). Routes and validation come from the bundles (router.ts), state from SQL (db.ts),
+// behaviour from one handler per operationId (resources/).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readBundleFile, type OpenApiDocument } from '../openapi/document.js';
+import { createClock, type Clock } from './clock.js';
+import { openPglite, openPostgres, type Db, type DbOptions } from './db.js';
+import { Refusal, type Handlers, type HandlerContext, type Tenant } from './handler.js';
+import { allHandlers, migrate, loadClockOffset } from './resources/index.js';
+import { tenantForToken } from './resources/tenants.js';
+import { buildRoutes, type Route } from './router.js';
+
+export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface SandboxOptions extends DbOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  host?: string;
+  /** A PostgreSQL server to keep the state in instead of PGlite (`postgres://...`). */
+  databaseUrl?: string;
+  /** An open database to use instead (closed by its owner, not by the sandbox). */
+  db?: Db;
+  /** The real clock, for tests; default Date.now. */
+  realNow?: () => number;
+  /**
+   * What to do with an answer that breaks the description: 'fail' (default) replaces it with a 500 naming
+   * the operation and the field, and records it in `violations`; 'log' records it and lets it through.
+   */
+  onViolation?: 'fail' | 'log';
+  /** Bundles to serve; default dist/openapi/{business,v1,sandbox}.json of this package. */
+  bundles?: { family: string; doc: OpenApiDocument }[];
+  /** Handlers by operationId; default the sandbox's own. */
+  handlers?: Handlers;
+}
+
+export interface Sandbox {
+  url: string;
+  docsUrl: string;
+  /** operationIds of the bundles that have no handler (answered 501). */
+  gaps: string[];
+  /** Answers that broke the description, each naming the operation, the status and the field. */
+  violations: string[];
+  clock: Clock;
+  db: Db;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
+  const text = body === undefined ? '' : type === 'application/json' ? JSON.stringify(body) : String(body);
+  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Refusal(413, 'too_large', `The body is over ${MAX_BODY_BYTES} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function docsPage(docs: OpenApiDocument): string {
+  const esc = (s: unknown) => String(s ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const rows = Object.entries(docs.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, any>)
+      .filter(([, op]) => op && typeof op === 'object' && op.operationId)
+      .map(([method, op]) => `<tr><td><code>${esc(op.operationId)}</code></td><td><code>${method.toUpperCase()} ${esc(path)}</code></td><td>${esc(op.description)}</td></tr>`),
+  );
+  return `<!doctype html><meta charset="utf-8"><title>${esc(docs.info.title)}</title><style>body{font-family:sans-serif;max-width:70em;margin:2em auto}td{vertical-align:top;border-top:1px solid #ddd;padding:.4em}pre{white-space:pre-wrap}</style>
+<h1>${esc(docs.info.title)}</h1><pre>${esc(docs.info.description)}</pre><p>Description: <a href="/sandbox/openapi.json">/sandbox/openapi.json</a> (typed client: <code>createSandboxClient</code> from <code>ramp-api/sandbox</code>).</p>
+<table><tr><th>operationId</th><th>Call</th><th>What it does</th></tr>${rows.join('')}</table>`;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const bundles = options.bundles ?? SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
+  const routes = buildRoutes(bundles);
+  const handlers = options.handlers ?? allHandlers;
+  const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
+  const db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
+  await migrate(db);
+  const clock = createClock(options.realNow, await loadClockOffset(db));
+  const violations: string[] = [];
+  const onViolation = options.onViolation ?? 'fail';
+  const controlDoc = bundles.find((b) => b.family === 'sandbox')?.doc;
+
+  async function authenticate(route: Route, req: IncomingMessage): Promise<Tenant | null> {
+    if (!route.secured) return null;
+    const header = req.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    const tenant = token ? await tenantForToken(db, token, route.family, clock.now()) : null;
+    if (!tenant) throw new Refusal(401, 'unauthorized', 'A valid, unexpired access token of this API family is required.');
+    return tenant;
+  }
+
+  async function answer(route: Route, params: Record<string, string>, url: URL, req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    const handler = handlers[route.entry.operationId];
+    if (!handler) return { status: 501, body: { error: 'not_implemented', message: `The sandbox has no handler for ${route.entry.operationId}.` } };
+    try {
+      const tenant = await authenticate(route, req);
+      const text = await readBody(req);
+      let body: unknown;
+      if (text.length) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new Refusal(route.invalidStatus, 'invalid_request', 'The body is not valid JSON.');
+        }
+      }
+      const query: Record<string, unknown> = Object.fromEntries(url.searchParams);
+      const headers = req.headers as Record<string, string | undefined>;
+      const problems = route.checkRequest({ path: params, query, headers, body, hasBody: text.length > 0 });
+      if (problems.length) throw new Refusal(route.invalidStatus, 'invalid_request', `The request breaks the description: ${problems.join('; ')}`);
+      const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock });
+      // A write is committed before its answer is sent: the transaction ends before this returns.
+      const result = route.entry.method === 'get' ? await handler(context(db)) : await db.transaction((tx) => handler(context(tx)));
+      return { status: result.status, body: result.body };
+    } catch (error) {
+      if (error instanceof Refusal) {
+        const body = route.family === 'sandbox' ? { error: error.code, message: error.message } : { error: error.code, message: error.message, ...error.details };
+        return { status: error.status, body };
+      }
+      throw error;
+    }
+  }
+
+  function checked(route: Route, status: number, body: unknown): { status: number; body: unknown } {
+    const problems = route.checkResponse(status, body);
+    // 403 and 404 refusals of another tenant's data are the sandbox's own answer where the description has none.
+    if (problems === null && (status === 403 || status === 404 || status === 501)) return { status, body };
+    if (problems && problems.length === 0) return { status, body };
+    const message = `${route.entry.operationId} answered ${status}, which breaks the description: ${problems === null ? `status ${status} is not documented` : problems.join('; ')}`;
+    violations.push(message);
+    console.error(`[sandbox] ${message}`);
+    return onViolation === 'fail' ? { status: 500, body: { error: 'sandbox_contract_violation', message } } : { status, body };
+  }
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+      } catch {
+        return send(res, 400, { error: 'invalid_request', message: 'Malformed request target.' });
+      }
+      const method = (req.method ?? 'GET').toLowerCase();
+      if (method === 'get' && url.pathname === '/sandbox/openapi.json' && controlDoc) return send(res, 200, controlDoc);
+      if (method === 'get' && (url.pathname === '/sandbox' || url.pathname === '/sandbox/docs') && controlDoc) return send(res, 200, docsPage(controlDoc), 'text/html');
+      let pathMatched = false;
+      for (const route of routes) {
+        const params = route.match(url.pathname);
+        if (!params) continue;
+        pathMatched = true;
+        if (route.entry.method !== method) continue;
+        const { status, body } = await answer(route, params, url, req);
+        const out = checked(route, status, body);
+        return send(res, out.status, out.body);
+      }
+      send(res, pathMatched ? 405 : 404, { error: pathMatched ? 'method_not_allowed' : 'not_found', message: `No operation for ${method.toUpperCase()} ${url.pathname}.` });
+    })().catch((error: unknown) => {
+      console.error('[sandbox] internal error:', error instanceof Error ? error.stack : error);
+      if (!res.headersSent) send(res, 500, { error: 'internal', message: 'The sandbox failed; see its log.' });
+      else res.destroy();
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host}:${port}`;
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    docsUrl: `${url}/sandbox/docs`,
+    gaps,
+    violations,
+    clock,
+    db,
+    close() {
+      closed ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        if (!options.db) await db.close();
+      })();
+      return closed;
+    },
+  };
+}

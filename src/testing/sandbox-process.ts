@@ -1,0 +1,41 @@
+// Test and bench support: `ramp-api sandbox ARGS` in its own Node process (no tsx wrapper, so signals reach
+// the server itself), resolved once it has printed its addresses.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface SandboxProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const bin = join(import.meta.dirname, '..', 'sandbox', 'bin.ts');
+
+export async function launchSandbox(args: string[]): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'sandbox', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '' },
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk) => (out += String(chunk)));
+  child.stderr!.on('data', (chunk) => (out += String(chunk)));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`The sandbox did not print its address:\n${out}`)), 30_000);
+      child.stdout!.on('data', () => {
+        const m = /Sandbox:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m && out.includes('Ctrl-C to stop.')) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      });
+      void exit.then(() => reject(new Error(`The sandbox exited before printing its address:\n${out}`)));
+    });
+    return { child, url, output: () => out, exit };
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+}
