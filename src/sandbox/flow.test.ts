@@ -1,18 +1,11 @@
 // The sandbox, driven over HTTP with the typed clients: the README quickstart as written, then every refusal
 // the source documents (and those the sandbox chose where it is silent).
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, createV1Client, orThrow, type BusinessClient, type V1Client } from '../index.js';
 import { readBundleFile } from '../openapi/document.js';
 import { createSandboxClient, type SandboxClient } from './client.js';
 import { startSandbox, type Sandbox } from './server.js';
-
-const repoRoot = join(import.meta.dirname, '..', '..');
-const run = promisify(execFile);
+import { runReadmeBlock } from '../testing/readme-block.js';
 
 let sandbox: Sandbox;
 let control: SandboxClient;
@@ -65,20 +58,8 @@ describe('the sandbox', () => {
   });
 
   it('runs the README quickstart as written, with the typed clients', async () => {
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-    const block = /<!-- sandbox-quickstart:start -->\n```ts\n([\s\S]*?)```\n<!-- sandbox-quickstart:end -->/.exec(readme)?.[1];
-    expect(block, 'README quickstart block').toBeTruthy();
-    const code = block!
-      .replace("from 'ramp-api/sandbox'", `from '${join(repoRoot, 'src', 'sandbox', 'index.ts')}'`)
-      .replace("from 'ramp-api'", `from '${join(repoRoot, 'src', 'index.ts')}'`);
-    const dir = mkdtempSync(join(tmpdir(), 'ramp-quickstart-'));
-    try {
-      writeFileSync(join(dir, 'quickstart.mts'), code);
-      const { stdout } = await run(join(repoRoot, 'node_modules', '.bin', 'tsx'), [join(dir, 'quickstart.mts')], { env: { ...process.env, SANDBOX_URL: sandbox.url } });
-      expect(stdout.trim()).toBe("PENDING PENDING_DEPOSIT { balance: '100', token: 'USDC' }");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const stdout = await runReadmeBlock('sandbox-quickstart', { SANDBOX_URL: sandbox.url });
+    expect(stdout).toBe("PENDING PENDING_DEPOSIT { balance: '100', token: 'USDC' }");
   }, 30_000);
 
   describe('tokens', () => {
