@@ -151,7 +151,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       return fail(400, 'The body is not valid JSON.');
     }
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return fail(422, 'The payload must be a JSON object.');
-    const resolved = resolveEvent({ url, payload: payload as Record<string, unknown> });
+    let resolved: ReturnType<EventResolver>;
+    try {
+      resolved = resolveEvent({ url, payload: payload as Record<string, unknown> });
+    } catch {
+      resolved = undefined; // a resolver that fails cannot tell the event either: a 4xx, never a retried 5xx
+    }
     if (!resolved) return fail(422, 'Cannot tell which event this is: put the event name in the endpoint URL.');
     if (!isEventName(resolved.name)) {
       // A name from the URL is the operator's; one from the payload is sender data and is not echoed.

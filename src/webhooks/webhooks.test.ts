@@ -186,3 +186,18 @@ describe('the receiver answers every malformed request with a 4xx and keeps serv
     expect(answer.status).toBe(400);
   });
 });
+
+describe('a resolver of the integrator that throws', () => {
+  it('gets a 422 (cannot tell the event), not a 5xx that would make the service retry', async () => {
+    const throwing = createWebhookReceiver({
+      handlers: { 'operation.status_updated': () => {} },
+      resolveEvent: () => {
+        throw new Error('bad resolver');
+      },
+    });
+    const answer = await throwing.handle(
+      new Request('http://receiver.test/ramp/operation.status_updated', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+    );
+    expect(answer.status).toBe(422);
+  });
+});
