@@ -1,6 +1,7 @@
 // The client's promises under hostile servers and careless callers, each against a real loopback server:
 // nothing goes where the caller did not send it, a POST reaches the network at most once, answers are bounded
 // after decompression, timeoutMs bounds the whole call, path parameters cannot move a call, secrets never show.
+import { getMaxListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -299,5 +300,17 @@ describe('many calls at once', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+
+  it('gives fetch a signal whose listener limit Node can read (undici reads it for every request)', async () => {
+    const seen: AbortSignal[] = [];
+    const stub = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(init!.signal!);
+      return new Response('[]', { status: 200, headers: { 'content-type': 'application/json', 'content-length': '2' } });
+    }) as typeof fetch;
+    const api = createBusinessClient({ baseUrl: 'https://api.example.co', fetch: stub });
+    await Promise.all(Array.from({ length: 20 }, () => api.listBanks()));
+    expect(seen).toHaveLength(20);
+    for (const signal of seen) expect(getMaxListeners(signal)).toBeGreaterThan(10);
   });
 });

@@ -85,23 +85,28 @@ class DeadlinePassed extends Error {}
 class ResponseTooLarge extends Error {}
 
 /**
- * Deadlines share one AbortController per slot of SLOT_MS: a controller and a timer per call are the largest
- * cost a call adds (measured with --cpu-prof). A slot fires at its end, so a call is aborted at most SLOT_MS
- * after its own deadline, never before. A slot's timer keeps the process alive only while a call uses it.
+ * Deadlines share one AbortController per slot of SLOT_MS and per SLOT_CALLS calls: a controller and a timer
+ * per call were the largest cost a call added in-process (measured with --cpu-prof). Over the network undici
+ * ties each request to the signal (a listener removed only at garbage collection) and scans its listeners on
+ * every request, so a signal serves a few calls and is retired when the last of them ends. A slot fires at
+ * its end, so a call is aborted at most SLOT_MS after its own deadline, never before. Its timer keeps the
+ * process alive only while a call uses it.
  */
 const SLOT_MS = 10;
+const SLOT_CALLS = 8;
 interface Slot {
   readonly at: number;
   readonly controller: AbortController;
   readonly timer: ReturnType<typeof setTimeout>;
+  /** Calls that used it, and calls using it now. */
+  uses: number;
   active: number;
 }
 const slots = new Map<number, Slot>();
 
-function fireSlot(at: number): void {
-  const slot = slots.get(at);
-  slots.delete(at);
-  slot?.controller.abort(new DeadlinePassed());
+function fireSlot(slot: Slot): void {
+  if (slots.get(slot.at) === slot) slots.delete(slot.at);
+  slot.controller.abort(new DeadlinePassed());
 }
 
 /**
@@ -114,19 +119,30 @@ const setMaxListeners = (globalThis as { process?: { getBuiltinModule?(id: strin
 function acquireSlot(deadline: number): Slot {
   const at = Math.ceil(deadline / SLOT_MS) * SLOT_MS;
   let slot = slots.get(at);
-  if (!slot) {
-    slot = { at, controller: new AbortController(), timer: setTimeout(fireSlot, at - Date.now(), at), active: 0 };
-    setMaxListeners?.(0, slot.controller.signal);
-    slots.set(at, slot);
+  if (!slot || slot.uses >= SLOT_CALLS) {
+    const fresh: Slot = { at, controller: new AbortController(), timer: setTimeout(() => fireSlot(fresh), at - Date.now()), uses: 0, active: 0 };
+    // Not 0 ("unlimited"): Node's getMaxListeners throws on a target whose limit is 0, and undici asks it for
+    // every request (it catches the error, but building one per call costs more than the rest of the call).
+    setMaxListeners?.(2 ** 30, fresh.controller.signal);
+    slots.set(at, (slot = fresh));
   } else if (slot.active === 0) {
     slot.timer.ref?.();
   }
+  slot.uses++;
   slot.active++;
   return slot;
 }
 
 function releaseSlot(slot: Slot): void {
-  if (--slot.active === 0) slot.timer.unref?.();
+  if (--slot.active > 0) return;
+  if (slot.uses < SLOT_CALLS) {
+    slot.timer.unref?.(); // may still serve calls until its deadline
+  } else {
+    // It has served all the calls it may: retire it now, not at its deadline, so that neither the controller
+    // nor the listeners fetch tied to it outlive its calls.
+    clearTimeout(slot.timer);
+    if (slots.get(slot.at) === slot) slots.delete(slot.at);
+  }
 }
 
 const RETRYABLE_STATUS = (status: number) => status === 429 || (status >= 500 && status <= 599);
