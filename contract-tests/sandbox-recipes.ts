@@ -16,12 +16,14 @@ export interface RecipeContext {
   control: SandboxClient;
   /** The fixture's records (clientId, userId, walletId, webhook_id, ...), by parameter name. */
   params: Record<string, unknown>;
+  /** The sandbox's origin. */
+  baseUrl: string;
   /** The family's credentials the suite's client signs in with. */
   credentials: Record<string, unknown>;
   /** A conforming request built from the description's examples with the fixture's records. */
   request(): RequestInit;
-  /** Sends `init` through the generated client, with the tenant's token unless `authenticated` is false. */
-  send(init: RequestInit, authenticated?: boolean): Promise<CallResult>;
+  /** Sends `init` through the generated client: with the tenant's token, none (`false`) or the one given. */
+  send(init: RequestInit, authenticated?: boolean | { token: string }): Promise<CallResult>;
   /** Calls another operation of the same family with the tenant's token (to set up a record the API itself creates). */
   call(operationId: string, init: RequestInit): Promise<CallResult>;
 }
@@ -29,6 +31,8 @@ export interface RecipeContext {
 export interface Recipe {
   /** What state the recipe sets up and what it sends, shown in the test name. */
   name: string;
+  /** The sandbox's `error` code the refusal must carry, so the status comes from the intended rule. */
+  reason?: string;
   run(ctx: RecipeContext): Promise<CallResult>;
 }
 
@@ -55,15 +59,32 @@ const breaksDescription: Recipe = {
 
 const otherTenant: Recipe = {
   name: 'another tenant\'s clientId with this tenant\'s token',
+  reason: 'forbidden',
   run: async (ctx) => {
     const other = await orThrow(ctx.control.createTenant({ body: { name: 'Other tenant' } }));
     return ctx.send(withPath(ctx.request(), { clientId: other.clientId }));
   },
 };
 
+/** Business tokens live 5 minutes: one issued, then sandbox time moved past it. */
+const expiredToken: Recipe = {
+  name: 'a token 5 minutes and 1 second old (advanceClock)',
+  run: async (ctx) => {
+    const issued = await fetch(`${ctx.baseUrl}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ctx.credentials) });
+    const { access_token: token } = (await issued.json()) as { access_token: string };
+    await orThrow(ctx.control.advanceClock({ body: { seconds: 301 } }));
+    return ctx.send(ctx.request(), { token });
+  },
+};
+
 /** Recipes a single operation needs, by operationId and status; the others come from `byStatus`. */
 const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
-  listBanks: { 429: { unreachable: 'the source documents no rate limit ("Rate limits: not shown"), so no state says when listBanks answers 429' } },
+  listBanks: {
+    429: {
+      unreachable:
+        'the 429 is itself inferred (x-inferred: status) and the source says "Rate limits: not shown": no limit, window or rule says when the bank directory refuses, so no sandbox state can stand for it',
+    },
+  },
   deleteWebhook: {
     200: {
       name: 'a webhook created through the control API, then deleted',
@@ -72,12 +93,13 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
         return ctx.send(withPath(ctx.request(), { webhook_id: hook.id }));
       },
     },
-    404: { name: 'an unknown webhook ID', run: (ctx) => ctx.send(withPath(ctx.request(), { webhook_id: randomUUID() })) },
+    404: { name: 'an unknown webhook ID', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { webhook_id: randomUUID() })) },
   },
-  generateKycUrl: { 404: { name: 'an unknown user ID', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) } },
+  generateKycUrl: { 404: { name: 'an unknown user ID', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) } },
   createCustodyWallet: {
     403: {
       name: 'a registered user that is not approved',
+      reason: 'user_not_approved',
       run: (ctx) => ctx.send(withPath(ctx.request(), { userId: ctx.params.pendingUserId })),
     },
   },
@@ -93,9 +115,10 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
     },
   },
   createPayout: {
-    400: { name: 'insufficient funds: an amount over the user\'s funded balance', run: (ctx) => ctx.send(withBody(ctx.request(), { amount: 1e13 })) },
+    400: { name: 'insufficient funds: an amount over the user\'s funded balance', reason: 'insufficient_funds', run: (ctx) => ctx.send(withBody(ctx.request(), { amount: 1e13 })) },
     422: {
       name: 'destination not accepted: a bank account still in_review',
+      reason: 'destination_not_approved',
       run: async (ctx) => {
         const account = await orThrow(ctx.control.createBankAccount({ body: { clientId: String(ctx.params.clientId), userId: String(ctx.params.userId) } }));
         return ctx.send(withBody(ctx.request(), { destinationId: account.accountId }));
@@ -103,13 +126,14 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
     },
   },
   createOnRamp: {
-    400: { name: 'insufficient funds: an INVERSE on-ramp over the user\'s COP balance', run: (ctx) => ctx.send(withBody(ctx.request(), { executionMode: 'INVERSE', amount: 1e13 })) },
-    403: { name: 'a user that does not exist', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) },
-    422: { name: 'destination not registered: an unknown external wallet', run: (ctx) => ctx.send(withBody(ctx.request(), { destination: { type: 'EXTERNAL', externalWalletId: randomUUID() } })) },
+    400: { name: 'insufficient funds: an INVERSE on-ramp over the user\'s COP balance', reason: 'insufficient_funds', run: (ctx) => ctx.send(withBody(ctx.request(), { executionMode: 'INVERSE', amount: 1e13 })) },
+    403: { name: 'a user that does not exist', reason: 'user_not_approved', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) },
+    422: { name: 'destination not registered: an unknown external wallet', reason: 'destination_not_registered', run: (ctx) => ctx.send(withBody(ctx.request(), { destination: { type: 'EXTERNAL', externalWalletId: randomUUID() } })) },
   },
   createIntegrationEndpoint: {
     409: {
       name: 'the same endpoint name registered twice',
+      reason: 'name_taken',
       run: async (ctx) => {
         const init = withBody(ctx.request(), { name: `contract-${randomUUID()}` });
         await ctx.send(init);
@@ -126,9 +150,10 @@ function byStatus(entry: OperationEntry, status: number): Recipe | undefined {
   }
   if (status >= 200 && status < 300) return success;
   if (status === 401 && isTokenCall(entry)) {
-    return { name: 'credentials with a wrong secret', run: (ctx) => ctx.send({ ...ctx.request(), body: { ...ctx.credentials, clientSecret: 'not-the-secret' } }, false) };
+    return { name: 'credentials with a wrong secret', reason: 'invalid_credentials', run: (ctx) => ctx.send({ ...ctx.request(), body: { ...ctx.credentials, clientSecret: 'not-the-secret' } }, false) };
   }
-  if (status === 401) return { name: 'no token', run: (ctx) => ctx.send(ctx.request(), false) };
+  if (status === 401 && entry.path.startsWith('/api/v1/')) return { name: 'no token', run: (ctx) => ctx.send(ctx.request(), false) };
+  if (status === 401) return expiredToken;
   if (status === 403 && entry.parameters.some((p) => p.in === 'path' && p.name === 'clientId')) return otherTenant;
   if (status === 400 || status === 422) return breaksDescription;
   return undefined;
