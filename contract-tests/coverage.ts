@@ -99,11 +99,13 @@ export function coverage(docs: { family: string; doc: OpenApiDocument }[], obser
   );
 }
 
-export function writeCoverageReport(dir: string, rows: CoverageRow[], targets: { family: string; mode: string; url: string }[]): void {
+/** `unreachable`: cells no state of the target can reach (`family operationId status`), with the reason. */
+export function writeCoverageReport(dir: string, rows: CoverageRow[], targets: { family: string; mode: string; url: string }[], unreachable = new Map<string, string>()): void {
   mkdirSync(dir, { recursive: true });
   const cells = rows.reduce((n, r) => n + r.documented.length, 0);
   const covered = rows.reduce((n, r) => n + r.exercised.length, 0);
-  writeFileSync(join(dir, 'contract-coverage.json'), `${JSON.stringify({ targets, cells, covered, rows }, null, 2)}\n`);
+  const unreachableCells = [...unreachable].map(([cell, reason]) => ({ cell, reason }));
+  writeFileSync(join(dir, 'contract-coverage.json'), `${JSON.stringify({ targets, cells, covered, rows, ...(unreachable.size ? { unreachable: unreachableCells } : {}) }, null, 2)}\n`);
   const lines = [
     '# Contract coverage',
     '',
@@ -118,6 +120,7 @@ export function writeCoverageReport(dir: string, rows: CoverageRow[], targets: {
         `| ${r.family} | ${r.operationId} | \`${r.method} ${r.path}\` | ${r.documented.join(', ')} | ${r.exercised.join(', ') || '-'} | ${r.missing.join(', ') || '-'} | ${r.undocumented.join(', ') || '-'} |`,
     ),
     '',
+    ...(unreachable.size ? ['## Unreachable', '', 'Cells no state of this target can reach, and why:', '', ...unreachableCells.map((u) => `- ${u.cell}: ${u.reason}`), ''] : []),
   ];
   writeFileSync(join(dir, 'contract-coverage.md'), lines.join('\n'));
 }

@@ -47,13 +47,13 @@ function authFor(target: ContractTarget): AuthOptions {
   throw new Error(`Set ${prefix}TOKEN or ${prefix}CREDENTIALS (JSON body of the token call) to test ${target.url}.`);
 }
 
-/** A generated client for the target; `authenticated: false` sends no token at all. */
-export function clientFor(target: ContractTarget, authenticated = true): Record<string, (init?: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>> {
+/** A generated client for the target; `authenticated: false` sends no token at all, `{ token }` sends that one. */
+export function clientFor(target: ContractTarget, authenticated: boolean | { token: string } = true): Record<string, (init?: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>> {
   const options = {
     baseUrl: target.url,
     retry: false as const,
     timeoutMs: 15_000,
-    ...(authenticated ? { auth: authFor(target) } : {}),
+    ...(typeof authenticated === 'object' ? { auth: authenticated } : authenticated ? { auth: authFor(target) } : {}),
   };
   const client = target.family === 'business' ? createBusinessClient(options) : createV1Client(options);
   return client as unknown as ReturnType<typeof clientFor>;

@@ -29,6 +29,13 @@ try {
   });
   const userId = ((await registered.json()) as { user_id: string }).user_id;
   await orThrow(control.approveUser({ params: { path: { userId } } }));
+  // A second registered user, left pending: the recipes' user that is not approved.
+  const pending = await fetch(`${sandbox.url}/api/v1/users/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${v1Token}`, 'x-integration-register': tenant.integrationRegister },
+    body: JSON.stringify({ ...person, document_number: `${person.document_number ?? ''}9` }),
+  });
+  const pendingUserId = ((await pending.json()) as { user_id: string }).user_id;
   const wallet = await fetch(`${sandbox.url}/api/b2b2b/${clientId}/wallet/custody/${userId}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${await businessToken()}` },
@@ -45,7 +52,7 @@ try {
   const walletIds = new Set(onRampExamples.map((e) => (e.value ?? v1.components.examples[e.$ref?.split('/').pop()]?.value)?.destination?.externalWalletId).filter(Boolean));
   for (const externalWalletId of walletIds) await orThrow(control.createExternalWallet({ body: { userId, externalWalletId } }));
 
-  const params = { clientId, userId, user_id: userId, walletId, webhook_id: hook.id, 'x-integration-register': tenant.integrationRegister, destinationId: account.accountId };
+  const params = { clientId, userId, user_id: userId, walletId, webhook_id: hook.id, 'x-integration-register': tenant.integrationRegister, destinationId: account.accountId, pendingUserId };
   // Asynchronous: the sandbox answers from this very process while the suite runs.
   const suite = spawn(join(repoRoot, 'node_modules', '.bin', 'vitest'), ['run', 'contract-tests/contract.test.ts', ...process.argv.slice(2)], {
     cwd: repoRoot,
@@ -58,6 +65,7 @@ try {
       V1_API_CREDENTIALS: JSON.stringify(tenant.v1Credentials),
       CONTRACT_PARAMS: JSON.stringify(params),
       CONTRACT_ALLOW_WRITES: '1',
+      SANDBOX_CONTROL_URL: sandbox.url,
       CONTRACT_REPORT_DIR: join(repoRoot, 'reports', 'sandbox'),
     },
   });

@@ -1,0 +1,179 @@
+// Against the sandbox (`npm run contract:sandbox`) every documented status is reached by real state instead
+// of Prism's Prefer header: for each (operation, status) cell the bundles list, a small named recipe sets up
+// state through the control API and sends the request that the service answers with that status.
+import { randomUUID } from 'node:crypto';
+import type { OpenApiDocument } from '../scripts/lib/apis.js';
+import { listOperations, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
+import { orThrow } from '../src/index.js';
+import type { SandboxClient } from '../src/sandbox/client.js';
+import { validRequest, violations, type RequestInit } from './requests.js';
+
+export type CallResult = { data?: unknown; error?: unknown; response: Response };
+
+export interface RecipeContext {
+  doc: OpenApiDocument;
+  entry: OperationEntry;
+  control: SandboxClient;
+  /** The fixture's records (clientId, userId, walletId, webhook_id, ...), by parameter name. */
+  params: Record<string, unknown>;
+  /** The sandbox's origin. */
+  baseUrl: string;
+  /** The family's credentials the suite's client signs in with. */
+  credentials: Record<string, unknown>;
+  /** A conforming request built from the description's examples with the fixture's records. */
+  request(): RequestInit;
+  /** Sends `init` through the generated client: with the tenant's token, none (`false`) or the one given. */
+  send(init: RequestInit, authenticated?: boolean | { token: string }): Promise<CallResult>;
+  /** Calls another operation of the same family with the tenant's token (to set up a record the API itself creates). */
+  call(operationId: string, init: RequestInit): Promise<CallResult>;
+}
+
+export interface Recipe {
+  /** What state the recipe sets up and what it sends, shown in the test name. */
+  name: string;
+  /** The sandbox's `error` code the refusal must carry, so the status comes from the intended rule. */
+  reason?: string;
+  run(ctx: RecipeContext): Promise<CallResult>;
+}
+
+/** A cell no sandbox state can reach, with the reason from the source. */
+export interface Unreachable {
+  unreachable: string;
+}
+
+const isTokenCall = (entry: OperationEntry) => entry.operation.security?.length === 0 && entry.path.endsWith('/token');
+const withBody = (init: RequestInit, patch: Record<string, unknown>): RequestInit => ({ ...init, body: { ...(init.body as object), ...patch } });
+const withPath = (init: RequestInit, patch: Record<string, unknown>): RequestInit => ({ ...init, params: { ...init.params, path: { ...init.params.path, ...patch } } });
+
+const success: Recipe = { name: 'the fixture\'s approved user and records, a conforming request', run: (ctx) => ctx.send(ctx.request()) };
+
+/** The first documented constraint of the request broken (a malformed UUID, a missing required field, ...). */
+const breaksDescription: Recipe = {
+  name: 'a request that breaks the description',
+  run: (ctx) => {
+    const [violation] = violations(ctx.doc, ctx.entry, ctx.params);
+    if (!violation) throw new Error(`${ctx.entry.operationId}: the description has no constraint to break`);
+    return ctx.send(violation.init);
+  },
+};
+
+const otherTenant: Recipe = {
+  name: 'another tenant\'s clientId with this tenant\'s token',
+  reason: 'forbidden',
+  run: async (ctx) => {
+    const other = await orThrow(ctx.control.createTenant({ body: { name: 'Other tenant' } }));
+    return ctx.send(withPath(ctx.request(), { clientId: other.clientId }));
+  },
+};
+
+/** Business tokens live 5 minutes: one issued, then sandbox time moved past it. */
+const expiredToken: Recipe = {
+  name: 'a token 5 minutes and 1 second old (advanceClock)',
+  run: async (ctx) => {
+    const issued = await fetch(`${ctx.baseUrl}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ctx.credentials) });
+    const { access_token: token } = (await issued.json()) as { access_token: string };
+    await orThrow(ctx.control.advanceClock({ body: { seconds: 301 } }));
+    return ctx.send(ctx.request(), { token });
+  },
+};
+
+/** Recipes a single operation needs, by operationId and status; the others come from `byStatus`. */
+const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
+  listBanks: {
+    429: {
+      unreachable:
+        'the 429 is itself inferred (x-inferred: status) and the source says "Rate limits: not shown": no limit, window or rule says when the bank directory refuses, so no sandbox state can stand for it',
+    },
+  },
+  deleteWebhook: {
+    200: {
+      name: 'a webhook created through the control API, then deleted',
+      run: async (ctx) => {
+        const hook = await orThrow(ctx.control.createBusinessWebhook({ body: { clientId: String(ctx.params.clientId), url: 'https://hooks.example/delete-me', process: 'ramp' } }));
+        return ctx.send(withPath(ctx.request(), { webhook_id: hook.id }));
+      },
+    },
+    404: { name: 'an unknown webhook ID', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { webhook_id: randomUUID() })) },
+  },
+  generateKycUrl: { 404: { name: 'an unknown user ID', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) } },
+  createCustodyWallet: {
+    403: {
+      name: 'a registered user that is not approved',
+      reason: 'user_not_approved',
+      run: (ctx) => ctx.send(withPath(ctx.request(), { userId: ctx.params.pendingUserId })),
+    },
+  },
+  createWalletTransfer: {
+    200: {
+      name: 'a second custody wallet of the same token, the funded fixture wallet as origin',
+      run: async (ctx) => {
+        const path = { clientId: ctx.params.clientId, userId: ctx.params.userId };
+        const opened = await ctx.call('createCustodyWallet', { params: { path, query: {}, header: {} }, body: { token: 'USDC' } });
+        const destination = (opened.data as { id: string }).id;
+        return ctx.send(withBody(ctx.request(), { walletOriginId: ctx.params.walletId, walletDestinationId: destination, amount: 1 }));
+      },
+    },
+  },
+  createPayout: {
+    400: { name: 'insufficient funds: an amount over the user\'s funded balance', reason: 'insufficient_funds', run: (ctx) => ctx.send(withBody(ctx.request(), { amount: 1e13 })) },
+    422: {
+      name: 'destination not accepted: a bank account still in_review',
+      reason: 'destination_not_approved',
+      run: async (ctx) => {
+        const account = await orThrow(ctx.control.createBankAccount({ body: { clientId: String(ctx.params.clientId), userId: String(ctx.params.userId) } }));
+        return ctx.send(withBody(ctx.request(), { destinationId: account.accountId }));
+      },
+    },
+  },
+  createOnRamp: {
+    400: { name: 'insufficient funds: an INVERSE on-ramp over the user\'s COP balance', reason: 'insufficient_funds', run: (ctx) => ctx.send(withBody(ctx.request(), { executionMode: 'INVERSE', amount: 1e13 })) },
+    403: { name: 'a user that does not exist', reason: 'user_not_approved', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) },
+    422: { name: 'destination not registered: an unknown external wallet', reason: 'destination_not_registered', run: (ctx) => ctx.send(withBody(ctx.request(), { destination: { type: 'EXTERNAL', externalWalletId: randomUUID() } })) },
+  },
+  createIntegrationEndpoint: {
+    409: {
+      name: 'the same endpoint name registered twice',
+      reason: 'name_taken',
+      run: async (ctx) => {
+        const init = withBody(ctx.request(), { name: `contract-${randomUUID()}` });
+        await ctx.send(init);
+        return ctx.send(init);
+      },
+    },
+  },
+};
+
+/** Recipes by status, chosen by what the operation is (token call or not, business or v1). */
+function byStatus(entry: OperationEntry, status: number): Recipe | undefined {
+  if (status >= 200 && status < 300 && isTokenCall(entry)) {
+    return { name: 'the tenant\'s credentials from createTenant', run: (ctx) => ctx.send({ ...ctx.request(), body: ctx.credentials }, false) };
+  }
+  if (status >= 200 && status < 300) return success;
+  if (status === 401 && isTokenCall(entry)) {
+    return { name: 'credentials with a wrong secret', reason: 'invalid_credentials', run: (ctx) => ctx.send({ ...ctx.request(), body: { ...ctx.credentials, clientSecret: 'not-the-secret' } }, false) };
+  }
+  if (status === 401 && entry.path.startsWith('/api/v1/')) return { name: 'no token', run: (ctx) => ctx.send(ctx.request(), false) };
+  if (status === 401) return expiredToken;
+  if (status === 403 && entry.parameters.some((p) => p.in === 'path' && p.name === 'clientId')) return otherTenant;
+  if (status === 400 || status === 422) return breaksDescription;
+  return undefined;
+}
+
+/** The recipe for a documented cell; undefined when none exists (the run then fails, naming the cell). */
+export function recipeFor(entry: OperationEntry, key: string): Recipe | Unreachable | undefined {
+  return byOperation[entry.operationId]?.[key] ?? byStatus(entry, Number(key.replace(/XX$/i, '00')));
+}
+
+/** `family operationId status` of every documented cell whose recipe says no sandbox state reaches it, with why. */
+export function unreachableCells(docs: { family: string; doc: OpenApiDocument }[]): Map<string, string> {
+  const cells = new Map<string, string>();
+  for (const { family, doc } of docs) {
+    for (const entry of listOperations(doc)) {
+      for (const key of Object.keys(entry.operation.responses ?? {})) {
+        const recipe = recipeFor(entry, key);
+        if (recipe && 'unreachable' in recipe) cells.set(`${family} ${entry.operationId} ${key}`, recipe.unreachable);
+      }
+    }
+  }
+  return cells;
+}
