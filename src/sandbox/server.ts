@@ -10,7 +10,7 @@ import { Refusal, type Handlers, type HandlerContext, type Tenant } from './hand
 import { allHandlers, migrate, loadClockOffset } from './resources/index.js';
 import { tenantForToken } from './resources/tenants.js';
 import { buildRoutes, type Route } from './router.js';
-import { startEvents, type SandboxEvents } from './events/index.js';
+import { eventHandlers, startEvents, type SandboxEvents } from './events/index.js';
 
 export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -82,7 +82,7 @@ function docsPage(docs: OpenApiDocument): string {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const bundles = options.bundles ?? SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
   const routes = buildRoutes(bundles);
-  const handlers = options.handlers ?? allHandlers;
+  const handlers = options.handlers ?? { ...allHandlers, ...eventHandlers };
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
   const db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
   await migrate(db);

@@ -17,3 +17,4 @@ export async function startEvents(db: Db, clock: Clock): Promise<SandboxEvents> 
 
 export { emitEvent, emitTransition, checkPayload, documentedEvents, type EventEnvelope } from './store.js';
 export { eventMappingMarkdown, eventMappingRows, processOf } from './table.js';
+export { eventHandlers } from './handlers.js';

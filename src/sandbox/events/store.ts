@@ -36,6 +36,7 @@ create table if not exists sandbox_delivery_attempts (
   delivery_id uuid not null references sandbox_deliveries(id) on delete cascade,
   attempt integer not null,
   started_at timestamptz not null,
+  finished_at timestamptz not null,
   outcome text not null,
   http_status integer,
   primary key (delivery_id, attempt)

@@ -39,3 +39,18 @@ export function eventMappingMarkdown(): string {
   const rows = eventMappingRows().map((r) => `| ${r.resource} | ${r.from} → ${r.to} | \`${r.trigger}\` | \`${r.event}\` | \`${r.process}\` |`);
   return ['| Resource | Transition | Trigger | Event | Business `process` |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
+
+/** The description that shows the mapping, relative to the repository root. */
+export const MAPPING_FILE = 'openapi/sandbox/paths/sandbox_events.yaml';
+const START = '<!-- event-mapping:start -->';
+const END = '<!-- event-mapping:end -->';
+
+/** `text` with the mapping table between its markers (indented like the start marker). */
+export function renderMappingInto(text: string): string {
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${MAPPING_FILE} lacks the ${START} and ${END} markers.`);
+  const indent = text.slice(text.lastIndexOf('\n', start) + 1, start);
+  const table = eventMappingMarkdown().split('\n').map((line) => `${indent}${line}\n`).join('');
+  return `${text.slice(0, start + START.length)}\n${table}${indent}${text.slice(end)}`;
+}

@@ -70,12 +70,15 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
     const delays = row.retry_delays_ms;
     const done = result.outcome === 'delivered';
     const exhausted = !done && attempt > delays.length;
-    const next = done || exhausted ? null : new Date(row.startedAt.getTime() + delays[attempt - 1]!).toISOString();
+    // A retry falls due its delay after the failed call ended (a timeout ends timeoutMs after the start).
+    const finishedAt = clock.now();
+    const next = done || exhausted ? null : new Date(finishedAt.getTime() + delays[attempt - 1]!).toISOString();
     await db.transaction(async (tx) => {
-      await tx.query('insert into sandbox_delivery_attempts (delivery_id, attempt, started_at, outcome, http_status) values ($1, $2, $3, $4, $5) on conflict do nothing', [
+      await tx.query('insert into sandbox_delivery_attempts (delivery_id, attempt, started_at, finished_at, outcome, http_status) values ($1, $2, $3, $4, $5, $6) on conflict do nothing', [
         row.id,
         attempt,
         row.startedAt.toISOString(),
+        finishedAt.toISOString(),
         result.outcome,
         result.status,
       ]);
