@@ -53,7 +53,7 @@ describe('the event mapping', () => {
     expect(documented).toHaveLength(15);
     for (const row of eventMappingRows()) expect(documented, row.event).toContain(row.event);
     const text = readFileSync(MAPPING_FILE, 'utf8');
-    expect(renderMappingInto(text), 'run npx tsx scripts/event-mapping.ts').toBe(text);
+    expect(renderMappingInto(text), 'run npm run events:mapping').toBe(text);
   });
 
   it('refuses a payload that breaks the webhooks: schema', () => {
