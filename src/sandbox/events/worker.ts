@@ -95,7 +95,10 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
 
   async function pass(): Promise<void> {
     expire();
-    for (const row of await claim()) {
+    const due = await claim();
+    // A full batch: more may be due; take them without waiting for the next tick.
+    if (due.length === BATCH) setImmediate(() => void kick().catch(() => undefined));
+    for (const row of due) {
       const task: Promise<void> = call(row)
         .then((result) => record(row, result))
         .catch((error: unknown) => console.error('[sandbox] delivery:', error instanceof Error ? error.message : error))
