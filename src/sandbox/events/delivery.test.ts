@@ -164,6 +164,25 @@ describe('delivery', () => {
     expect(received).toHaveLength(3);
   }, 30_000);
 
+  it('sends a business webhook the events of its process, and nothing more once it is deleted', async () => {
+    const tenant = await orThrow(control.createTenant({ body: {} }));
+    const business = createBusinessClient({ baseUrl: sandbox.url, auth: { credentials: tenant.businessCredentials }, retry: false });
+    const gone = createServer();
+    const goneUrl = await listen(gone);
+    await stop(gone); // connection refused from now on
+    const hook = await orThrow(control.createBusinessWebhook({ body: { clientId: tenant.clientId, url: `${goneUrl}/business`, process: 'ramp' } }));
+    await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.updated' } })); // compliance: not this hook's
+    await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'fiat.payout.completed' } }));
+    await settle();
+    const log = async () => (await orThrow(control.listDeliveries({ params: { query: { endpoint: hook.id } } }))).deliveries;
+    expect((await log()).map((d) => [d.event, d.status, d.attempts.map((a) => a.outcome)])).toEqual([['fiat.payout.completed', 'pending', ['connection_error']]]);
+    await orThrow(business.deleteWebhook({ params: { path: { clientId: tenant.clientId, webhook_id: hook.id } } }));
+    await orThrow(control.advanceClock({ body: { seconds: 60 } }));
+    await new Promise((r) => setTimeout(r, 60));
+    await settle();
+    expect((await log()).map((d) => [d.status, d.attempts.length])).toEqual([['skipped', 1]]);
+  });
+
   it('triggerEvent emits any documented event for a tenant, and refuses unknown names', async () => {
     const tenant = await orThrow(control.createTenant({ body: {} }));
     const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });

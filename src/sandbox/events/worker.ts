@@ -51,6 +51,11 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
   async function claim(): Promise<(DueRow & { startedAt: Date })[]> {
     return db.transaction(async (tx) => {
       const now = clock.now();
+      // A business webhook deleted (status false) while a retry was pending gets nothing more.
+      await tx.query(
+        `update sandbox_deliveries d set status = 'skipped', next_attempt_at = null from business_webhooks w
+          where d.status = 'pending' and d.endpoint_kind = 'business' and w.id = d.endpoint_id and not w.status`,
+      );
       const rows = await tx.query<DueRow>(
         `select d.id, d.url, d.timeout_ms, d.retry_delays_ms, d.attempts, e.payload
            from sandbox_deliveries d join sandbox_events e on e.id = d.event_id
