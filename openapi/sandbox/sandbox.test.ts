@@ -15,6 +15,8 @@ const PROMISED = [
   'resetSandbox', 'createTenant', 'approveUser', 'rejectUser', 'createBankAccount', 'acceptBankAccount', 'rejectBankAccount',
   'createExternalWallet', 'fundUser', 'fundWallet', 'completePayout', 'rejectPayout', 'payOnRamp', 'completeWalletTransfer',
   'cancelWalletTransfer', 'createBusinessWebhook', 'setTierLimit', 'advanceClock',
+  // issue 15
+  'listDeliveries', 'redeliver', 'triggerEvent',
 ];
 
 describe('the sandbox control API description', () => {

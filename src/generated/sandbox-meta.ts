@@ -91,6 +91,21 @@ export const sandboxOperations = {
     "method": "post",
     "path": "/sandbox/business-webhooks",
     "secured": false
+  },
+  "triggerEvent": {
+    "method": "post",
+    "path": "/sandbox/events",
+    "secured": false
+  },
+  "listDeliveries": {
+    "method": "get",
+    "path": "/sandbox/deliveries",
+    "secured": false
+  },
+  "redeliver": {
+    "method": "post",
+    "path": "/sandbox/deliveries/{deliveryId}/redeliver",
+    "secured": false
   }
 } as const;
 

@@ -433,6 +433,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Emit an event
+         * @description Emits any event the v1 description lists for a tenant, like `stripe trigger`: the event is recorded and
+         *     delivered exactly as one the sandbox's state machine emits.
+         *
+         *     The sandbox emits events on its own when its state changes, in the same transaction as the change.
+         *     Every event is sent as a `POST` with the `EventEnvelope` body to the tenant's active v1 integration
+         *     endpoints registered for that event (`triggerEvent`) and to its Business-API webhooks of the event's
+         *     `process`; inactive ones get nothing and the delivery is recorded as `skipped`. A call that does not
+         *     complete within the endpoint's `timeoutMs` or answers other than 2xx is retried on the schedule
+         *     `deliverySchedule()` (`ramp-api/webhooks`) computes from its `retryConfig`; Business-API webhooks use the
+         *     defaults. Retries fall due in sandbox time, so `advanceClock` fires them at once.
+         *
+         *     Inferred: the source names the fifteen events but not which state change emits which, nor which Business-API
+         *     `process` receives them; the sandbox's mapping, generated from its state machine tables, is:
+         *
+         *     <!-- event-mapping:start -->
+         *     | Resource | Transition | Trigger | Event | Business `process` |
+         *     | --- | --- | --- | --- | --- |
+         *     | user | (new) → pending | `registerUser` | `user.created` | `compliance` |
+         *     | user | pending → approved | `approveUser` | `user.updated` | `compliance` |
+         *     | user | pending → rejected | `rejectUser` | `user.canceled` | `compliance` |
+         *     | user | rejected → approved | `approveUser` | `user.updated` | `compliance` |
+         *     | user | approved → rejected | `rejectUser` | `user.canceled` | `compliance` |
+         *     | custodyWallet | (new) → accepted | `createCustodyWallet` | `wallet.created` | `wallet_transfer` |
+         *     | walletTransfer | (new) → pending | `createWalletTransfer` | `operation.transfer.created` | `wallet_transfer` |
+         *     | walletTransfer | pending → completed | `completeWalletTransfer` | `operation.transfer.status_updated` | `wallet_transfer` |
+         *     | walletTransfer | pending → cancelled | `cancelWalletTransfer` | `operation.transfer.status_updated` | `wallet_transfer` |
+         *     | payout | PENDING → COMPLETED | `completePayout` | `fiat.payout.completed` | `ramp` |
+         *     | payout | PENDING → REJECTED | `rejectPayout` | `fiat.payout.rejected` | `ramp` |
+         *     | onRamp | (new) → PENDING_DEPOSIT | `createOnRamp` | `operation.created` | `ramp` |
+         *     | onRamp | (new) → COMPLETED | `createOnRamp` | `operation.created` | `ramp` |
+         *     | onRamp | (new) → COMPLETED | `createOnRamp` | `fiat.payin.completed` | `ramp` |
+         *     | onRamp | PENDING_DEPOSIT → COMPLETED | `payOnRamp` | `fiat.payin.completed` | `ramp` |
+         *     | onRamp | PENDING_DEPOSIT → COMPLETED | `payOnRamp` | `operation.status_updated` | `ramp` |
+         *     <!-- event-mapping:end -->
+         */
+        post: operations["triggerEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deliveries
+         * @description Every delivery of every event, oldest first, with each call made, its time (sandbox time), its outcome and its attempt number.
+         */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A delivery from `listDeliveries`.
+                 * @example 5b0e2c1d-7a3f-4e9b-8c6d-1f2a3b4c5d6e
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Sends the same envelope (same event `id`) to the same endpoint now, as one more attempt, whatever the delivery's status; a `skipped` delivery (inactive endpoint) gets 409.
+         */
+        post: operations["redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -717,6 +816,124 @@ export interface components {
              * @description The owning client.
              */
             userId: string;
+        };
+        /** @description An event to emit as if the sandbox's state had changed. */
+        TriggerEventRequest: {
+            /**
+             * Format: uuid
+             * @description The tenant (`clientId` from `createTenant`).
+             */
+            tenantId: string;
+            /** @description One of the events the v1 description's `webhooks:` lists; any other name gets 400. */
+            event: string;
+            /** @description The resource to put in the envelope's `data`; default `{}`. */
+            subject?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The body of every event the sandbox sends.
+         *     Inferred: the source shows no event payload, so the sandbox sends this envelope; it validates against the v1 description's open `EventPayload`.
+         */
+        EventEnvelope: {
+            /** @description The event name. */
+            event: string;
+            /**
+             * Format: uuid
+             * @description Unique per event; a retry or a redelivery carries the same id, so receivers can drop duplicates.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened, in sandbox time.
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The client the event belongs to.
+             */
+            tenantId: string;
+            /** @description The resource as the API returns it after the change (a user, custody wallet, payout, on-ramp operation or wallet transfer). */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description The event emitted. */
+        TriggeredEvent: {
+            envelope: components["schemas"]["EventEnvelope"];
+            /** @description Deliveries created (endpoints that receive the event, inactive ones included as `skipped`). */
+            deliveries: number;
+        };
+        /** @description One call to an endpoint. */
+        DeliveryAttempt: {
+            /** @description 1 for the first call, then 2, 3, ... for the retries and redeliveries. */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the call started, in sandbox time.
+             */
+            time: string;
+            /**
+             * Format: date-time
+             * @description When the call ended (answered, timed out or failed to connect), in sandbox time; the next retry falls due its delay after this.
+             */
+            finishedAt: string;
+            /**
+             * @description `delivered` (a 2xx answer), `http_status` (any other answer, see `httpStatus`), `timeout` (no answer within `timeoutMs`) or `connection_error` (no connection).
+             * @enum {string}
+             */
+            outcome: "delivered" | "http_status" | "timeout" | "connection_error";
+            /** @description The endpoint's answer status; null for a timeout or a connection error. */
+            httpStatus: number | null;
+        };
+        /** @description One event for one endpoint, with every call made. */
+        Delivery: {
+            /**
+             * Format: uuid
+             * @description The delivery.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The `id` of the event's envelope.
+             */
+            eventId: string;
+            /** @description The event name, one of those the v1 description's `webhooks:` lists. */
+            event: string;
+            /**
+             * Format: uuid
+             * @description The tenant the event belongs to.
+             */
+            tenantId: string;
+            /**
+             * @description A v1 integration endpoint (`createIntegrationEndpoint`) or a Business-API webhook (`createBusinessWebhook`).
+             * @enum {string}
+             */
+            endpointKind: "integration" | "business";
+            /**
+             * Format: uuid
+             * @description The integration endpoint or business webhook.
+             */
+            endpointId: string;
+            /** @description Where the calls go. */
+            url: string;
+            /**
+             * @description `skipped`: the endpoint was inactive (an inactive integration endpoint, a deleted webhook) when the event happened, so nothing was sent.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed" | "skipped";
+            /**
+             * Format: date-time
+             * @description When the next call is due (sandbox time); null when none is.
+             */
+            nextAttemptAt: string | null;
+            /** @description Every call made, in order. */
+            attempts: components["schemas"]["DeliveryAttempt"][];
+        };
+        /** @description Deliveries, oldest first. */
+        DeliveryList: {
+            /** @description The deliveries that match the filters. */
+            deliveries: components["schemas"]["Delivery"][];
         };
     };
     responses: {
@@ -1258,6 +1475,89 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    triggerEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TriggerEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The event was recorded and its deliveries are due. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggeredEvent"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only this tenant's deliveries. */
+                tenant?: string;
+                /** @description Only deliveries of this event. */
+                event?: string;
+                /** @description Only deliveries to this endpoint (integration endpoint or business webhook ID). */
+                endpoint?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+        };
+    };
+    redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A delivery from `listDeliveries`.
+                 * @example 5b0e2c1d-7a3f-4e9b-8c6d-1f2a3b4c5d6e
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call is due now; `listDeliveries` shows its outcome. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
 }

@@ -2,6 +2,7 @@
 // migrations, SQL and the atomic balance debit hold there too. Skipped where PostgreSQL is not installed.
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,13 +28,15 @@ describe.skipIf(!usable)('the sandbox on PostgreSQL 15', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ramp-pg-'));
   const asPostgres = (command: string) => execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: 'pipe' });
   let sandbox: Sandbox;
+  let databaseUrl: string;
 
   beforeAll(async () => {
     const port = await freePort();
     chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
     asPostgres(`${bin}/initdb -D ${dir}/data --auth=trust -U postgres >/dev/null`);
     asPostgres(`${bin}/pg_ctl -D ${dir}/data -o "-p ${port} -k ${dir} -c listen_addresses=127.0.0.1" -w -l ${dir}/log start >/dev/null`);
-    sandbox = await startSandbox({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres` });
+    databaseUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    sandbox = await startSandbox({ databaseUrl });
   }, 60_000);
 
   afterAll(async () => {
@@ -64,5 +67,35 @@ describe.skipIf(!usable)('the sandbox on PostgreSQL 15', () => {
     expect(statuses.filter((s) => s === 400)).toHaveLength(10);
     expect(await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1, currency: 'COP' } }))).toMatchObject({ balance: 1 });
     expect(sandbox.violations).toEqual([]);
+  }, 60_000);
+
+  it('two sandbox instances on one database share the delivery queue: every event delivered exactly once', async () => {
+    const seen: string[] = [];
+    const receiver = createHttpServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c)).on('end', () => {
+        seen.push((JSON.parse(text) as { id: string }).id);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+    const other = await startSandbox({ databaseUrl });
+    try {
+      const control = createSandboxClient({ baseUrl: sandbox.url });
+      const tenant = await orThrow(control.createTenant({ body: {} }));
+      const v1 = createV1Client({ baseUrl: other.url, auth: { credentials: tenant.v1Credentials }, retry: false });
+      const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks/user.updated`;
+      await orThrow(v1.createIntegrationEndpoint({ body: { name: 'shared', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.updated' } }));
+      await Promise.all(Array.from({ length: 60 }, (_, i) => orThrow(createSandboxClient({ baseUrl: i % 2 ? other.url : sandbox.url }).triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.updated' } }))));
+      for (let i = 0; i < 200 && seen.length < 60; i++) await new Promise((r) => setTimeout(r, 25));
+      await Promise.all([sandbox.events.worker.idle(), other.events.worker.idle()]);
+      expect(seen).toHaveLength(60);
+      expect(new Set(seen).size).toBe(60);
+      const { deliveries } = await orThrow(control.listDeliveries({ params: { query: { tenant: tenant.clientId } } }));
+      expect(deliveries.map((d) => [d.status, d.attempts.length])).toEqual(Array.from({ length: 60 }, () => ['delivered', 1]));
+    } finally {
+      await other.close();
+      receiver.close();
+    }
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import { Refusal, type Handlers, type HandlerContext, type Tenant } from './hand
 import { allHandlers, migrate, loadClockOffset } from './resources/index.js';
 import { tenantForToken } from './resources/tenants.js';
 import { buildRoutes, type Route } from './router.js';
+import { eventHandlers, startEvents, type SandboxEvents } from './events/index.js';
 
 export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -44,6 +45,8 @@ export interface Sandbox {
   violations: string[];
   clock: Clock;
   db: Db;
+  /** Events and their delivery (issue 15). */
+  events: SandboxEvents;
   close(): Promise<void>;
 }
 
@@ -79,11 +82,12 @@ function docsPage(docs: OpenApiDocument): string {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const bundles = options.bundles ?? SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
   const routes = buildRoutes(bundles);
-  const handlers = options.handlers ?? allHandlers;
+  const handlers = options.handlers ?? { ...allHandlers, ...eventHandlers };
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
   const db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
   await migrate(db);
   const clock = createClock(options.realNow, await loadClockOffset(db));
+  const events = await startEvents(db, clock);
   const violations: string[] = [];
   const onViolation = options.onViolation ?? 'fail';
   const controlDoc = bundles.find((b) => b.family === 'sandbox')?.doc;
@@ -182,8 +186,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     violations,
     clock,
     db,
+    events,
     close() {
       closed ??= (async () => {
+        await events.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -15,6 +15,7 @@ export async function runReadmeBlock(name: string, env: Record<string, string>):
   if (!block) throw new Error(`README has no ${name} block`);
   const code = block
     .replace("from 'ramp-api/sandbox'", `from '${join(repoRoot, 'src', 'sandbox', 'index.ts')}'`)
+    .replace("from 'ramp-api/webhooks'", `from '${join(repoRoot, 'src', 'webhooks', 'index.ts')}'`)
     .replace("from 'ramp-api'", `from '${join(repoRoot, 'src', 'index.ts')}'`);
   const dir = mkdtempSync(join(tmpdir(), `ramp-${name}-`));
   try {

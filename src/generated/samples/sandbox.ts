@@ -327,3 +327,54 @@ export async function createBusinessWebhookSample(): Promise<void> {
   );
   console.log(result);
 }
+
+export async function triggerEventSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.triggerEvent({
+      body: {
+        tenantId: '8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d',
+        event: 'fiat.payout.completed',
+        subject: {
+          id: '3f1c9a52-8d4b-4f0e-9a3c-6b2d7e8f1a04',
+          status: 'COMPLETED'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function listDeliveriesSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.listDeliveries(),
+  );
+  console.log(result);
+}
+
+export async function redeliverSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.redeliver({
+      params: {
+        path: {
+          deliveryId: '5b0e2c1d-7a3f-4e9b-8c6d-1f2a3b4c5d6e'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}

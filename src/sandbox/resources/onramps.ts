@@ -6,6 +6,7 @@ import { nextState, onRampStates } from '../states.js';
 import { BANKS } from './accounts.js';
 import { debit, findUser } from './users.js';
 import { openCustodyWallet } from './wallets.js';
+import { emitTransition } from '../events/store.js';
 
 export const migration = `
 create table if not exists on_ramps (
@@ -37,6 +38,7 @@ async function pay(ctx: HandlerContext) {
   const { to } = nextState(onRampStates, 'on-ramp', op.status, 'payOnRamp');
   await creditStablecoin(ctx, op.tenant_id, op.user_id, op.symbol_destination, Number(op.amount_destination));
   await ctx.sql.query(`update on_ramps set status = $2, record = jsonb_set(record, '{status}', to_jsonb($2::text)) where id = $1`, [op.id, to]);
+  await emitTransition(ctx, op.tenant_id, nextState(onRampStates, 'on-ramp', op.status, 'payOnRamp'), { ...((await ctx.sql.query<{ record: Record<string, unknown> }>('select record from on_ramps where id = $1', [op.id]))[0]?.record ?? {}), id: op.id, status: to });
   return { status: 200, body: { id: op.id, status: to } };
 }
 
@@ -85,6 +87,7 @@ export const handlers: Handlers = {
       paymentMethod, status: transition.to, direction: 'ONRAMP', registerDate: now.toISOString(), depositInstructions, treasuryItems: [], events: [],
     };
     await ctx.sql.query('update on_ramps set record = $2 where id = $1', [id, JSON.stringify(operation)]);
+    await emitTransition(ctx, tenant.id, transition, operation);
     if (inverse) await creditStablecoin(ctx, tenant.id, userId, destinationToken, amountDestination);
     // depositInfo: present when the user must send funds (NORMAL), null otherwise (INVERSE, paid from the balance).
     const depositInfo = inverse ? null : { paymentMethod, quote: { rate: COP_PER_STABLECOIN, amountDestination }, depositInstructions };

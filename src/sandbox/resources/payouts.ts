@@ -4,6 +4,7 @@ import { refuse, tenantOf, type HandlerContext, type Handlers } from '../handler
 import { nextState, payoutStates } from '../states.js';
 import type { AccountRow } from './accounts.js';
 import { credit, debit, findUser } from './users.js';
+import { emitTransition } from '../events/store.js';
 
 export const migration = `
 create table if not exists payouts (
@@ -37,6 +38,7 @@ async function settle(ctx: HandlerContext, trigger: 'completePayout' | 'rejectPa
   const { to } = nextState(payoutStates, 'payout', payout.status, trigger);
   if (to === 'REJECTED') await credit(ctx.sql, payout.tenant_id, payout.user_id, payout.currency, Number(payout.amount));
   await ctx.sql.query('update payouts set status = $2 where id = $1', [payout.id, to]);
+  await emitTransition(ctx, payout.tenant_id, nextState(payoutStates, 'payout', payout.status, trigger), { ...payoutView(payout), status: to });
   return { status: 200, body: { id: payout.id, status: to } };
 }
 
@@ -57,6 +59,7 @@ export const handlers: Handlers = {
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
       [randomUUID(), tenant.id, userId, destinationId, amount, currency, ctx.body.paymentMethod ?? 'ACH', to, ctx.clock.now().toISOString()],
     );
+    await emitTransition(ctx, tenant.id, nextState(payoutStates, 'payout', null, 'createPayout'), payoutView(rows[0]!));
     return { status: 201, body: payoutView(rows[0]!) };
   },
 

@@ -4,6 +4,7 @@ import type { Sql } from '../db.js';
 import { refuse, tenantOf, type HandlerContext, type Handlers, type Tenant } from '../handler.js';
 import { nextState, userStates } from '../states.js';
 import { integrationRegisterOf } from './tenants.js';
+import { emitTransition } from '../events/store.js';
 
 export const migration = `
 create table if not exists users (
@@ -120,6 +121,7 @@ async function decide(ctx: HandlerContext, trigger: 'approveUser' | 'rejectUser'
   const user = rows[0] ?? refuse(404, 'not_found', 'No registered user has this ID.');
   const { to } = nextState(userStates, 'user', user.status, trigger);
   await ctx.sql.query('update users set status = $2 where id = $1', [user.id, to]);
+  await emitTransition(ctx, user.tenant_id, nextState(userStates, 'user', user.status, trigger), userView({ ...user, status: to }));
   return { status: 200, body: { userId: user.id, clientId: user.tenant_id, status: to, complianceStatus: to } };
 }
 
@@ -140,6 +142,7 @@ export const handlers: Handlers = {
     const record = registeredUser(id, ctx.body, now);
     const { to } = nextState(userStates, 'user', null, 'registerUser');
     await ctx.sql.query('insert into users (id, tenant_id, status, record, created_at) values ($1, $2, $3, $4, $5)', [id, tenant.id, to, JSON.stringify(record), now.toISOString()]);
+    await emitTransition(ctx, tenant.id, nextState(userStates, 'user', null, 'registerUser'), { ...record, status: to, complianceStatus: to });
     return { status: 201, body: { user_id: id, status: 'success', message: 'User registered', data: record } };
   },
 

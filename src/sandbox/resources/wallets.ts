@@ -5,6 +5,7 @@ import { registerDate } from '../clock.js';
 import { refuse, type HandlerContext, type Handlers } from '../handler.js';
 import { custodyWalletStates, nextState, walletTransferStates } from '../states.js';
 import { requireApprovedUser, requireOwnClient } from './users.js';
+import { emitTransition } from '../events/store.js';
 
 export const migration = `
 create table if not exists custody_wallets (
@@ -83,6 +84,7 @@ export async function openCustodyWallet(sql: Sql, tenantId: string, userId: stri
      values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
     [randomUUID(), tenantId, userId, token, network, `0x${randomBytes(20).toString('hex')}`, to, now.toISOString()],
   );
+  await emitTransition({ sql, clock: { now: () => now } }, tenantId, nextState(custodyWalletStates, 'custody wallet', null, 'createCustodyWallet'), walletView(rows[0]!));
   return rows[0]!;
 }
 
@@ -131,6 +133,7 @@ async function settleTransfer(ctx: HandlerContext, trigger: 'completeWalletTrans
   const receiver = to === 'completed' ? transfer.destination_wallet : transfer.origin_wallet;
   await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1', [receiver, transfer.amount]);
   await ctx.sql.query('update wallet_transfers set status = $2 where id = $1', [transfer.id, to]);
+  await emitTransition(ctx, transfer.tenant_id, nextState(walletTransferStates, 'wallet transfer', transfer.status, trigger), transferView({ ...transfer, status: to }));
   return { status: 200, body: { id: transfer.id, status: to } };
 }
 
@@ -199,6 +202,7 @@ export const handlers: Handlers = {
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
       [randomUUID(), tenant.id, ctx.path.userId, origin.id, destination!.id, destination!.tenant_id, amount, origin.token, to, ctx.clock.now().toISOString()],
     );
+    await emitTransition(ctx, tenant.id, nextState(walletTransferStates, 'wallet transfer', null, 'createWalletTransfer'), transferView(rows[0]!));
     return { status: 200, body: transferView(rows[0]!) };
   },
 

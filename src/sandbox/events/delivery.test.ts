@@ -1,0 +1,198 @@
+// End to end: the sandbox's events reach endpoints registered through the real API, served by
+// createWebhookReceiver and by a deliberately failing server (500, then a timeout, then a refused
+// connection), on the schedule deliverySchedule() computes, in sandbox time.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBusinessClient, createV1Client, orThrow } from '../../index.js';
+import { readBundleFile } from '../../openapi/document.js';
+import { createWebhookReceiver, deliverySchedule, type Delivery } from '../../webhooks/index.js';
+import { createSandboxClient } from '../client.js';
+import { startSandbox, type Sandbox } from '../server.js';
+import { checkPayload, documentedEvents } from './store.js';
+import { eventMappingRows, MAPPING_FILE, renderMappingInto } from './table.js';
+import { readFileSync } from 'node:fs';
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+let sandbox: Sandbox;
+let control: ReturnType<typeof createSandboxClient>;
+const received: Delivery[] = [];
+let receiver: Server;
+let receiverUrl: string;
+
+async function listen(server: Server, port = 0): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+const stop = (server: Server) => new Promise<void>((resolve) => {
+  server.close(() => resolve());
+  server.closeAllConnections();
+});
+
+beforeAll(async () => {
+  // The real clock stands still: sandbox time moves only by advanceClock, so attempt times are exact.
+  sandbox = await startSandbox({ memory: true, realNow: () => T0 });
+  control = createSandboxClient({ baseUrl: sandbox.url });
+  const keep = (d: Delivery) => void received.push(d);
+  receiver = createServer(createWebhookReceiver({ handlers: { 'user.created': keep, 'user.updated': keep, 'fiat.payout.completed': keep, 'operation.created': keep } }).node);
+  receiverUrl = await listen(receiver);
+}, 30_000);
+afterAll(async () => {
+  await sandbox?.close();
+  if (receiver) await stop(receiver);
+});
+
+const settle = () => sandbox.events.worker.idle();
+
+describe('the event mapping', () => {
+  it('names only events the v1 description lists, and the rendered table is current', () => {
+    const documented = documentedEvents();
+    expect(documented).toHaveLength(15);
+    for (const row of eventMappingRows()) expect(documented, row.event).toContain(row.event);
+    const text = readFileSync(MAPPING_FILE, 'utf8');
+    expect(renderMappingInto(text), 'run npm run events:mapping').toBe(text);
+  });
+
+  it('refuses a payload that breaks the webhooks: schema', () => {
+    expect(checkPayload('user.created', { event: 'user.created' })).toEqual([]);
+    expect(checkPayload('user.created', 'not an object').length).toBeGreaterThan(0);
+    expect(() => checkPayload('no.such_event', {})).toThrow(/lists no event/);
+  });
+});
+
+describe('delivery', () => {
+  it('delivers a flow\'s events to the receiver, retries a failing endpoint on the schedule, skips inactive ones, and redelivers', async () => {
+    const tenant = await orThrow(control.createTenant({ body: { name: 'Events' } }));
+    const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });
+    const business = createBusinessClient({ baseUrl: sandbox.url, auth: { credentials: tenant.businessCredentials }, retry: false });
+
+    // The failing server: 500, then no answer, then gone (connection refused).
+    let calls = 0;
+    const failing = createServer((_req, res) => {
+      calls += 1;
+      if (calls === 1) res.writeHead(500).end();
+      // the second call is left hanging
+    });
+    const failingUrl = await listen(failing);
+    const failingPort = Number(new URL(failingUrl).port);
+
+    const endpoint = (name: string, triggerEvent: any, url: string, isActive = true) =>
+      orThrow(v1.createIntegrationEndpoint({ body: { name, direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent, isActive } }));
+    for (const event of ['user.created', 'user.updated', 'fiat.payout.completed'] as const) await endpoint(`receiver-${event}`, event, `${receiverUrl}/ramp/${event}`);
+    const flaky = await endpoint('flaky', 'fiat.payout.completed', `${failingUrl}/ramp/fiat.payout.completed`);
+    const inactive = await endpoint('inactive', 'fiat.payout.completed', `${receiverUrl}/ramp/fiat.payout.completed`, false);
+    const deleted = await orThrow(control.createBusinessWebhook({ body: { clientId: tenant.clientId, url: `${receiverUrl}/business`, process: 'ramp' } }));
+    await orThrow(business.deleteWebhook({ params: { path: { clientId: tenant.clientId, webhook_id: deleted.id } } }));
+
+    const doc = readBundleFile('v1') as any;
+    const { external_user_id: _ignored, ...registration } = structuredClone(doc.components.examples.RegisterNaturalPerson.value);
+    const user = await orThrow(v1.registerUser({ params: { header: { 'x-integration-register': tenant.integrationRegister } }, body: registration }));
+    const userId = user.user_id;
+    await orThrow(control.approveUser({ params: { path: { userId } } }));
+    const account = await orThrow(control.createBankAccount({ body: { clientId: tenant.clientId, userId } }));
+    await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
+    await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 100_000, currency: 'COP' } }));
+    const payout = await orThrow(v1.createPayout({ params: { path: { user_id: userId } }, body: { amount: 50_000, currency: 'COP', destinationId: account.accountId, paymentMethod: 'BREB' } }));
+    await orThrow(control.completePayout({ params: { path: { payoutId: payout.id } } }));
+    await settle();
+
+    // The receiver's typed handlers got each event once, with the envelope and the resource.
+    expect(received.map((d) => d.event).sort()).toEqual(['fiat.payout.completed', 'user.created', 'user.updated']);
+    const completed = received.find((d) => d.event === 'fiat.payout.completed')!.payload as any;
+    expect(completed).toMatchObject({ event: 'fiat.payout.completed', tenantId: tenant.clientId, createdAt: new Date(T0).toISOString(), data: { id: payout.id, status: 'COMPLETED' } });
+
+    const log = async (endpointId: string) => (await orThrow(control.listDeliveries({ params: { query: { endpoint: endpointId } } }))).deliveries;
+    expect((await log(inactive.id)).map((d) => d.status)).toEqual(['skipped']);
+    expect((await log(deleted.id)).map((d) => [d.event, d.status])).toEqual([['fiat.payout.completed', 'skipped']]);
+
+    // The failing endpoint: 500 at T0, then each retry when its delay has passed in sandbox time.
+    const schedule = deliverySchedule();
+    expect(schedule.retryDelaysMs).toEqual([1000, 4000, 16000]);
+    const advance = async (ms: number, wait = true) => {
+      await orThrow(control.advanceClock({ body: { seconds: ms / 1000 } }));
+      await new Promise((r) => setTimeout(r, 60));
+      if (wait) await settle();
+    };
+    await advance(schedule.retryDelaysMs[0]! - 1);
+    expect((await log(flaky.id))[0]!.attempts).toHaveLength(1);
+    await advance(1, false); // the second call, left hanging
+    await advance(schedule.timeoutMs); // times out in sandbox time
+    await stop(failing); // from now on the port refuses connections
+    await advance(schedule.retryDelaysMs[1]!);
+    await advance(schedule.retryDelaysMs[2]!);
+    const [flakyDelivery] = await log(flaky.id);
+    expect(flakyDelivery!.status).toBe('failed');
+    const attempts = flakyDelivery!.attempts;
+    expect(attempts.map((a) => [a.attempt, a.outcome, a.httpStatus])).toEqual([
+      [1, 'http_status', 500],
+      [2, 'timeout', null],
+      [3, 'connection_error', null],
+      [4, 'connection_error', null],
+    ]);
+    // Each retry starts exactly its delay after the previous call ended.
+    for (let i = 1; i < attempts.length; i++) {
+      expect(Date.parse(attempts[i]!.time) - Date.parse(attempts[i - 1]!.finishedAt), `retry ${i}`).toBe(schedule.retryDelaysMs[i - 1]);
+    }
+    expect(Date.parse(attempts[1]!.finishedAt) - Date.parse(attempts[1]!.time)).toBe(schedule.timeoutMs);
+    expect(calls).toBe(2);
+
+    // Replay: the endpoint is back; redeliver sends the same envelope once more.
+    let replayed: unknown;
+    const back = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c)).on('end', () => {
+        replayed = JSON.parse(text);
+        res.writeHead(204).end();
+      });
+    });
+    await listen(back, failingPort);
+    await orThrow(control.redeliver({ params: { path: { deliveryId: flakyDelivery!.id } } }));
+    await new Promise((r) => setTimeout(r, 60));
+    await settle();
+    const [after] = await log(flaky.id);
+    expect(after!.status).toBe('delivered');
+    expect(after!.attempts.at(-1)).toMatchObject({ attempt: 5, outcome: 'delivered', httpStatus: 204 });
+    expect((replayed as any).id).toBe(completed.id);
+    await stop(back);
+
+    // No duplicate and no lost delivery: each of the receiver's deliveries was made once.
+    const all = (await orThrow(control.listDeliveries({ params: { query: { tenant: tenant.clientId } } }))).deliveries;
+    expect(all.filter((d) => d.url.startsWith(receiverUrl) && d.status === 'delivered').map((d) => d.attempts.length)).toEqual([1, 1, 1]);
+    expect(received).toHaveLength(3);
+  }, 30_000);
+
+  it('sends a business webhook the events of its process, and nothing more once it is deleted', async () => {
+    const tenant = await orThrow(control.createTenant({ body: {} }));
+    const business = createBusinessClient({ baseUrl: sandbox.url, auth: { credentials: tenant.businessCredentials }, retry: false });
+    const gone = createServer();
+    const goneUrl = await listen(gone);
+    await stop(gone); // connection refused from now on
+    const hook = await orThrow(control.createBusinessWebhook({ body: { clientId: tenant.clientId, url: `${goneUrl}/business`, process: 'ramp' } }));
+    await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.updated' } })); // compliance: not this hook's
+    await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'fiat.payout.completed' } }));
+    await settle();
+    const log = async () => (await orThrow(control.listDeliveries({ params: { query: { endpoint: hook.id } } }))).deliveries;
+    expect((await log()).map((d) => [d.event, d.status, d.attempts.map((a) => a.outcome)])).toEqual([['fiat.payout.completed', 'pending', ['connection_error']]]);
+    await orThrow(business.deleteWebhook({ params: { path: { clientId: tenant.clientId, webhook_id: hook.id } } }));
+    await orThrow(control.advanceClock({ body: { seconds: 60 } }));
+    await new Promise((r) => setTimeout(r, 60));
+    await settle();
+    expect((await log()).map((d) => [d.status, d.attempts.length])).toEqual([['skipped', 1]]);
+  });
+
+  it('triggerEvent emits any documented event for a tenant, and refuses unknown names', async () => {
+    const tenant = await orThrow(control.createTenant({ body: {} }));
+    const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });
+    await orThrow(v1.createIntegrationEndpoint({ body: { name: 'ops', direction: 'OUTBOUND', url: `${receiverUrl}/ramp/operation.created`, httpMethod: 'POST', triggerEvent: 'operation.created' } }));
+    const before = received.length;
+    const triggered = await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'operation.created', subject: { id: 'op-1' } } }));
+    expect(triggered.deliveries).toBe(1);
+    await settle();
+    expect(received.slice(before).map((d) => [d.event, (d.payload as any).data])).toEqual([['operation.created', { id: 'op-1' }]]);
+    const unknown = await control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'no.such_event' } });
+    expect(unknown.response.status).toBe(400);
+  });
+});

@@ -1,0 +1,73 @@
+// The control API's event operations: listDeliveries, redeliver, triggerEvent.
+import { refuse, type Handlers } from '../handler.js';
+import type { Sql } from '../db.js';
+import { documentedEvents, emitEvent } from './store.js';
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event: string;
+  tenant_id: string;
+  endpoint_kind: string;
+  endpoint_id: string;
+  url: string;
+  status: string;
+  next_attempt_at: Date | string | null;
+  attempts_log: { attempt: number; time: string; finishedAt: string; outcome: string; httpStatus: number | null }[] | null;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+async function deliveries(sql: Sql, where: string, params: unknown[]) {
+  const rows = await sql.query<DeliveryRow>(
+    `select d.id, d.event_id, e.event, d.tenant_id, d.endpoint_kind, d.endpoint_id, d.url, d.status, d.next_attempt_at,
+            (select json_agg(json_build_object('attempt', a.attempt, 'time', a.started_at, 'finishedAt', a.finished_at, 'outcome', a.outcome, 'httpStatus', a.http_status) order by a.attempt)
+               from sandbox_delivery_attempts a where a.delivery_id = d.id) as attempts_log
+       from sandbox_deliveries d join sandbox_events e on e.id = d.event_id
+      where ${where} order by d.created_at, d.id`,
+    params,
+  );
+  return rows.map((d) => ({
+    id: d.id,
+    eventId: d.event_id,
+    event: d.event,
+    tenantId: d.tenant_id,
+    endpointKind: d.endpoint_kind,
+    endpointId: d.endpoint_id,
+    url: d.url,
+    status: d.status,
+    nextAttemptAt: d.next_attempt_at === null ? null : iso(d.next_attempt_at),
+    attempts: (d.attempts_log ?? []).map((a) => ({ attempt: a.attempt, time: iso(a.time), finishedAt: iso(a.finishedAt), outcome: a.outcome, httpStatus: a.httpStatus })),
+  }));
+}
+
+export const eventHandlers: Handlers = {
+  listDeliveries: async (ctx) => {
+    const filters: string[] = ['true'];
+    const params: unknown[] = [];
+    for (const [name, column] of [['tenant', 'd.tenant_id::text'], ['event', 'e.event'], ['endpoint', 'd.endpoint_id::text']] as const) {
+      if (typeof ctx.query[name] === 'string') {
+        params.push(ctx.query[name]);
+        filters.push(`${column} = $${params.length}`);
+      }
+    }
+    return { status: 200, body: { deliveries: await deliveries(ctx.sql, filters.join(' and '), params) } };
+  },
+
+  redeliver: async (ctx) => {
+    const rows = await ctx.sql.query<{ status: string }>('select status from sandbox_deliveries where id::text = $1 for update', [ctx.path.deliveryId]);
+    const row = rows[0] ?? refuse(404, 'not_found', 'No delivery has this ID.');
+    if (row.status === 'skipped') refuse(409, 'conflict', 'The endpoint was inactive when the event happened; nothing is sent to it.');
+    await ctx.sql.query(`update sandbox_deliveries set status = 'pending', next_attempt_at = $2 where id = $1`, [ctx.path.deliveryId, ctx.clock.now().toISOString()]);
+    return { status: 202, body: (await deliveries(ctx.sql, 'd.id = $1', [ctx.path.deliveryId]))[0] };
+  },
+
+  triggerEvent: async (ctx) => {
+    const { tenantId, event, subject } = ctx.body as { tenantId: string; event: string; subject?: Record<string, unknown> };
+    if (!documentedEvents().includes(event)) refuse(400, 'invalid_request', `The v1 description lists no event ${event}.`);
+    if (!(await ctx.sql.query('select 1 from tenants where id = $1', [tenantId])).length) refuse(404, 'not_found', 'No tenant has this client ID.');
+    const envelope = await emitEvent(ctx, tenantId, event, subject ?? {});
+    const count = await ctx.sql.query<{ n: string }>('select count(*) as n from sandbox_deliveries where event_id = $1', [envelope.id]);
+    return { status: 201, body: { envelope, deliveries: Number(count[0]!.n) } };
+  },
+};

@@ -1,0 +1,20 @@
+// Events and webhook delivery of the sandbox (issue 15): the tables, the worker, the control handlers.
+import type { Clock } from '../clock.js';
+import type { Db } from '../db.js';
+import { migrateEvents } from './store.js';
+import { startDeliveryWorker, type DeliveryWorker } from './worker.js';
+
+export interface SandboxEvents {
+  worker: DeliveryWorker;
+  close(): Promise<void>;
+}
+
+export async function startEvents(db: Db, clock: Clock): Promise<SandboxEvents> {
+  await migrateEvents(db);
+  const worker = startDeliveryWorker(db, clock);
+  return { worker, close: () => worker.close() };
+}
+
+export { emitEvent, emitTransition, checkPayload, documentedEvents, type EventEnvelope } from './store.js';
+export { eventMappingMarkdown, eventMappingRows, processOf } from './table.js';
+export { eventHandlers } from './handlers.js';

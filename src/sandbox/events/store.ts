@@ -1,0 +1,126 @@
+// Events and their deliveries, in the sandbox's database. `emit` runs inside the transaction of the state
+// change, so an event exists exactly when the change was committed.
+import { randomUUID } from 'node:crypto';
+import { readBundleFile, type OpenApiDocument } from '../../openapi/document.js';
+import { createSchemaValidator, type SchemaValidator } from '../../openapi/schema-validator.js';
+import type { Clock } from '../clock.js';
+import type { Db, Sql } from '../db.js';
+import type { Transition } from '../states.js';
+import { deliverySchedule } from '../../webhooks/schedule.js';
+import { processOf } from './table.js';
+
+export const migration = `
+create table if not exists sandbox_events (
+  id uuid primary key,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  event text not null,
+  payload jsonb not null,
+  created_at timestamptz not null
+);
+create table if not exists sandbox_deliveries (
+  id uuid primary key,
+  event_id uuid not null references sandbox_events(id) on delete cascade,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  endpoint_kind text not null,
+  endpoint_id uuid not null,
+  url text not null,
+  timeout_ms integer not null,
+  retry_delays_ms jsonb not null,
+  status text not null,
+  attempts integer not null default 0,
+  next_attempt_at timestamptz,
+  created_at timestamptz not null
+);
+create index if not exists sandbox_deliveries_due on sandbox_deliveries (next_attempt_at) where status = 'pending';
+create table if not exists sandbox_delivery_attempts (
+  delivery_id uuid not null references sandbox_deliveries(id) on delete cascade,
+  attempt integer not null,
+  started_at timestamptz not null,
+  finished_at timestamptz not null,
+  outcome text not null,
+  http_status integer,
+  primary key (delivery_id, attempt)
+);
+`;
+
+export async function migrateEvents(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock(7301)');
+    for (const statement of migration.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+  });
+}
+
+/** The one envelope every event has (the source shows no payload: the sandbox's choice). */
+export interface EventEnvelope {
+  event: string;
+  id: string;
+  /** Sandbox time, ISO 8601. */
+  createdAt: string;
+  tenantId: string;
+  /** The resource as the API returns it. */
+  data: Record<string, unknown>;
+}
+
+let v1: { doc: OpenApiDocument; validator: SchemaValidator } | undefined;
+function v1Bundle() {
+  if (!v1) {
+    const doc = readBundleFile('v1');
+    v1 = { doc, validator: createSchemaValidator(doc, 'urn:ramp-api:v1-events') };
+  }
+  return v1;
+}
+
+/** The event names the v1 description's `webhooks:` lists. */
+export function documentedEvents(): string[] {
+  return Object.keys((v1Bundle().doc as { webhooks?: Record<string, unknown> }).webhooks ?? {});
+}
+
+/** Problems of `payload` against the v1 description's `webhooks:` schema for `event`; throws for an unknown event. */
+export function checkPayload(event: string, payload: unknown): string[] {
+  const { doc, validator } = v1Bundle();
+  const item = (doc as { webhooks?: Record<string, any> }).webhooks?.[event];
+  const schema = item?.post?.requestBody?.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`The v1 description lists no event ${event}.`);
+  return validator.validate(schema, payload);
+}
+
+interface EmitContext {
+  sql: Sql;
+  clock: Pick<Clock, 'now'>;
+}
+
+/** Records `event` for `tenantId` and one delivery per endpoint that receives it. Returns the envelope. */
+export async function emitEvent(ctx: EmitContext, tenantId: string, event: string, data: Record<string, unknown>): Promise<EventEnvelope> {
+  const now = ctx.clock.now();
+  const envelope: EventEnvelope = { event, id: randomUUID(), createdAt: now.toISOString(), tenantId, data };
+  const problems = checkPayload(event, envelope);
+  if (problems.length) throw new Error(`The ${event} payload breaks the v1 description: ${problems.join('; ')}`);
+  await ctx.sql.query('insert into sandbox_events (id, tenant_id, event, payload, created_at) values ($1, $2, $3, $4, $5)', [envelope.id, tenantId, event, JSON.stringify(envelope), envelope.createdAt]);
+  const endpoints = await ctx.sql.query<{ id: string; config: any; is_active: boolean }>(
+    'select id, config, is_active from integration_endpoints where tenant_id = $1 and trigger_event = $2',
+    [tenantId, event],
+  );
+  const rows: { kind: string; id: string; url: string; timeoutMs: number; delays: number[]; active: boolean }[] = endpoints.map((e) => {
+    const schedule = deliverySchedule({ timeoutMs: e.config.timeoutMs, retryConfig: e.config.retryConfig });
+    return { kind: 'integration', id: e.id, url: String(e.config.url), timeoutMs: schedule.timeoutMs, delays: schedule.retryDelaysMs, active: e.is_active };
+  });
+  const process = processOf(event);
+  if (process) {
+    const hooks = await ctx.sql.query<{ id: string; url: string; status: boolean }>('select id, url, status from business_webhooks where tenant_id = $1 and process = $2', [tenantId, process]);
+    const schedule = deliverySchedule();
+    for (const h of hooks) rows.push({ kind: 'business', id: h.id, url: h.url, timeoutMs: schedule.timeoutMs, delays: schedule.retryDelaysMs, active: h.status });
+  }
+  for (const r of rows) {
+    await ctx.sql.query(
+      `insert into sandbox_deliveries (id, event_id, tenant_id, endpoint_kind, endpoint_id, url, timeout_ms, retry_delays_ms, status, next_attempt_at, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [randomUUID(), envelope.id, tenantId, r.kind, r.id, r.url, r.timeoutMs, JSON.stringify(r.delays), r.active ? 'pending' : 'skipped', r.active ? envelope.createdAt : null, envelope.createdAt],
+    );
+  }
+  return envelope;
+}
+
+/** Emits the events a transition names (../states.ts), inside the caller's transaction. */
+export async function emitTransition(ctx: EmitContext, tenantId: string, transition: Transition, data: Record<string, unknown>): Promise<void> {
+  for (const event of transition.events) await emitEvent(ctx, tenantId, event, data);
+}

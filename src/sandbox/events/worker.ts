@@ -1,0 +1,151 @@
+// The delivery worker: takes due attempts from the database (sandbox time), POSTs the envelope, records the
+// outcome and schedules the next retry per deliverySchedule(). A claimed attempt is leased: its
+// next_attempt_at moves past its timeout, so a sandbox killed mid-call retries it when it comes back.
+// On PostgreSQL, `for update skip locked` lets several instances share the queue.
+import type { Clock } from '../clock.js';
+import type { Db } from '../db.js';
+
+export interface DeliveryWorker {
+  /** Runs one pass now (due attempts are sent); resolves when their calls are recorded. */
+  kick(): Promise<void>;
+  /** Resolves when no call is under way and nothing is due now. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface DueRow {
+  id: string;
+  url: string;
+  timeout_ms: number;
+  retry_delays_ms: number[];
+  attempts: number;
+  payload: unknown;
+}
+
+const LEASE_MARGIN_MS = 5_000;
+const BATCH = 32;
+
+type Outcome = { outcome: 'delivered' | 'http_status'; status: number } | { outcome: 'timeout' | 'connection_error'; status: null };
+
+export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: number } = {}): DeliveryWorker {
+  const inflight = new Set<{ deadline: number; abort: AbortController }>();
+  let closed = false;
+  let running: Promise<void> | null = null;
+
+  async function call(row: DueRow): Promise<Outcome> {
+    const abort = new AbortController();
+    // The timeout runs in sandbox time: advanceClock past it aborts the call at once.
+    const entry = { deadline: clock.now().getTime() + row.timeout_ms, abort };
+    inflight.add(entry);
+    try {
+      const res = await fetch(row.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row.payload), signal: abort.signal });
+      await res.arrayBuffer().catch(() => undefined);
+      return { outcome: res.status >= 200 && res.status < 300 ? 'delivered' : 'http_status', status: res.status };
+    } catch {
+      return abort.signal.aborted ? { outcome: 'timeout', status: null } : { outcome: 'connection_error', status: null };
+    } finally {
+      inflight.delete(entry);
+    }
+  }
+
+  async function claim(): Promise<(DueRow & { startedAt: Date })[]> {
+    return db.transaction(async (tx) => {
+      const now = clock.now();
+      // A business webhook deleted (status false) while a retry was pending gets nothing more.
+      await tx.query(
+        `update sandbox_deliveries d set status = 'skipped', next_attempt_at = null from business_webhooks w
+          where d.status = 'pending' and d.endpoint_kind = 'business' and w.id = d.endpoint_id and not w.status`,
+      );
+      const rows = await tx.query<DueRow>(
+        `select d.id, d.url, d.timeout_ms, d.retry_delays_ms, d.attempts, e.payload
+           from sandbox_deliveries d join sandbox_events e on e.id = d.event_id
+          where d.status = 'pending' and d.next_attempt_at <= $1
+          order by d.next_attempt_at limit ${BATCH} for update of d skip locked`,
+        [now.toISOString()],
+      );
+      for (const r of rows) {
+        await tx.query('update sandbox_deliveries set attempts = attempts + 1, next_attempt_at = $2 where id = $1', [r.id, new Date(now.getTime() + r.timeout_ms + LEASE_MARGIN_MS).toISOString()]);
+      }
+      return rows.map((r) => ({ ...r, startedAt: now }));
+    });
+  }
+
+  async function record(row: DueRow & { startedAt: Date }, result: Outcome): Promise<void> {
+    const attempt = row.attempts + 1;
+    const delays = row.retry_delays_ms;
+    const done = result.outcome === 'delivered';
+    const exhausted = !done && attempt > delays.length;
+    // A retry falls due its delay after the failed call ended (a timeout ends timeoutMs after the start).
+    const finishedAt = clock.now();
+    const next = done || exhausted ? null : new Date(finishedAt.getTime() + delays[attempt - 1]!).toISOString();
+    await db.transaction(async (tx) => {
+      await tx.query('insert into sandbox_delivery_attempts (delivery_id, attempt, started_at, finished_at, outcome, http_status) values ($1, $2, $3, $4, $5, $6) on conflict do nothing', [
+        row.id,
+        attempt,
+        row.startedAt.toISOString(),
+        finishedAt.toISOString(),
+        result.outcome,
+        result.status,
+      ]);
+      await tx.query('update sandbox_deliveries set status = $2, next_attempt_at = $3 where id = $1', [row.id, done ? 'delivered' : exhausted ? 'failed' : 'pending', next]);
+    });
+  }
+
+  const tasks = new Set<Promise<void>>();
+
+  function expire(): void {
+    const now = clock.now().getTime();
+    for (const entry of inflight) if (entry.deadline <= now) entry.abort.abort();
+  }
+
+  async function pass(): Promise<void> {
+    expire();
+    const due = await claim();
+    // A full batch: more may be due; take them without waiting for the next tick.
+    if (due.length === BATCH) setImmediate(() => void kick().catch(() => undefined));
+    for (const row of due) {
+      const task: Promise<void> = call(row)
+        .then((result) => record(row, result))
+        .catch((error: unknown) => console.error('[sandbox] delivery:', error instanceof Error ? error.message : error))
+        .finally(() => tasks.delete(task));
+      tasks.add(task);
+    }
+  }
+
+  function kick(): Promise<void> {
+    if (closed) return Promise.resolve();
+    running ??= pass().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  /** Resolves when no call is under way and nothing is due. */
+  async function idle(): Promise<void> {
+    for (;;) {
+      await kick();
+      if (!tasks.size) return;
+      await Promise.all([...tasks]);
+    }
+  }
+
+  const timer = setInterval(() => {
+    expire();
+    kick().catch((error: unknown) => {
+      if (!closed) console.error('[sandbox] delivery worker:', error instanceof Error ? error.message : error);
+    });
+  }, options.pollMs ?? 20);
+  timer.unref();
+
+  return {
+    kick,
+    idle,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      for (const entry of inflight) entry.abort.abort();
+      await running?.catch(() => undefined);
+      await Promise.all([...tasks]);
+    },
+  };
+}
