@@ -117,7 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (problems.length) throw new Refusal(route.invalidStatus, 'invalid_request', `The request breaks the description: ${problems.join('; ')}`);
       const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock });
       // A write is committed before its answer is sent: the transaction ends before this returns.
-      const result = route.entry.method === 'get' ? await handler(context(db)) : await db.transaction((tx) => handler(context(tx)));
+      const result = route.entry.method === 'get' ? await handler(context(db.reads)) : await db.transaction((tx) => handler(context(tx)));
       return { status: result.status, body: result.body };
     } catch (error) {
       if (error instanceof Refusal) {
