@@ -10,6 +10,8 @@ export interface Route {
   secured: boolean;
   /** Status to answer a request that breaks the description: 422 where the operation documents it, else 400. */
   invalidStatus: number;
+  /** Number of `/`-separated segments of the path template: a path with another count cannot match. */
+  segments: number;
   match(path: string): Record<string, string> | null;
   /** Problems of the request against the description; empty when valid. */
   checkRequest(request: { path: Record<string, string>; query: Record<string, unknown>; headers: Record<string, string | undefined>; body: unknown; hasBody: boolean }): string[];
@@ -64,6 +66,7 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
         family,
         entry,
         literals,
+        segments: entry.path.split('/').length,
         secured: ((entry.operation.security ?? doc.security ?? []) as unknown[]).length > 0,
         invalidStatus: '422' in responses ? 422 : 400,
         match(path) {

@@ -151,7 +151,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (method === 'get' && url.pathname === '/sandbox/openapi.json' && controlDoc) return send(res, 200, controlDoc);
       if (method === 'get' && (url.pathname === '/sandbox' || url.pathname === '/sandbox/docs') && controlDoc) return send(res, 200, docsPage(controlDoc), 'text/html');
       let pathMatched = false;
+      const segments = url.pathname.split('/').length;
       for (const route of routes) {
+        if (route.segments !== segments) continue;
         const params = route.match(url.pathname);
         if (!params) continue;
         pathMatched = true;
