@@ -1,5 +1,8 @@
 // The sandbox against Prism on the same reads (listBanks, listBankAccounts), and the sandbox on a write
 // (createPayout): requests per second and p50/p99 latency with 1 and 32 concurrent clients, over loopback.
+// Fair by construction: the same requests from the same client (node:http, keep-alive), each target in its
+// own process, a warm-up, a fixed duration, and the two targets of a read interleaved in short slices.
+import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { orThrow } from '../../src/index.js';
 import { readBundleFile } from '../../src/openapi/document.js';
@@ -19,27 +22,72 @@ export interface LoadRow {
   failures: number;
 }
 
-async function load(target: string, operation: string, concurrency: number, seconds: number, send: () => Promise<Response>, expected: number): Promise<LoadRow> {
-  const latencies: number[] = [];
-  let failures = 0;
-  const until = performance.now() + seconds * 1000;
+interface Probe {
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  expected: number;
+}
+
+/** One request over a keep-alive agent of `concurrency` sockets: the same lean client for every target. */
+function send(agent: Agent, probe: Probe): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(probe.url, { method: probe.method, agent, headers: { ...probe.headers, ...(probe.body ? { 'content-length': Buffer.byteLength(probe.body) } : {}) } }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+      res.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end(probe.body);
+  });
+}
+
+interface Tally {
+  latencies: number[];
+  failures: number;
+  seconds: number;
+}
+
+async function drive(agent: Agent, probe: Probe, concurrency: number, seconds: number, tally?: Tally): Promise<void> {
   const started = performance.now();
+  const until = started + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < until) {
         const t = performance.now();
-        const res = await send();
-        await res.arrayBuffer();
-        latencies.push(performance.now() - t);
-        if (res.status !== expected) failures++;
+        const status = await send(agent, probe);
+        tally?.latencies.push(performance.now() - t);
+        if (tally && status !== probe.expected) tally.failures++;
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { target, operation, concurrency, requests: latencies.length, perSecond: latencies.length / elapsed, p50ms: at(0.5), p99ms: at(0.99), failures };
+  if (tally) tally.seconds += (performance.now() - started) / 1000;
 }
+
+/**
+ * The targets of one operation side by side: after a warm-up of each, they take turns in slices of
+ * SLICE_S until each has had `seconds`, so a slow moment of the shared machine falls on both.
+ */
+async function interleaved(operation: string, concurrency: number, seconds: number, targets: { target: string; probe: Probe }[]): Promise<LoadRow[]> {
+  const runs = targets.map((t) => ({ ...t, agent: new Agent({ keepAlive: true, maxSockets: concurrency }), tally: { latencies: [], failures: 0, seconds: 0 } as Tally }));
+  try {
+    for (const run of runs) await drive(run.agent, run.probe, concurrency, WARM_UP_S);
+    for (let done = 0; done < seconds; done += SLICE_S) {
+      for (const run of runs) await drive(run.agent, run.probe, concurrency, Math.min(SLICE_S, seconds - done), run.tally);
+    }
+  } finally {
+    for (const run of runs) run.agent.destroy();
+  }
+  return runs.map(({ target, tally }) => {
+    const latencies = tally.latencies.sort((a, b) => a - b);
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+    return { target, operation, concurrency, requests: latencies.length, perSecond: latencies.length / tally.seconds, p50ms: at(0.5), p99ms: at(0.99), failures: tally.failures };
+  });
+}
+
+const WARM_UP_S = 0.5;
+const SLICE_S = 0.5;
 
 export async function sandboxVsPrism(seconds = 3): Promise<LoadRow[]> {
   const business = apiFamilies().find((a) => a.name === 'business')!;
@@ -70,20 +118,25 @@ export async function sandboxVsPrism(seconds = 3): Promise<LoadRow[]> {
       }
     }
     const rows: LoadRow[] = [];
+    const sandboxBearer = await token('/api/token', tenant.businessCredentials);
+    const reads = (url: string, bearer: string) => ({
+      listBanks: { method: 'GET', url: `${url}/api/parameters/banks`, expected: 200 },
+      listBankAccounts: { method: 'GET', url: `${url}/api/accounts/${tenant.clientId}`, headers: { authorization: `Bearer ${bearer}` }, expected: 200 },
+    }) satisfies Record<string, Probe>;
+    const prismReads = reads(prism.url, 'bench-token');
+    const sandboxReads = reads(sandbox.url, sandboxBearer);
+    const payout: Probe = {
+      method: 'POST',
+      url: `${sandbox.url}/api/v1/admin/fiats/${userId}/payout`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${v1Token}` },
+      body: JSON.stringify({ amount: 1000, currency: 'COP', destinationId: destinationId!, paymentMethod: 'ACH' }),
+      expected: 201,
+    };
     for (const concurrency of [1, 32]) {
-      for (const [target, url, bearer] of [
-        ['Prism', prism.url, 'bench-token'],
-        ['sandbox', sandbox.url, await token('/api/token', tenant.businessCredentials)],
-      ] as const) {
-        rows.push(await load(target, 'listBanks', concurrency, seconds, () => fetch(`${url}/api/parameters/banks`), 200));
-        const accounts = `${url}/api/accounts/${tenant.clientId}`;
-        rows.push(await load(target, 'listBankAccounts', concurrency, seconds, () => fetch(accounts, { headers: { authorization: `Bearer ${bearer}` } }), 200));
+      for (const operation of ['listBanks', 'listBankAccounts'] as const) {
+        rows.push(...(await interleaved(operation, concurrency, seconds, [{ target: 'Prism', probe: prismReads[operation] }, { target: 'sandbox', probe: sandboxReads[operation] }])));
       }
-      const payout = JSON.stringify({ amount: 1000, currency: 'COP', destinationId: destinationId!, paymentMethod: 'ACH' });
-      const path = `${sandbox.url}/api/v1/admin/fiats/${userId}/payout`;
-      rows.push(
-        await load('sandbox', 'createPayout', concurrency, seconds, () => fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${v1Token}` }, body: payout }), 201),
-      );
+      rows.push(...(await interleaved('createPayout', concurrency, seconds, [{ target: 'sandbox', probe: payout }])));
     }
     return rows;
   } finally {

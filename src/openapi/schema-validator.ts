@@ -15,6 +15,8 @@ const OPENAPI_ANNOTATIONS = ['example', 'discriminator', 'xml', 'externalDocs'];
 export interface SchemaValidator {
   /** Problems of `value` against `schema` (an inline schema from the document, refs and all); empty when valid. */
   validate(schema: unknown, value: unknown): string[];
+  /** The same check compiled once, for a caller that validates many values against one schema. */
+  compile(schema: unknown): (value: unknown) => string[];
 }
 
 function collectExtensionKeywords(node: unknown, into: Set<string>): Set<string> {
@@ -58,15 +60,18 @@ export function createSchemaValidator(doc: OpenApiDocument, id = 'urn:ramp-api:d
   for (const keyword of [...OPENAPI_ANNOTATIONS, ...collectExtensionKeywords(doc, new Set())]) ajv.addKeyword(keyword);
   ajv.addSchema({ $id: id, $defs: rewriteRefs(doc.components?.schemas ?? {}, id) });
   const compiled = new Map<string, ValidateFunction>();
+  const compile = (schema: unknown): ((value: unknown) => string[]) => {
+    const key = JSON.stringify(schema);
+    let validate = compiled.get(key);
+    if (!validate) {
+      validate = ajv.compile(rewriteRefs(schema, id) as object);
+      compiled.set(key, validate);
+    }
+    const fn = validate;
+    return (value) => (fn(value) ? [] : formatAjvErrors(fn.errors));
+  };
   return {
-    validate(schema, value) {
-      const key = JSON.stringify(schema);
-      let validate = compiled.get(key);
-      if (!validate) {
-        validate = ajv.compile(rewriteRefs(schema, id) as object);
-        compiled.set(key, validate);
-      }
-      return validate(value) ? [] : formatAjvErrors(validate.errors);
-    },
+    validate: (schema, value) => compile(schema)(value),
+    compile,
   };
 }

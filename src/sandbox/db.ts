@@ -9,6 +9,12 @@ export interface Sql {
 }
 
 export interface Db extends Sql {
+  /**
+   * For reads (GET handlers): the same answers as `query`. On PGlite, which only this process can change,
+   * repeated selects are answered from memory until the next write, which empties that memory; on a
+   * PostgreSQL server another instance could write, so there it is `query` itself, nothing cached.
+   */
+  reads: Sql;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -38,9 +44,48 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     return run;
   };
   const direct = wrap(pg);
+  // Results of selects, kept until the next write. Statements run one at a time (above), so a select that
+  // ran while `generation` stayed the same saw no write start or end, and its rows are current until the
+  // next one. Handlers get copies, so nothing they do to rows reaches the memory.
+  const remembered = new Map<string, unknown[]>();
+  let generation = 0;
+  const written = () => {
+    generation++;
+    remembered.clear();
+  };
+  const writing = <T,>(work: () => Promise<T>): Promise<T> =>
+    exclusive(async () => {
+      written();
+      try {
+        return await work();
+      } finally {
+        written();
+      }
+    });
+  const query: Sql['query'] = (text, params) =>
+    /^\s*select\b/i.test(text) ? exclusive(() => direct.query(text, params)) : writing(() => direct.query(text, params));
+  const reads: Sql = {
+    query: async <Row,>(text: string, params?: unknown[]) => {
+      if (!/^\s*select\b/i.test(text)) return query<Row>(text, params);
+      const key = `${text}\u0000${JSON.stringify(params ?? [])}`;
+      const known = remembered.get(key);
+      if (known) return structuredClone(known) as Row[];
+      const rows = await exclusive(async () => {
+        const before = generation;
+        const result = await direct.query<Row>(text, params);
+        if (generation === before) {
+          if (remembered.size >= 1000) remembered.clear();
+          remembered.set(key, structuredClone(result));
+        }
+        return result;
+      });
+      return rows;
+    },
+  };
   return {
-    query: (text, params) => exclusive(() => direct.query(text, params)),
-    transaction: (work) => exclusive(() => pg.transaction((tx) => work(wrap(tx)))),
+    query,
+    reads,
+    transaction: (work) => writing(() => pg.transaction((tx) => work(wrap(tx)))),
     close: () => exclusive(() => pg.close()),
   };
 }
@@ -51,8 +96,10 @@ export async function openPostgres(connectionString: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: 10 });
   const query = async <Row,>(runner: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }, text: string, params?: unknown[]) =>
     (await runner.query(text, params)).rows as Row[];
+  const direct: Sql = { query: (text, params) => query(pool, text, params) };
   return {
-    query: (text, params) => query(pool, text, params),
+    ...direct,
+    reads: direct,
     async transaction(work) {
       const client = await pool.connect();
       try {

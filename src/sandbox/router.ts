@@ -10,6 +10,8 @@ export interface Route {
   secured: boolean;
   /** Status to answer a request that breaks the description: 422 where the operation documents it, else 400. */
   invalidStatus: number;
+  /** Number of `/`-separated segments of the path template: a path with another count cannot match. */
+  segments: number;
   match(path: string): Record<string, string> | null;
   /** Problems of the request against the description; empty when valid. */
   checkRequest(request: { path: Record<string, string>; query: Record<string, unknown>; headers: Record<string, string | undefined>; body: unknown; hasBody: boolean }): string[];
@@ -51,14 +53,20 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
       const responses = (entry.operation.responses ?? {}) as JsonObject;
       const body = resolveRef(doc, entry.operation.requestBody) as JsonObject | undefined;
       const bodySchema = body ? requestSchema(doc, entry) : undefined;
-      const responseFor = (status: number) => {
-        const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in responses);
-        return key ? (resolveRef(doc, responses[key]) as JsonObject) : undefined;
-      };
+      // Every validator of the operation is compiled here, once at start: a request only runs them.
+      const checkBody = bodySchema ? validator.compile(bodySchema) : undefined;
+      const parameters = entry.parameters.map((p) => ({ p, check: validator.compile(p.schema ?? {}) }));
+      const responseChecks = new Map<string, ((value: unknown) => string[]) | null>();
+      for (const [key, ref] of Object.entries(responses)) {
+        const schema = (resolveRef(doc, ref) as JsonObject | undefined)?.content?.['application/json']?.schema;
+        responseChecks.set(key, schema ? validator.compile(schema) : null);
+      }
+      const responseFor = (status: number) => [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responseChecks.has(k));
       routes.push({
         family,
         entry,
         literals,
+        segments: entry.path.split('/').length,
         secured: ((entry.operation.security ?? doc.security ?? []) as unknown[]).length > 0,
         invalidStatus: '422' in responses ? 422 : 400,
         match(path) {
@@ -72,7 +80,7 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
         },
         checkRequest(request) {
           const problems: string[] = [];
-          for (const p of entry.parameters) {
+          for (const { p, check } of parameters) {
             const where = p.in === 'header' ? request.headers : p.in === 'path' ? request.path : p.in === 'query' ? request.query : undefined;
             if (!where) continue;
             const raw = where[p.in === 'header' ? String(p.name).toLowerCase() : p.name];
@@ -82,21 +90,21 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
             }
             const value = typeof raw === 'string' ? coerce(p.schema, raw) : raw;
             if (p.in === 'query') request.query[p.name] = value;
-            problems.push(...validator.validate(p.schema ?? {}, value).map((m) => `${p.in} parameter ${p.name}: ${m}`));
+            problems.push(...check(value).map((m) => `${p.in} parameter ${p.name}: ${m}`));
           }
           if (bodySchema) {
             if (!request.hasBody) {
               if (body?.required) problems.push('a JSON body is required');
-            } else problems.push(...validator.validate(bodySchema, request.body).map((m) => `body ${m}`));
+            } else problems.push(...checkBody!(request.body).map((m) => `body ${m}`));
           }
           return problems;
         },
         checkResponse(status, value) {
-          const response = responseFor(status);
-          if (!response) return null;
-          const schema = response.content?.['application/json']?.schema;
-          if (!schema) return value === undefined ? [] : ['the description shows no body for this status'];
-          return validator.validate(schema, value);
+          const key = responseFor(status);
+          if (key === undefined) return null;
+          const check = responseChecks.get(key);
+          if (!check) return value === undefined ? [] : ['the description shows no body for this status'];
+          return check(value);
         },
       });
     }

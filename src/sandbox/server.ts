@@ -121,7 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (problems.length) throw new Refusal(route.invalidStatus, 'invalid_request', `The request breaks the description: ${problems.join('; ')}`);
       const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock });
       // A write is committed before its answer is sent: the transaction ends before this returns.
-      const result = route.entry.method === 'get' ? await handler(context(db)) : await db.transaction((tx) => handler(context(tx)));
+      const result = route.entry.method === 'get' ? await handler(context(db.reads)) : await db.transaction((tx) => handler(context(tx)));
       return { status: result.status, body: result.body };
     } catch (error) {
       if (error instanceof Refusal) {
@@ -155,7 +155,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (method === 'get' && url.pathname === '/sandbox/openapi.json' && controlDoc) return send(res, 200, controlDoc);
       if (method === 'get' && (url.pathname === '/sandbox' || url.pathname === '/sandbox/docs') && controlDoc) return send(res, 200, docsPage(controlDoc), 'text/html');
       let pathMatched = false;
+      const segments = url.pathname.split('/').length;
       for (const route of routes) {
+        if (route.segments !== segments) continue;
         const params = route.match(url.pathname);
         if (!params) continue;
         pathMatched = true;
