@@ -289,6 +289,14 @@ export function createTransport(options: TransportOptions) {
     return new Response(counted, { status: response.status, statusText: response.statusText, headers });
   }
 
+  /** Waits `ms` before a retry and logs it, or says no when the wait would end past the call's deadline. */
+  async function pause(ms: number, reason: string, context: CallContext, started: number, timeoutMs: number): Promise<boolean> {
+    if (ms >= timeoutMs - (Date.now() - started)) return false;
+    await sleep(ms, context.signal);
+    options.logger?.warn(`${context.operationId ?? context.path}: ${reason}; retried after ${ms} ms`);
+    return true;
+  }
+
   /** The named error for a failure: the caller's abort reason, a timeout, or what went wrong. */
   function named(error: unknown, context: CallContext, callerSignal: AbortSignal | undefined, started: number, timeoutMs: number, attempt: number): unknown {
     if (callerSignal?.aborted) return callerSignal.reason;
@@ -333,13 +341,6 @@ export function createTransport(options: TransportOptions) {
     const callInit = { ...init, signal: undefined, [CONTEXT_KEY]: context };
     const maxAttempts = retry && (method === 'GET' || method === 'HEAD') ? retry.attempts : 1;
     let attempt = 1;
-    /** Waits `ms` before a retry, or says no when the wait would end past the deadline. */
-    const pause = async (ms: number, reason: string): Promise<boolean> => {
-      if (ms >= timeoutMs - (Date.now() - started)) return false;
-      await sleep(ms, signal);
-      options.logger?.warn(`${operationId ?? path}: ${reason} (attempt ${attempt}/${maxAttempts}); retried after ${ms} ms`);
-      return true;
-    };
     let keepArmed = false;
     try {
       let repeatedAfter401 = false;
@@ -350,7 +351,7 @@ export function createTransport(options: TransportOptions) {
           result = await invoke(method, path, callInit);
         } catch (error) {
           const failure = named(error, context, callerSignal, started, timeoutMs, attempt);
-          if (failure instanceof NetworkError && attempt < maxAttempts && (await pause(backoff(attempt), 'no answer'))) continue;
+          if (failure instanceof NetworkError && attempt < maxAttempts && (await pause(backoff(attempt), `no answer (attempt ${attempt}/${maxAttempts})`, context, started, timeoutMs))) continue;
           throw failure;
         }
         const status = result.response.status;
@@ -364,7 +365,7 @@ export function createTransport(options: TransportOptions) {
         }
         if (attempt < maxAttempts && retry && RETRYABLE_STATUS(status)) {
           const hinted = retryAfterMs(result.response.headers.get('retry-after'));
-          if ((hinted === undefined || hinted <= retry.maxRetryAfterMs) && (await pause(hinted ?? backoff(attempt), `HTTP ${status}`))) continue;
+          if ((hinted === undefined || hinted <= retry.maxRetryAfterMs) && (await pause(hinted ?? backoff(attempt), `HTTP ${status} (attempt ${attempt}/${maxAttempts})`, context, started, timeoutMs))) continue;
         }
         // Only a failed call's result is ever unwrapped into an ApiError, which needs what the call was.
         if (!result.response.ok) callByResponse.set(result.response, context);
