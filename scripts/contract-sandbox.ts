@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { orThrow } from '../src/index.js';
 import { readBundleFile } from '../src/openapi/document.js';
 import { createSandboxClient } from '../src/sandbox/client.js';
+import { registerExampleUser } from '../src/testing/sandbox-users.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { repoRoot } from './lib/apis.js';
 import { bundleAll } from './lib/bundle.js';
@@ -19,23 +20,11 @@ try {
   const tenant = await orThrow(control.createTenant({ body: { name: 'Contract suite' } }));
   const clientId = tenant.clientId;
   // A registered, approved user (registered over the v1 API itself, so it is a real record).
-  const register = await fetch(`${sandbox.url}/api/v1/client/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tenant.v1Credentials) });
-  const v1Token = ((await register.json()) as { access_token: string }).access_token;
-  const { external_user_id: _fixed, ...person } = v1.components.examples.RegisterNaturalPerson.value;
-  const registered = await fetch(`${sandbox.url}/api/v1/users/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${v1Token}`, 'x-integration-register': tenant.integrationRegister },
-    body: JSON.stringify(person),
-  });
-  const userId = ((await registered.json()) as { user_id: string }).user_id;
+  const userId = await registerExampleUser(sandbox.url, tenant);
   await orThrow(control.approveUser({ params: { path: { userId } } }));
   // A second registered user, left pending: the recipes' user that is not approved.
-  const pending = await fetch(`${sandbox.url}/api/v1/users/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${v1Token}`, 'x-integration-register': tenant.integrationRegister },
-    body: JSON.stringify({ ...person, document_number: `${person.document_number ?? ''}9` }),
-  });
-  const pendingUserId = ((await pending.json()) as { user_id: string }).user_id;
+  const exampleDocument = String(v1.components.examples.RegisterNaturalPerson.value.document_number ?? '');
+  const pendingUserId = await registerExampleUser(sandbox.url, tenant, { document_number: `${exampleDocument}9` });
   const wallet = await fetch(`${sandbox.url}/api/b2b2b/${clientId}/wallet/custody/${userId}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${await businessToken()}` },

@@ -5,9 +5,9 @@
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { orThrow } from '../../src/index.js';
-import { readBundleFile } from '../../src/openapi/document.js';
 import { createSandboxClient } from '../../src/sandbox/client.js';
 import { launchSandbox } from '../../src/testing/sandbox-process.js';
+import { registerExampleUser } from '../../src/testing/sandbox-users.js';
 import { apiFamilies } from './apis.js';
 import { startPrism } from './prism.js';
 
@@ -99,14 +99,8 @@ export async function sandboxVsPrism(seconds = 3): Promise<LoadRow[]> {
     const tenant = await orThrow(control.createTenant({ body: { name: 'Bench' } }));
     const token = async (path: string, credentials: unknown) =>
       ((await (await fetch(sandbox.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })).json()) as { access_token: string }).access_token;
-    const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples.RegisterNaturalPerson.value;
     const v1Token = await token('/api/v1/client/token', tenant.v1Credentials);
-    const registered = await fetch(`${sandbox.url}/api/v1/users/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${v1Token}`, 'x-integration-register': tenant.integrationRegister },
-      body: JSON.stringify(person),
-    });
-    const userId = ((await registered.json()) as { user_id: string }).user_id;
+    const userId = await registerExampleUser(sandbox.url, tenant);
     await orThrow(control.approveUser({ params: { path: { userId } } }));
     let destinationId: string | undefined;
     for (let i = 0; i < 5; i++) {

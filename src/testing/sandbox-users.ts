@@ -1,0 +1,18 @@
+// Test and bench support: registers the v1 description's example person as a user of a sandbox tenant, over
+// the v1 API itself (so it is a real record), and returns the user's ID. `changes` alter the person.
+import { readBundleFile } from '../openapi/document.js';
+
+interface TenantCredentials {
+  v1Credentials: unknown;
+  integrationRegister: string;
+}
+
+export async function registerExampleUser(baseUrl: string, tenant: TenantCredentials, changes: Record<string, unknown> = {}): Promise<string> {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const { access_token: token } = (await (await post('/api/v1/client/token', tenant.v1Credentials)).json()) as { access_token: string };
+  const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples.RegisterNaturalPerson.value;
+  const answer = await post('/api/v1/users/register', { ...person, ...changes }, { authorization: `Bearer ${token}`, 'x-integration-register': tenant.integrationRegister });
+  if (answer.status !== 201) throw new Error(`registering the example user answered HTTP ${answer.status}: ${await answer.text()}`);
+  return ((await answer.json()) as { user_id: string }).user_id;
+}
