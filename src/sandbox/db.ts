@@ -94,6 +94,10 @@ export async function openPglite(options: DbOptions): Promise<Db> {
 export async function openPostgres(connectionString: string): Promise<Db> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle pooled connection that the server ends (a restart, a failover, pg_terminate_backend) is dropped
+  // from the pool by node-postgres, which then reports it here; unheard, it would crash the process. The next
+  // query opens a fresh connection.
+  pool.on('error', (error) => console.error(`PostgreSQL closed an idle connection (${(error as { code?: string }).code ?? error.message}); it will be reopened.`));
   const query = async <Row,>(runner: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }, text: string, params?: unknown[]) =>
     (await runner.query(text, params)).rows as Row[];
   const direct: Sql = { query: (text, params) => query(pool, text, params) };
@@ -102,6 +106,11 @@ export async function openPostgres(connectionString: string): Promise<Db> {
     reads: direct,
     async transaction(work) {
       const client = await pool.connect();
+      // While checked out, a connection the server ends emits 'error' on the client itself (the pool listens
+      // only to idle ones); the query under way fails with it, which is the error that counts.
+      let broken: Error | undefined;
+      const onError = (error: Error) => (broken = error);
+      client.on('error', onError);
       try {
         await client.query('begin');
         const result = await work({ query: (text, params) => query(client, text, params) });
@@ -111,7 +120,9 @@ export async function openPostgres(connectionString: string): Promise<Db> {
         await client.query('rollback').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        // A broken connection is destroyed, not returned to the pool for the next transaction.
+        client.release(broken);
       }
     },
     close: () => pool.end(),

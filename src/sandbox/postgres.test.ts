@@ -48,6 +48,23 @@ describe.skipIf(!usable)('the sandbox on PostgreSQL 15', () => {
     }
   }, 30_000);
 
+  it('survives PostgreSQL ending its connections (a restart, a failover): no crash, and the next request is served', async () => {
+    const unexpected: unknown[] = [];
+    const onError = (error: unknown) => unexpected.push(error);
+    process.on('uncaughtException', onError);
+    try {
+      expect((await fetch(`${sandbox.url}/api/parameters/banks`)).status).toBe(200);
+      // What a restart does to the sandbox's idle pooled connections.
+      asPostgres(`psql "${databaseUrl}" -Atc "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'" >/dev/null`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const control = createSandboxClient({ baseUrl: sandbox.url });
+      expect((await control.createTenant({ body: {} })).response.status).toBe(201);
+      expect(unexpected).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+  }, 30_000);
+
   it('runs a payout flow, and concurrent payouts never overdraw the balance', async () => {
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const tenant = await orThrow(control.createTenant({ body: {} }));
