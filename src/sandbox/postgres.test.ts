@@ -1,5 +1,6 @@
 // The same sandbox on a PostgreSQL 15 server (Debian's, in a throwaway cluster on a free loopback port):
 // migrations, SQL and the atomic balance debit hold there too. Skipped where PostgreSQL is not installed.
+import { fundedExampleUser } from '../testing/sandbox-users.js';
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
@@ -8,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createV1Client, orThrow } from '../index.js';
-import { readBundleFile } from '../openapi/document.js';
 import { createSandboxClient } from './client.js';
 import { startSandbox, type Sandbox } from './server.js';
 
@@ -69,15 +69,9 @@ describe.skipIf(!usable)('the sandbox on PostgreSQL 15', () => {
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const tenant = await orThrow(control.createTenant({ body: {} }));
     const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });
-    const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples.RegisterNaturalPerson.value;
-    const user = await orThrow(v1.registerUser({ params: { header: { 'x-integration-register': tenant.integrationRegister } }, body: person }));
-    const userId = user.user_id;
-    await orThrow(control.approveUser({ params: { path: { userId } } }));
-    const account = await orThrow(control.createBankAccount({ body: { clientId: tenant.clientId, userId } }));
-    await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
-    await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1000, currency: 'COP' } }));
+    const { userId, accountId } = await fundedExampleUser(sandbox.url, tenant, 1000);
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => v1.createPayout({ params: { path: { user_id: userId } }, body: { amount: 100, currency: 'COP', destinationId: account.accountId } })),
+      Array.from({ length: 20 }, () => v1.createPayout({ params: { path: { user_id: userId } }, body: { amount: 100, currency: 'COP', destinationId: accountId } })),
     );
     const statuses = results.map((r) => r.response.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);

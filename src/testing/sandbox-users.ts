@@ -1,6 +1,8 @@
 // Test and bench support: registers the v1 description's example person as a user of a sandbox tenant, over
 // the v1 API itself (so it is a real record), and returns the user's ID. `changes` alter the person.
+import { orThrow } from '../core/client.js';
 import { readBundleFile } from '../openapi/document.js';
+import { createSandboxClient } from '../sandbox/client.js';
 
 interface TenantCredentials {
   v1Credentials: unknown;
@@ -15,4 +17,15 @@ export async function registerExampleUser(baseUrl: string, tenant: TenantCredent
   const answer = await post('/api/v1/users/register', { ...person, ...changes }, { authorization: `Bearer ${token}`, 'x-integration-register': tenant.integrationRegister });
   if (answer.status !== 201) throw new Error(`registering the example user answered HTTP ${answer.status}: ${await answer.text()}`);
   return ((await answer.json()) as { user_id: string }).user_id;
+}
+
+/** The example user, approved, with an accepted bank account and `amount` COP on their balance: ready to pay out. */
+export async function fundedExampleUser(baseUrl: string, tenant: TenantCredentials & { clientId: string }, amount: number): Promise<{ userId: string; accountId: string }> {
+  const control = createSandboxClient({ baseUrl });
+  const userId = await registerExampleUser(baseUrl, tenant);
+  await orThrow(control.approveUser({ params: { path: { userId } } }));
+  const { accountId } = await orThrow(control.createBankAccount({ body: { clientId: tenant.clientId, userId } }));
+  await orThrow(control.acceptBankAccount({ params: { path: { accountId } } }));
+  await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount, currency: 'COP' } }));
+  return { userId, accountId };
 }

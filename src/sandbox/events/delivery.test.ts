@@ -1,11 +1,11 @@
 // End to end: the sandbox's events reach endpoints registered through the real API, served by
 // createWebhookReceiver and by a deliberately failing server (500, then a timeout, then a refused
 // connection), on the schedule deliverySchedule() computes, in sandbox time.
+import { fundedExampleUser } from '../../testing/sandbox-users.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, createV1Client, orThrow } from '../../index.js';
-import { readBundleFile } from '../../openapi/document.js';
 import { createWebhookReceiver, deliverySchedule, type Delivery } from '../../webhooks/index.js';
 import { createSandboxClient } from '../client.js';
 import { startSandbox, type Sandbox } from '../server.js';
@@ -87,15 +87,8 @@ describe('delivery', () => {
     const deleted = await orThrow(control.createBusinessWebhook({ body: { clientId: tenant.clientId, url: `${receiverUrl}/business`, process: 'ramp' } }));
     await orThrow(business.deleteWebhook({ params: { path: { clientId: tenant.clientId, webhook_id: deleted.id } } }));
 
-    const doc = readBundleFile('v1') as any;
-    const { external_user_id: _ignored, ...registration } = structuredClone(doc.components.examples.RegisterNaturalPerson.value);
-    const user = await orThrow(v1.registerUser({ params: { header: { 'x-integration-register': tenant.integrationRegister } }, body: registration }));
-    const userId = user.user_id;
-    await orThrow(control.approveUser({ params: { path: { userId } } }));
-    const account = await orThrow(control.createBankAccount({ body: { clientId: tenant.clientId, userId } }));
-    await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
-    await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 100_000, currency: 'COP' } }));
-    const payout = await orThrow(v1.createPayout({ params: { path: { user_id: userId } }, body: { amount: 50_000, currency: 'COP', destinationId: account.accountId, paymentMethod: 'BREB' } }));
+    const { userId, accountId } = await fundedExampleUser(sandbox.url, tenant, 100_000);
+    const payout = await orThrow(v1.createPayout({ params: { path: { user_id: userId } }, body: { amount: 50_000, currency: 'COP', destinationId: accountId, paymentMethod: 'BREB' } }));
     await orThrow(control.completePayout({ params: { path: { payoutId: payout.id } } }));
     await settle();
 
