@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['openapi/**/*.test.ts', 'scripts/**/*.test.ts', 'src/**/*.test.ts', 'contract-tests/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
-    globalSetup: ['scripts/test-setup/bundle.ts', 'contract-tests/global-setup.ts'],
+    globalSetup: ['scripts/test-setup/bundle.ts', 'scripts/test-setup/postgres.ts', 'contract-tests/global-setup.ts'],
     testTimeout: 20_000,
     reporters: ['default', './scripts/test-setup/summary-reporter.ts'],
   },

@@ -1,52 +1,38 @@
-// The same sandbox on a PostgreSQL 15 server (Debian's, in a throwaway cluster on a free loopback port):
-// migrations, SQL and the atomic balance debit hold there too. Skipped where PostgreSQL is not installed.
+// The same sandbox on PostgreSQL (the run's throwaway cluster, scripts/test-setup/postgres.ts): what only a
+// server shows: connections ended under the sandbox, concurrent debits, and two instances sharing one queue.
 import { fundedExampleUser } from '../testing/sandbox-users.js';
-import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createDatabase } from '../testing/stores.js';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createV1Client, orThrow } from '../index.js';
 import { createSandboxClient } from './client.js';
 import { startSandbox, type Sandbox } from './server.js';
 
-const bin = '/usr/lib/postgresql/15/bin';
-const usable = existsSync(join(bin, 'initdb')) && process.getuid?.() === 0;
+const adminUrl = inject('postgresUrl');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-describe.skipIf(!usable)('the sandbox on PostgreSQL 15', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ramp-pg-'));
-  const asPostgres = (command: string) => execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: 'pipe' });
+describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
   let sandbox: Sandbox;
   let databaseUrl: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
-    asPostgres(`${bin}/initdb -D ${dir}/data --auth=trust -U postgres >/dev/null`);
-    asPostgres(`${bin}/pg_ctl -D ${dir}/data -o "-p ${port} -k ${dir} -c listen_addresses=127.0.0.1" -w -l ${dir}/log start >/dev/null`);
-    databaseUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    databaseUrl = await createDatabase(adminUrl!);
     sandbox = await startSandbox({ databaseUrl });
   }, 60_000);
 
   afterAll(async () => {
     await sandbox?.close();
-    try {
-      asPostgres(`${bin}/pg_ctl -D ${dir}/data -m fast -w stop >/dev/null`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   }, 30_000);
+
+  async function terminateOtherBackends(): Promise<void> {
+    const client = new pg.Client({ connectionString: adminUrl! });
+    await client.connect();
+    try {
+      await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = $1", [new URL(databaseUrl).pathname.slice(1)]);
+    } finally {
+      await client.end();
+    }
+  }
 
   it('survives PostgreSQL ending its connections (a restart, a failover): no crash, and the next request is served', async () => {
     const unexpected: unknown[] = [];
@@ -54,8 +40,8 @@ describe.skipIf(!usable)('the sandbox on PostgreSQL 15', () => {
     process.on('uncaughtException', onError);
     try {
       expect((await fetch(`${sandbox.url}/api/parameters/banks`)).status).toBe(200);
-      // What a restart does to the sandbox's idle pooled connections.
-      asPostgres(`psql "${databaseUrl}" -Atc "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'" >/dev/null`);
+      // What a restart does to the sandbox's idle pooled connections (this database's only: other files run beside).
+      await terminateOtherBackends();
       await new Promise((resolve) => setTimeout(resolve, 200));
       const control = createSandboxClient({ baseUrl: sandbox.url });
       expect((await control.createTenant({ body: {} })).response.status).toBe(201);

@@ -1,0 +1,108 @@
+// Test and load-test support: a throwaway PostgreSQL cluster from the machine's own PostgreSQL binaries
+// (Debian's `postgresql` package), on a free loopback port, in a temporary directory that is removed on stop.
+// Nothing is downloaded. As root the server runs as the `postgres` user, since initdb refuses root.
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PostgresCluster {
+  /** URL of the cluster's `postgres` database, as the `postgres` superuser (trust authentication, loopback only). */
+  url: string;
+  /** Runs SQL through psql against `url`; returns its unaligned output. */
+  psql(sql: string): string;
+  /** A new, empty database in the cluster; its URL. */
+  createDatabase(prefix?: string): string;
+  stop(): void;
+}
+
+/** The directory of the newest installed PostgreSQL's binaries, or null when there is none. */
+export function postgresBinaries(): string | null {
+  const fromEnv = process.env.POSTGRES_BIN;
+  if (fromEnv) return existsSync(join(fromEnv, 'initdb')) ? fromEnv : null;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? join(root, versions[0]!, 'bin') : null;
+}
+
+/** Why PostgreSQL tests cannot run here, or null when they can. */
+export function postgresUnavailable(): string | null {
+  if (!postgresBinaries()) return 'no PostgreSQL binaries (install Debian\'s `postgresql`, or set POSTGRES_BIN)';
+  if (process.getuid?.() === 0) {
+    try {
+      execFileSync('id', ['-u', 'postgres'], { stdio: 'pipe' });
+    } catch {
+      return 'running as root and there is no `postgres` user to run the server as';
+    }
+  }
+  return null;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+  });
+}
+
+function quote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+export async function startPostgres(): Promise<PostgresCluster> {
+  const why = postgresUnavailable();
+  if (why) throw new Error(`Cannot start PostgreSQL: ${why}.`);
+  const bin = postgresBinaries()!;
+  const dir = mkdtempSync(join(tmpdir(), 'ramp-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  const run = (command: string) =>
+    asRoot ? execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: 'pipe' }).toString() : execFileSync('/bin/sh', ['-c', command], { stdio: 'pipe' }).toString();
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  const port = await freePort();
+  const data = join(dir, 'data');
+  let started = false;
+  const stop = () => {
+    try {
+      if (started) run(`${bin}/pg_ctl -D ${quote(data)} -m immediate -w stop >/dev/null 2>&1`);
+    } finally {
+      started = false;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    run(`${bin}/initdb -D ${quote(data)} --auth=trust -U postgres --no-sync >/dev/null`);
+    // fsync off: a throwaway cluster for tests; a crash of the machine loses nothing anyone needs.
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+    run(`${bin}/pg_ctl -D ${quote(data)} -o ${quote(options)} -w -l ${quote(join(dir, 'log'))} start >/dev/null`);
+    started = true;
+  } catch (error) {
+    const log = existsSync(join(dir, 'log')) ? execFileSync('cat', [join(dir, 'log')]).toString() : '';
+    stop();
+    throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
+  }
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const psql = (sql: string) => run(`${bin}/psql ${quote(url)} -v ON_ERROR_STOP=1 -Atc ${quote(sql)}`);
+  let databases = 0;
+  return {
+    url,
+    psql,
+    createDatabase(prefix = 'sandbox') {
+      const name = `${prefix.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${process.pid}_${++databases}`;
+      psql(`CREATE DATABASE ${name}`);
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    stop,
+  };
+}
