@@ -77,14 +77,23 @@ const expiredToken: Recipe = {
   },
 };
 
+/** The sandbox's own rate limit (setRateLimit) at 0 calls per window for the operation, lifted after the call. */
+const rateLimited: Recipe = {
+  name: 'a rate limit of 0 calls per window set with setRateLimit',
+  reason: 'rate_limited',
+  run: async (ctx) => {
+    const path = { operationId: ctx.entry.operationId };
+    await orThrow(ctx.control.setRateLimit({ params: { path }, body: { limit: 0, windowSeconds: 60 } }));
+    try {
+      return await ctx.send(ctx.request());
+    } finally {
+      await ctx.control.clearRateLimit({ params: { path } });
+    }
+  },
+};
+
 /** Recipes a single operation needs, by operationId and status; the others come from `byStatus`. */
 const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
-  listBanks: {
-    429: {
-      unreachable:
-        'the 429 is itself inferred (x-inferred: status) and the source says "Rate limits: not shown": no limit, window or rule says when the bank directory refuses, so no sandbox state can stand for it',
-    },
-  },
   deleteWebhook: {
     200: {
       name: 'a webhook created through the control API, then deleted',
@@ -156,6 +165,7 @@ function byStatus(entry: OperationEntry, status: number): Recipe | undefined {
   if (status === 401) return expiredToken;
   if (status === 403 && entry.parameters.some((p) => p.in === 'path' && p.name === 'clientId')) return otherTenant;
   if (status === 400 || status === 422) return breaksDescription;
+  if (status === 429) return rateLimited;
   return undefined;
 }
 

@@ -17,6 +17,16 @@ export const sandboxOperations = {
     "path": "/sandbox/clock/advance",
     "secured": false
   },
+  "setRateLimit": {
+    "method": "put",
+    "path": "/sandbox/rate-limits/{operationId}",
+    "secured": false
+  },
+  "clearRateLimit": {
+    "method": "delete",
+    "path": "/sandbox/rate-limits/{operationId}",
+    "secured": false
+  },
   "approveUser": {
     "method": "post",
     "path": "/sandbox/users/{userId}/approve",

@@ -61,6 +61,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/rate-limits/{operationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The operationId of a Business or v1 operation whose description declares a 429 answer.
+                 * @example listBanks
+                 */
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rate-limit an operation
+         * @description Makes the sandbox answer 429 to an operation once more than `limit` calls arrive within one window of
+         *     `windowSeconds` of sandbox time, so a client's handling of a refusal for too many requests can be tried.
+         *     Only operations whose description declares a 429 can be limited.
+         *
+         *     Sandbox's own choice: the source shows no rate limits, so there is none until this is called. Windows
+         *     are fixed (they start at multiples of `windowSeconds` of sandbox time, so `advanceClock` ends one);
+         *     calls are counted per operation and per tenant, calls without a token sharing one count; the 429
+         *     carries `Retry-After` with the seconds left in the window. Every instance on one database shares the
+         *     limits and the counts. `resetSandbox` removes them.
+         */
+        put: operations["setRateLimit"];
+        post?: never;
+        /**
+         * Remove an operation's rate limit
+         * @description Removes the limit `setRateLimit` set and its counts; the operation is not limited again until the next `setRateLimit`.
+         */
+        delete: operations["clearRateLimit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/users/{userId}/approve": {
         parameters: {
             query?: never;
@@ -594,6 +632,22 @@ export interface components {
             /** @description How far sandbox time runs ahead of the real clock, in seconds. */
             offsetSeconds: number;
         };
+        /** @description How many calls of the operation the sandbox answers per window. */
+        RateLimitRequest: {
+            /** @description Calls answered in one window; the next ones in that window get 429. 0 refuses every call. */
+            limit: number;
+            /** @description Length of a window in seconds of sandbox time. */
+            windowSeconds: number;
+        };
+        /** @description A rate limit the sandbox applies to one operation. */
+        RateLimit: {
+            /** @description The limited operation. */
+            operationId: string;
+            /** @description Calls answered in one window. */
+            limit: number;
+            /** @description Length of a window in seconds of sandbox time. */
+            windowSeconds: number;
+        };
         /** @description A user's compliance state in the sandbox. */
         SandboxUser: {
             /**
@@ -1039,6 +1093,71 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Clock"];
                 };
+            };
+            400: components["responses"]["InvalidRequest"];
+        };
+    };
+    setRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The operationId of a Business or v1 operation whose description declares a 429 answer.
+                 * @example listBanks
+                 */
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RateLimitRequest"];
+            };
+        };
+        responses: {
+            /** @description The operation is limited from now on; the counts start again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimit"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            /** @description No Business or v1 operation has this operationId, or its description declares no 429. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    clearRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The operationId of a Business or v1 operation whose description declares a 429 answer.
+                 * @example listBanks
+                 */
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operation is no longer limited (also when it was not). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidRequest"];
         };

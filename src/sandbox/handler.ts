@@ -35,6 +35,8 @@ export class Refusal extends Error {
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> = {},
+    /** Headers the answer carries (e.g. `retry-after`). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'Refusal';

@@ -9,6 +9,7 @@ import { openPglite, openPostgres, type Db, type DbOptions } from './db.js';
 import { Refusal, type Handlers, type HandlerContext, type Tenant } from './handler.js';
 import { allHandlers, migrate, loadClockOffset } from './resources/index.js';
 import { tenantForToken } from './resources/tenants.js';
+import { countCall, limitableOperations, rateLimitHandlers } from './rate-limits.js';
 import { buildRoutes, type Route } from './router.js';
 import { eventHandlers, startEvents, type SandboxEvents } from './events/index.js';
 
@@ -50,9 +51,9 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
+function send(res: ServerResponse, status: number, body: unknown, type = 'application/json', headers?: Record<string, string>): void {
   const text = body === undefined ? '' : type === 'application/json' ? JSON.stringify(body) : String(body);
-  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
   res.end(text);
 }
 
@@ -82,7 +83,8 @@ function docsPage(docs: OpenApiDocument): string {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const bundles = options.bundles ?? SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
   const routes = buildRoutes(bundles);
-  const handlers = options.handlers ?? { ...allHandlers, ...eventHandlers };
+  const limitable = limitableOperations(routes);
+  const handlers = options.handlers ?? { ...allHandlers, ...eventHandlers, ...rateLimitHandlers(limitable) };
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
   const db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
   await migrate(db);
@@ -101,11 +103,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return tenant;
   }
 
-  async function answer(route: Route, params: Record<string, string>, url: URL, req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+  async function answer(route: Route, params: Record<string, string>, url: URL, req: IncomingMessage): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     const handler = handlers[route.entry.operationId];
     if (!handler) return { status: 501, body: { error: 'not_implemented', message: `The sandbox has no handler for ${route.entry.operationId}.` } };
     try {
       const tenant = await authenticate(route, req);
+      if (limitable.has(route.entry.operationId)) await countCall(db, route.entry.operationId, tenant, clock);
       const text = await readBody(req);
       let body: unknown;
       if (text.length) {
@@ -126,7 +129,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     } catch (error) {
       if (error instanceof Refusal) {
         const body = route.family === 'sandbox' ? { error: error.code, message: error.message } : { error: error.code, message: error.message, ...error.details };
-        return { status: error.status, body };
+        return { status: error.status, body, headers: error.headers };
       }
       throw error;
     }
@@ -162,9 +165,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (!params) continue;
         pathMatched = true;
         if (route.entry.method !== method) continue;
-        const { status, body } = await answer(route, params, url, req);
+        const { status, body, headers } = await answer(route, params, url, req);
         const out = checked(route, status, body);
-        return send(res, out.status, out.body);
+        return send(res, out.status, out.body, undefined, out.status === status ? headers : undefined);
       }
       send(res, pathMatched ? 405 : 404, { error: pathMatched ? 'method_not_allowed' : 'not_found', message: `No operation for ${method.toUpperCase()} ${url.pathname}.` });
     })().catch((error: unknown) => {

@@ -45,6 +45,46 @@ export async function advanceClockSample(): Promise<void> {
   console.log(result);
 }
 
+export async function setRateLimitSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.setRateLimit({
+      params: {
+        path: {
+          operationId: 'listBanks'
+        }
+      },
+      body: {
+        limit: 2,
+        windowSeconds: 60
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function clearRateLimitSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.clearRateLimit({
+      params: {
+        path: {
+          operationId: 'listBanks'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
 export async function approveUserSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',

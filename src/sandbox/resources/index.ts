@@ -4,12 +4,15 @@ import type { Handlers } from '../handler.js';
 import * as accounts from './accounts.js';
 import * as onramps from './onramps.js';
 import * as payouts from './payouts.js';
+import { migration as rateLimitsMigration } from '../rate-limits.js';
 import * as tenants from './tenants.js';
 import * as users from './users.js';
 import * as wallets from './wallets.js';
 import * as webhooks from './webhooks.js';
 
 const resources = { tenants, users, wallets, accounts, payouts, onramps, webhooks };
+// Rate-limit handlers are built by the server, which knows the operations that declare a 429.
+const migrations = [...Object.values(resources).map((r) => r.migration), rateLimitsMigration];
 
 export const allHandlers: Handlers = {};
 for (const [name, resource] of Object.entries(resources)) {
@@ -24,8 +27,8 @@ export async function migrate(db: { transaction<T>(work: (tx: Sql) => Promise<T>
   await db.transaction(async (tx) => {
     // Several instances on one PostgreSQL may start at once: one migrates at a time.
     await tx.query('select pg_advisory_xact_lock(7301)');
-    for (const resource of Object.values(resources)) {
-      for (const statement of resource.migration.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+    for (const migration of migrations) {
+      for (const statement of migration.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
     }
   });
 }

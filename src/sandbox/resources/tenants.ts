@@ -116,6 +116,8 @@ export const handlers: Handlers = {
     const removed = await ctx.sql.query('delete from tenants returning id');
     tokenCache.clear();
     await ctx.sql.query('delete from sandbox_clock');
+    await ctx.sql.query('delete from rate_counts');
+    await ctx.sql.query('delete from rate_limits');
     ctx.clock.setOffset(0);
     return { status: 200, body: { tenantsRemoved: removed.length } };
   },
