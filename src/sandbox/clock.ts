@@ -22,5 +22,6 @@ export function createClock(realNow: () => number = Date.now, offsetMs = 0): Clo
 
 /** The service's `registerDate` format, `YYYY-MM-DD HH:MM:SS.ffffff` (UTC). */
 export function registerDate(date: Date): string {
-  return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 23)}000`;
+  const iso = date.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000`;
 }

@@ -47,11 +47,14 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   // Results of selects, kept until the next write. Statements run one at a time (above), so a select that
   // ran while `generation` stayed the same saw no write start or end, and its rows are current until the
   // next one. Handlers get copies, so nothing they do to rows reaches the memory.
-  const remembered = new Map<string, unknown[]>();
+  // By statement text (a literal in the handlers: its hash is computed once), then by parameters.
+  const remembered = new Map<string, Map<string, unknown[]>>();
+  let rememberedCount = 0;
   let generation = 0;
   const written = () => {
     generation++;
-    remembered.clear();
+    if (rememberedCount) remembered.clear();
+    rememberedCount = 0;
   };
   const writing = <T,>(work: () => Promise<T>): Promise<T> =>
     exclusive(async () => {
@@ -66,16 +69,22 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     /^\s*select\b/i.test(text) ? exclusive(() => direct.query(text, params)) : writing(() => direct.query(text, params));
   const reads: Sql = {
     query: async <Row,>(text: string, params?: unknown[]) => {
-      if (!/^\s*select\b/i.test(text)) return query<Row>(text, params);
-      const key = `${text}\u0000${JSON.stringify(params ?? [])}`;
-      const known = remembered.get(key);
+      let byParams = remembered.get(text);
+      if (!byParams) {
+        if (!/^\s*select\b/i.test(text)) return query<Row>(text, params);
+      }
+      const key = params?.length ? JSON.stringify(params) : '';
+      const known = byParams?.get(key);
       if (known) return structuredClone(known) as Row[];
       const rows = await exclusive(async () => {
         const before = generation;
         const result = await direct.query<Row>(text, params);
         if (generation === before) {
-          if (remembered.size >= 1000) remembered.clear();
-          remembered.set(key, structuredClone(result));
+          if (rememberedCount >= 1000) written();
+          byParams = remembered.get(text);
+          if (!byParams) remembered.set(text, (byParams = new Map()));
+          byParams.set(key, structuredClone(result));
+          rememberedCount++;
         }
         return result;
       });

@@ -48,7 +48,24 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
     }
   }
 
+  /**
+   * Whether a claim has anything to do: a pending delivery due now, or one to a business webhook deleted
+   * since. A plain select, so a poll with nothing due takes no transaction and writes nothing: on PGlite it
+   * is answered from memory until the next write (and every write that could change it is one), so idle
+   * polls neither run SQL nor empty the memory the API's reads are answered from.
+   */
+  async function anythingToClaim(now: Date): Promise<boolean> {
+    const [row] = await db.reads.query<{ due: Date | string | null; orphaned: boolean | null }>(
+      `select min(d.next_attempt_at) as due, bool_or(d.endpoint_kind = 'business' and w.status = false) as orphaned
+         from sandbox_deliveries d left join business_webhooks w on d.endpoint_kind = 'business' and w.id = d.endpoint_id
+        where d.status = 'pending'`,
+    );
+    if (!row) return false;
+    return row.orphaned === true || (row.due !== null && new Date(row.due).getTime() <= now.getTime());
+  }
+
   async function claim(): Promise<(DueRow & { startedAt: Date })[]> {
+    if (!(await anythingToClaim(clock.now()))) return [];
     return db.transaction(async (tx) => {
       const now = clock.now();
       // A business webhook deleted (status false) while a retry was pending gets nothing more.
