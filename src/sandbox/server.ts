@@ -109,7 +109,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       const tenant = await authenticate(route, req);
       if (limitable.has(route.entry.operationId)) await countCall(db, route.entry.operationId, tenant, clock);
-      const text = await readBody(req);
+      // A request without a body (no length, not chunked: every GET here) has nothing to read.
+      const text = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? '' : await readBody(req);
       let body: unknown;
       if (text.length) {
         try {
