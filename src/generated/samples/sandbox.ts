@@ -4,6 +4,7 @@ import { createSandboxClient, orThrow } from '../../index.js';
 export async function resetSandboxSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -16,6 +17,7 @@ export async function resetSandboxSample(): Promise<void> {
 export async function createTenantSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -32,6 +34,7 @@ export async function createTenantSample(): Promise<void> {
 export async function advanceClockSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -48,6 +51,7 @@ export async function advanceClockSample(): Promise<void> {
 export async function approveUserSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -66,6 +70,7 @@ export async function approveUserSample(): Promise<void> {
 export async function rejectUserSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -84,6 +89,7 @@ export async function rejectUserSample(): Promise<void> {
 export async function fundUserSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -106,6 +112,7 @@ export async function fundUserSample(): Promise<void> {
 export async function setTierLimitSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -127,6 +134,7 @@ export async function setTierLimitSample(): Promise<void> {
 export async function createBankAccountSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -148,6 +156,7 @@ export async function createBankAccountSample(): Promise<void> {
 export async function acceptBankAccountSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -166,6 +175,7 @@ export async function acceptBankAccountSample(): Promise<void> {
 export async function rejectBankAccountSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -184,6 +194,7 @@ export async function rejectBankAccountSample(): Promise<void> {
 export async function createExternalWalletSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -202,6 +213,7 @@ export async function createExternalWalletSample(): Promise<void> {
 export async function fundWalletSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -223,6 +235,7 @@ export async function fundWalletSample(): Promise<void> {
 export async function completePayoutSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -241,6 +254,7 @@ export async function completePayoutSample(): Promise<void> {
 export async function rejectPayoutSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -259,6 +273,7 @@ export async function rejectPayoutSample(): Promise<void> {
 export async function payOnRampSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -277,6 +292,7 @@ export async function payOnRampSample(): Promise<void> {
 export async function completeWalletTransferSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -295,6 +311,7 @@ export async function completeWalletTransferSample(): Promise<void> {
 export async function cancelWalletTransferSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -313,6 +330,7 @@ export async function cancelWalletTransferSample(): Promise<void> {
 export async function createBusinessWebhookSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -331,6 +349,7 @@ export async function createBusinessWebhookSample(): Promise<void> {
 export async function triggerEventSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -352,6 +371,7 @@ export async function triggerEventSample(): Promise<void> {
 export async function listDeliveriesSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -364,6 +384,7 @@ export async function listDeliveriesSample(): Promise<void> {
 export async function redeliverSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
