@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../core/client.js';
 import { ApiError, ConfigurationError } from '../core/errors.js';
 import { launchSandbox } from '../testing/sandbox-process.js';
+import { registerExampleUser } from '../testing/sandbox-users.js';
 import { parseArgs, runCli, UsageError } from './cli.js';
 import { createSandboxClient } from './client.js';
 import { startSandbox } from './server.js';
@@ -138,6 +139,24 @@ describe('createSandboxClient with an admin token', () => {
       expect(refused.response.status).toBe(401);
       expect(JSON.stringify(refused.error)).not.toContain(wrong.slice(4));
       expect(() => createSandboxClient({ baseUrl: sandbox.url, adminToken: '' })).toThrow(ConfigurationError);
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
+
+  it('without an admin token: no token reaches every tenant, a tenant token only its own, any other token is refused', async () => {
+    const sandbox = await startSandbox({ memory: true });
+    try {
+      const open = createSandboxClient({ baseUrl: sandbox.url });
+      const a = await orThrow(open.createTenant({ body: { name: 'A' } }));
+      const b = await orThrow(open.createTenant({ body: { name: 'B' } }));
+      const userId = await registerExampleUser(sandbox.url, a);
+      const grant = await fetch(`${sandbox.url}/api/v1/client/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b.v1Credentials) });
+      const asB = createSandboxClient({ baseUrl: sandbox.url, adminToken: ((await grant.json()) as { access_token: string }).access_token });
+      expect((await asB.approveUser({ params: { path: { userId } } })).response.status).toBe(404);
+      expect((await asB.resetSandbox()).response.status).toBe(401);
+      expect((await createSandboxClient({ baseUrl: sandbox.url, adminToken: TOKEN }).approveUser({ params: { path: { userId } } })).response.status).toBe(401);
+      expect((await orThrow(open.approveUser({ params: { path: { userId } } }))).status).toBe('approved');
     } finally {
       await sandbox.close();
     }
