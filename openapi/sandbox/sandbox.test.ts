@@ -29,12 +29,21 @@ describe('the sandbox control API description', () => {
     expect(report.checked.length).toBeGreaterThan(10);
   });
 
-  it('has exactly the operationIds issues 14 and 15 promise, all under /sandbox/ and needing no token', () => {
+  it('has exactly the operationIds issues 14 and 15 promise, all under /sandbox/, each taking the admin token and, unless it reaches every tenant, a tenant\'s own token', () => {
     const operations = listOperations(doc);
     expect(operations.map((o) => o.operationId).sort()).toEqual([...PROMISED].sort());
+    const schemes = doc.components?.securitySchemes as Record<string, Record<string, unknown>>;
+    expect(Object.fromEntries(Object.entries(schemes).map(([name, s]) => [name, [s.type, s.scheme, s['x-sandbox-credential']]]))).toEqual({
+      adminToken: ['http', 'bearer', 'admin'],
+      businessToken: ['http', 'bearer', 'business'],
+      v1Token: ['http', 'bearer', 'v1'],
+    });
+    const global = ['resetSandbox', 'createTenant', 'advanceClock', 'setRateLimit', 'clearRateLimit'];
     for (const o of operations) {
       expect(o.path.startsWith('/sandbox/'), o.operationId).toBe(true);
-      expect(o.operation.security, o.operationId).toEqual([]);
+      const accepted = (o.operation.security as Record<string, unknown>[]).map((r) => Object.keys(r).join('+'));
+      expect(accepted, o.operationId).toEqual(global.includes(o.operationId) ? ['adminToken'] : ['adminToken', 'businessToken', 'v1Token']);
+      expect(Object.keys(o.operation.responses), o.operationId).toContain('401');
     }
   });
 

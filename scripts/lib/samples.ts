@@ -35,7 +35,8 @@ export function sampleBody(family: string, doc: OpenApiDocument, entry: Operatio
   const args: string[] = [];
   if (Object.keys(params).length) args.push(`params: ${literal(params, '    ')}`);
   if (entry.operation.requestBody) args.push(`body: ${literal(bodyExamples(doc, entry)[0]?.[1] ?? {}, '    ')}`);
-  const auth = secured ? `\n  auth: { credentials: JSON.parse(process.env.${env}CREDENTIALS ?? '{}') },` : '';
+  // The control API's security is the sandbox's admin token (when it runs with one), not a token call.
+  const auth = !secured ? '' : family === 'sandbox' ? '\n  adminToken: process.env.SANDBOX_ADMIN_TOKEN,' : `\n  auth: { credentials: JSON.parse(process.env.${env}CREDENTIALS ?? '{}') },`;
   const call = args.length ? `${variable}.${entry.operationId}({\n    ${args.join(',\n    ')},\n  })` : `${variable}.${entry.operationId}()`;
   return [
     `const ${variable} = ${create}({\n  baseUrl: process.env.${env}URL ?? 'http://127.0.0.1:4010',${auth}\n});`,

@@ -5,117 +5,117 @@ export const sandboxOperations = {
   "resetSandbox": {
     "method": "post",
     "path": "/sandbox/reset",
-    "secured": false
+    "secured": true
   },
   "createTenant": {
     "method": "post",
     "path": "/sandbox/tenants",
-    "secured": false
+    "secured": true
   },
   "advanceClock": {
     "method": "post",
     "path": "/sandbox/clock/advance",
-    "secured": false
+    "secured": true
   },
   "setRateLimit": {
     "method": "put",
     "path": "/sandbox/rate-limits/{operationId}",
-    "secured": false
+    "secured": true
   },
   "clearRateLimit": {
     "method": "delete",
     "path": "/sandbox/rate-limits/{operationId}",
-    "secured": false
+    "secured": true
   },
   "approveUser": {
     "method": "post",
     "path": "/sandbox/users/{userId}/approve",
-    "secured": false
+    "secured": true
   },
   "rejectUser": {
     "method": "post",
     "path": "/sandbox/users/{userId}/reject",
-    "secured": false
+    "secured": true
   },
   "fundUser": {
     "method": "post",
     "path": "/sandbox/users/{userId}/fund",
-    "secured": false
+    "secured": true
   },
   "setTierLimit": {
     "method": "post",
     "path": "/sandbox/users/{userId}/tier-limit",
-    "secured": false
+    "secured": true
   },
   "createBankAccount": {
     "method": "post",
     "path": "/sandbox/bank-accounts",
-    "secured": false
+    "secured": true
   },
   "acceptBankAccount": {
     "method": "post",
     "path": "/sandbox/bank-accounts/{accountId}/accept",
-    "secured": false
+    "secured": true
   },
   "rejectBankAccount": {
     "method": "post",
     "path": "/sandbox/bank-accounts/{accountId}/reject",
-    "secured": false
+    "secured": true
   },
   "createExternalWallet": {
     "method": "post",
     "path": "/sandbox/external-wallets",
-    "secured": false
+    "secured": true
   },
   "fundWallet": {
     "method": "post",
     "path": "/sandbox/wallets/{walletId}/fund",
-    "secured": false
+    "secured": true
   },
   "completePayout": {
     "method": "post",
     "path": "/sandbox/payouts/{payoutId}/complete",
-    "secured": false
+    "secured": true
   },
   "rejectPayout": {
     "method": "post",
     "path": "/sandbox/payouts/{payoutId}/reject",
-    "secured": false
+    "secured": true
   },
   "payOnRamp": {
     "method": "post",
     "path": "/sandbox/on-ramps/{operationId}/pay",
-    "secured": false
+    "secured": true
   },
   "completeWalletTransfer": {
     "method": "post",
     "path": "/sandbox/wallet-transfers/{transferId}/complete",
-    "secured": false
+    "secured": true
   },
   "cancelWalletTransfer": {
     "method": "post",
     "path": "/sandbox/wallet-transfers/{transferId}/cancel",
-    "secured": false
+    "secured": true
   },
   "createBusinessWebhook": {
     "method": "post",
     "path": "/sandbox/business-webhooks",
-    "secured": false
+    "secured": true
   },
   "triggerEvent": {
     "method": "post",
     "path": "/sandbox/events",
-    "secured": false
+    "secured": true
   },
   "listDeliveries": {
     "method": "get",
     "path": "/sandbox/deliveries",
-    "secured": false
+    "secured": true
   },
   "redeliver": {
     "method": "post",
     "path": "/sandbox/deliveries/{deliveryId}/redeliver",
-    "secured": false
+    "secured": true
   }
 } as const;
 

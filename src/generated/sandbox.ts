@@ -85,7 +85,7 @@ export interface paths {
          *     are fixed (they start at multiples of `windowSeconds` of sandbox time, so `advanceClock` ends one);
          *     calls are counted per operation and per tenant, calls without a token sharing one count; the 429
          *     carries `Retry-After` with the seconds left in the window. Every instance on one database shares the
-         *     limits and the counts. `resetSandbox` removes them.
+         *     limits and the counts. `resetSandbox` removes them. It reaches every tenant, so it takes the admin token only.
          */
         put: operations["setRateLimit"];
         post?: never;
@@ -581,7 +581,7 @@ export interface components {
         };
         /** @description Why the sandbox refused a control call. */
         ControlError: {
-            /** @description A short code: `not_found`, `invalid_request` or `conflict`. */
+            /** @description A short code: `not_found`, `invalid_request`, `conflict` or `unauthorized`. */
             error: string;
             /** @description What was wrong, in words. Never carries credentials or tokens. */
             message: string;
@@ -1000,6 +1000,15 @@ export interface components {
                 "application/json": components["schemas"]["ControlError"];
             };
         };
+        /** @description The sandbox runs with an admin token and the call carried no token this operation accepts (see the operation's `security`). The body never repeats what was sent. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ControlError"];
+            };
+        };
         /** @description No such record in the sandbox. */
         NotFound: {
             headers: {
@@ -1045,6 +1054,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     createTenant: {
@@ -1070,6 +1080,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     advanceClock: {
@@ -1095,6 +1106,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     setRateLimit: {
@@ -1126,6 +1138,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description No Business or v1 operation has this operationId, or its description declares no 429. */
             404: {
                 headers: {
@@ -1160,6 +1173,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     approveUser: {
@@ -1187,7 +1201,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     rejectUser: {
@@ -1215,7 +1231,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     fundUser: {
@@ -1247,6 +1265,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1279,6 +1298,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1305,6 +1325,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1333,6 +1354,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
@@ -1362,6 +1384,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
@@ -1389,6 +1412,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
@@ -1422,6 +1446,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1450,6 +1475,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
@@ -1479,6 +1505,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
@@ -1508,6 +1535,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
@@ -1537,6 +1565,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
@@ -1566,6 +1595,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
@@ -1593,6 +1623,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1619,6 +1650,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1648,6 +1680,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     redeliver: {
@@ -1675,6 +1708,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };

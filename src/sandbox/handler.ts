@@ -47,6 +47,15 @@ export function refuse(status: number, code: string, message: string, details?: 
   throw new Refusal(status, code, message, details);
 }
 
+/**
+ * A control call made with a tenant's own token (rather than the admin token) reaches that tenant's records
+ * only: a record of another tenant (`ownerId`, its tenant) is answered exactly as an unknown one, with 404 and
+ * the same `message`, before its state is looked at.
+ */
+export function requireInScope(ctx: HandlerContext, ownerId: string | null | undefined, message: string): void {
+  if (ctx.tenant && ctx.tenant.id !== ownerId) refuse(404, 'not_found', message);
+}
+
 /** The tenant of a call that needs a token (the server guarantees one is there). */
 export function tenantOf(ctx: HandlerContext): Tenant {
   if (!ctx.tenant) throw new Error(`${ctx.operationId} needs a tenant but the call carried none`);

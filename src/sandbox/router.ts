@@ -8,6 +8,11 @@ export interface Route {
   family: string;
   entry: OperationEntry;
   secured: boolean;
+  /**
+   * Who may call it when secured: the `x-sandbox-credential` of each security scheme its `security` lists
+   * (`admin`, `business`, `v1`), else the route's own family.
+   */
+  credentials: string[];
   /** Status to answer a request that breaks the description: 422 where the operation documents it, else 400. */
   invalidStatus: number;
   /** Number of `/`-separated segments of the path template: a path with another count cannot match. */
@@ -47,6 +52,7 @@ function compilePath(template: string): { regex: RegExp; keys: string[]; literal
 export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[]): Route[] {
   const routes: (Route & { literals: number })[] = [];
   for (const { family, doc } of bundles) {
+    const schemes = (doc.components?.securitySchemes ?? {}) as JsonObject;
     const validator: SchemaValidator = createSchemaValidator(doc, `urn:ramp-api:${family}`);
     for (const entry of listOperations(doc)) {
       const { regex, keys, literals } = compilePath(entry.path);
@@ -61,13 +67,15 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
         const schema = (resolveRef(doc, ref) as JsonObject | undefined)?.content?.['application/json']?.schema;
         responseChecks.set(key, schema ? validator.compile(schema) : null);
       }
+      const security = (entry.operation.security ?? doc.security ?? []) as JsonObject[];
       const responseFor = (status: number) => [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responseChecks.has(k));
       routes.push({
         family,
         entry,
         literals,
         segments: entry.path.split('/').length,
-        secured: ((entry.operation.security ?? doc.security ?? []) as unknown[]).length > 0,
+        secured: security.length > 0,
+        credentials: [...new Set(security.flatMap((requirement) => Object.keys(requirement)).map((name) => schemes[name]?.['x-sandbox-credential'] ?? family))],
         invalidStatus: '422' in responses ? 422 : 400,
         match(path) {
           const m = regex.exec(path);

@@ -1,8 +1,9 @@
 // The sandbox server: node:http, one origin for the Business API (/api/...), the v1 API (/api/v1/...) and the
 // control API (/sandbox/...). Routes and validation come from the bundles (router.ts), state from SQL (db.ts),
 // behaviour from one handler per operationId (resources/).
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { readBundleFile, type OpenApiDocument } from '../openapi/document.js';
 import { createClock, type Clock } from './clock.js';
 import { openPglite, openPostgres, type Db, type DbOptions } from './db.js';
@@ -19,7 +20,13 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export interface SandboxOptions extends DbOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;
+  /** Address to listen on; default 127.0.0.1. Any address that is not loopback needs `adminToken`. */
   host?: string;
+  /**
+   * The control API's admin token (at least 16 characters). With it, every control call needs a bearer token
+   * its `security` accepts: this token, or for tenant-scoped operations a tenant's own access token.
+   */
+  adminToken?: string;
   /** A PostgreSQL server to keep the state in instead of PGlite (`postgres://...`). */
   databaseUrl?: string;
   /** An open database to use instead (closed by its owner, not by the sandbox). */
@@ -51,6 +58,28 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+/** 127.0.0.0/8, ::1 and localhost: the addresses only this machine reaches. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost' || bare === '::1') return true;
+  const v4 = bare.startsWith('::ffff:') ? bare.slice(7) : bare;
+  return isIP(v4) === 4 && v4.startsWith('127.');
+}
+
+/** Checks the admin token and the address together: the control API is open on loopback only. */
+export function checkExposure(host: string, adminToken: string | undefined): void {
+  if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken.length < MIN_ADMIN_TOKEN_LENGTH || /[\s]/.test(adminToken))) {
+    throw new Error(`The admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters, without spaces.`);
+  }
+  if (!isLoopback(host) && adminToken === undefined) {
+    throw new Error(`Refusing to listen on ${host}, which is not a loopback address, without an admin token: anyone who reaches it could drive the control API. Set SANDBOX_ADMIN_TOKEN (or --admin-token-file FILE), or listen on 127.0.0.1.`);
+  }
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json', headers?: Record<string, string>): void {
   const text = body === undefined ? '' : type === 'application/json' ? JSON.stringify(body) : String(body);
   res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
@@ -81,6 +110,10 @@ function docsPage(docs: OpenApiDocument): string {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const host = options.host ?? '127.0.0.1';
+  checkExposure(host, options.adminToken);
+  // Compared as digests of equal length, in constant time: neither the token nor its length leaks by timing.
+  const adminDigest = options.adminToken === undefined ? undefined : digest(options.adminToken);
   const bundles = options.bundles ?? SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
   const routes = buildRoutes(bundles);
   const limitable = limitableOperations(routes);
@@ -94,13 +127,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const onViolation = options.onViolation ?? 'fail';
   const controlDoc = bundles.find((b) => b.family === 'sandbox')?.doc;
 
+  /**
+   * The tenant a call acts for: null for a public operation, and for a control call made with the admin token
+   * (or with no token on a sandbox that has none), which reaches every tenant. A tenant's token on a control
+   * operation that accepts it scopes the call to that tenant's records.
+   */
   async function authenticate(route: Route, req: IncomingMessage): Promise<Tenant | null> {
     if (!route.secured) return null;
     const header = req.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-    const tenant = token ? await tenantForToken(db, token, route.family, clock.now()) : null;
-    if (!tenant) throw new Refusal(401, 'unauthorized', 'A valid, unexpired access token of this API family is required.');
-    return tenant;
+    const admin = route.credentials.includes('admin');
+    if (admin && !token && !adminDigest) return null;
+    if (admin && token && adminDigest && timingSafeEqual(digest(token), adminDigest)) return null;
+    let tenant: Tenant | null = null;
+    for (const family of route.credentials.filter((c) => c !== 'admin')) {
+      tenant ??= token ? await tenantForToken(db, token, family, clock.now()) : null;
+    }
+    if (tenant) return tenant;
+    const needs = !admin
+      ? 'A valid, unexpired access token of this API family is required.'
+      : route.credentials.length > 1
+        ? "This control operation needs the sandbox's admin token or a tenant's own access token."
+        : "This control operation needs the sandbox's admin token.";
+    throw new Refusal(401, 'unauthorized', needs);
   }
 
   async function answer(route: Route, params: Record<string, string>, url: URL, req: IncomingMessage): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
@@ -177,13 +226,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       else res.destroy();
     });
   });
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const url = `http://${host}:${port}`;
+  const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
   let closed: Promise<void> | undefined;
   return {
     url,

@@ -4,6 +4,7 @@ import { createSandboxClient, orThrow } from '../../index.js';
 export async function resetSandboxSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -16,6 +17,7 @@ export async function resetSandboxSample(): Promise<void> {
 export async function createTenantSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -32,6 +34,7 @@ export async function createTenantSample(): Promise<void> {
 export async function advanceClockSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -48,6 +51,7 @@ export async function advanceClockSample(): Promise<void> {
 export async function setRateLimitSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -70,6 +74,7 @@ export async function setRateLimitSample(): Promise<void> {
 export async function clearRateLimitSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -88,6 +93,7 @@ export async function clearRateLimitSample(): Promise<void> {
 export async function approveUserSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -106,6 +112,7 @@ export async function approveUserSample(): Promise<void> {
 export async function rejectUserSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -124,6 +131,7 @@ export async function rejectUserSample(): Promise<void> {
 export async function fundUserSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -146,6 +154,7 @@ export async function fundUserSample(): Promise<void> {
 export async function setTierLimitSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -167,6 +176,7 @@ export async function setTierLimitSample(): Promise<void> {
 export async function createBankAccountSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -188,6 +198,7 @@ export async function createBankAccountSample(): Promise<void> {
 export async function acceptBankAccountSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -206,6 +217,7 @@ export async function acceptBankAccountSample(): Promise<void> {
 export async function rejectBankAccountSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -224,6 +236,7 @@ export async function rejectBankAccountSample(): Promise<void> {
 export async function createExternalWalletSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -242,6 +255,7 @@ export async function createExternalWalletSample(): Promise<void> {
 export async function fundWalletSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -263,6 +277,7 @@ export async function fundWalletSample(): Promise<void> {
 export async function completePayoutSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -281,6 +296,7 @@ export async function completePayoutSample(): Promise<void> {
 export async function rejectPayoutSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -299,6 +315,7 @@ export async function rejectPayoutSample(): Promise<void> {
 export async function payOnRampSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -317,6 +334,7 @@ export async function payOnRampSample(): Promise<void> {
 export async function completeWalletTransferSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -335,6 +353,7 @@ export async function completeWalletTransferSample(): Promise<void> {
 export async function cancelWalletTransferSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -353,6 +372,7 @@ export async function cancelWalletTransferSample(): Promise<void> {
 export async function createBusinessWebhookSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -371,6 +391,7 @@ export async function createBusinessWebhookSample(): Promise<void> {
 export async function triggerEventSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -392,6 +413,7 @@ export async function triggerEventSample(): Promise<void> {
 export async function listDeliveriesSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -404,6 +426,7 @@ export async function listDeliveriesSample(): Promise<void> {
 export async function redeliverSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.

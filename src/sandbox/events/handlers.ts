@@ -1,5 +1,5 @@
 // The control API's event operations: listDeliveries, redeliver, triggerEvent.
-import { refuse, type Handlers } from '../handler.js';
+import { refuse, requireInScope, type Handlers } from '../handler.js';
 import type { Sql } from '../db.js';
 import { documentedEvents, emitEvent } from './store.js';
 
@@ -45,6 +45,11 @@ export const eventHandlers: Handlers = {
   listDeliveries: async (ctx) => {
     const filters: string[] = ['true'];
     const params: unknown[] = [];
+    // A tenant's own token lists that tenant's deliveries only.
+    if (ctx.tenant) {
+      params.push(ctx.tenant.id);
+      filters.push(`d.tenant_id::text = $${params.length}`);
+    }
     for (const [name, column] of [['tenant', 'd.tenant_id::text'], ['event', 'e.event'], ['endpoint', 'd.endpoint_id::text']] as const) {
       if (typeof ctx.query[name] === 'string') {
         params.push(ctx.query[name]);
@@ -55,8 +60,9 @@ export const eventHandlers: Handlers = {
   },
 
   redeliver: async (ctx) => {
-    const rows = await ctx.sql.query<{ status: string }>('select status from sandbox_deliveries where id::text = $1 for update', [ctx.path.deliveryId]);
+    const rows = await ctx.sql.query<{ status: string; tenant_id: string }>('select status, tenant_id from sandbox_deliveries where id::text = $1 for update', [ctx.path.deliveryId]);
     const row = rows[0] ?? refuse(404, 'not_found', 'No delivery has this ID.');
+    requireInScope(ctx, row.tenant_id, 'No delivery has this ID.');
     if (row.status === 'skipped') refuse(409, 'conflict', 'The endpoint was inactive when the event happened; nothing is sent to it.');
     await ctx.sql.query(`update sandbox_deliveries set status = 'pending', next_attempt_at = $2 where id = $1`, [ctx.path.deliveryId, ctx.clock.now().toISOString()]);
     return { status: 202, body: (await deliveries(ctx.sql, 'd.id = $1', [ctx.path.deliveryId]))[0] };
@@ -65,6 +71,7 @@ export const eventHandlers: Handlers = {
   triggerEvent: async (ctx) => {
     const { tenantId, event, subject } = ctx.body as { tenantId: string; event: string; subject?: Record<string, unknown> };
     if (!documentedEvents().includes(event)) refuse(400, 'invalid_request', `The v1 description lists no event ${event}.`);
+    requireInScope(ctx, tenantId, 'No tenant has this client ID.');
     if (!(await ctx.sql.query('select 1 from tenants where id = $1', [tenantId])).length) refuse(404, 'not_found', 'No tenant has this client ID.');
     const envelope = await emitEvent(ctx, tenantId, event, subject ?? {});
     const count = await ctx.sql.query<{ n: string }>('select count(*) as n from sandbox_deliveries where event_id = $1', [envelope.id]);

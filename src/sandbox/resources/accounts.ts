@@ -1,7 +1,7 @@
 // Bank accounts and their review, and the bank directory.
 import { randomInt, randomUUID } from 'node:crypto';
 import { registerDate } from '../clock.js';
-import { refuse, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
+import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
 import { bankAccountStates, nextState } from '../states.js';
 import { requireOwnClient } from './users.js';
 
@@ -61,6 +61,7 @@ const controlView = (a: AccountRow) => ({ accountId: a.id, clientId: a.tenant_id
 async function review(ctx: HandlerContext, trigger: 'acceptBankAccount' | 'rejectBankAccount') {
   const rows = await ctx.sql.query<AccountRow>('select * from bank_accounts where id = $1 for update', [ctx.path.accountId]);
   const account = rows[0] ?? refuse(404, 'not_found', 'No bank account has this ID.');
+  requireInScope(ctx, account.tenant_id, 'No bank account has this ID.');
   const { to } = nextState(bankAccountStates, 'bank account', account.status, trigger);
   const updated = await ctx.sql.query<AccountRow>('update bank_accounts set status = $2 where id = $1 returning *', [account.id, to]);
   return { status: 200, body: controlView(updated[0]!) };
@@ -86,6 +87,7 @@ export const handlers: Handlers = {
   createBankAccount: async (ctx) => {
     const b = ctx.body as Record<string, string | undefined>;
     const userId = b.userId ?? b.clientId!;
+    requireInScope(ctx, b.clientId, 'No such client, or the user is not one of its users.');
     const known = await ctx.sql.query('select 1 from tenants where id = $1 and ($2::uuid = $1 or exists (select 1 from users where id = $2 and tenant_id = $1))', [b.clientId, userId]);
     if (!known.length) refuse(404, 'not_found', 'No such client, or the user is not one of its users.');
     const { to } = nextState(bankAccountStates, 'bank account', null, 'createBankAccount');

@@ -1,7 +1,7 @@
 // On-ramps: the user pays COP and receives a stablecoin in a registered external wallet; the sandbox also
 // credits the user's custody wallet of that token, which is where its ledger keeps stablecoin.
 import { randomUUID } from 'node:crypto';
-import { refuse, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
+import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
 import { nextState, onRampStates } from '../states.js';
 import { BANKS } from './accounts.js';
 import { debit, findUser } from './users.js';
@@ -35,6 +35,7 @@ async function pay(ctx: HandlerContext) {
     [ctx.path.operationId],
   );
   const op = rows[0] ?? refuse(404, 'not_found', 'No on-ramp operation has this ID.');
+  requireInScope(ctx, op.tenant_id, 'No on-ramp operation has this ID.');
   const { to } = nextState(onRampStates, 'on-ramp', op.status, 'payOnRamp');
   await creditStablecoin(ctx, op.tenant_id, op.user_id, op.symbol_destination, Number(op.amount_destination));
   await ctx.sql.query(`update on_ramps set status = $2, record = jsonb_set(record, '{status}', to_jsonb($2::text)) where id = $1`, [op.id, to]);

@@ -1,6 +1,6 @@
 // Fiat payouts: debited from the user's balance at creation, settled through the control API.
 import { randomUUID } from 'node:crypto';
-import { refuse, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
+import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
 import { nextState, payoutStates } from '../states.js';
 import type { AccountRow } from './accounts.js';
 import { credit, debit, findUser } from './users.js';
@@ -35,6 +35,7 @@ const payoutView = (p: PayoutRow) => ({ id: p.id, status: p.status, currency: p.
 async function settle(ctx: HandlerContext, trigger: 'completePayout' | 'rejectPayout') {
   const rows = await ctx.sql.query<PayoutRow>('select * from payouts where id = $1 for update', [ctx.path.payoutId]);
   const payout = rows[0] ?? refuse(404, 'not_found', 'No payout has this ID.');
+  requireInScope(ctx, payout.tenant_id, 'No payout has this ID.');
   const { to } = nextState(payoutStates, 'payout', payout.status, trigger);
   if (to === 'REJECTED') await credit(ctx.sql, payout.tenant_id, payout.user_id, payout.currency, Number(payout.amount));
   await ctx.sql.query('update payouts set status = $2 where id = $1', [payout.id, to]);

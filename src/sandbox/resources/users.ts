@@ -1,7 +1,7 @@
 // Registered users, their compliance state, fiat balances and on-ramp tier limits.
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '../db.js';
-import { refuse, tenantOf, type HandlerContext, type Handlers, type Tenant } from '../handler.js';
+import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers, type Tenant } from '../handler.js';
 import { nextState, userStates } from '../states.js';
 import { integrationRegisterOf } from './tenants.js';
 import { emitTransition } from '../events/store.js';
@@ -119,6 +119,7 @@ const userView = (row: UserRow) => ({ ...row.record, status: row.status, complia
 async function decide(ctx: HandlerContext, trigger: 'approveUser' | 'rejectUser') {
   const rows = await ctx.sql.query<UserRow>('select * from users where id = $1 for update', [ctx.path.userId]);
   const user = rows[0] ?? refuse(404, 'not_found', 'No registered user has this ID.');
+  requireInScope(ctx, user.tenant_id, 'No registered user has this ID.');
   const { to } = nextState(userStates, 'user', user.status, trigger);
   await ctx.sql.query('update users set status = $2 where id = $1', [user.id, to]);
   await emitTransition(ctx, user.tenant_id, nextState(userStates, 'user', user.status, trigger), userView({ ...user, status: to }));
@@ -168,12 +169,13 @@ export const handlers: Handlers = {
 
   fundUser: async (ctx) => {
     const owner = (await userOrClient(ctx.sql, ctx.path.userId!)) ?? refuse(404, 'not_found', 'No user or client has this ID.');
+    requireInScope(ctx, owner.tenantId, 'No user or client has this ID.');
     const balance = await credit(ctx.sql, owner.tenantId, ctx.path.userId!, ctx.body.currency, ctx.body.amount);
     return { status: 200, body: { userId: ctx.path.userId, currency: ctx.body.currency, balance } };
   },
 
   setTierLimit: async (ctx) => {
-    const rows = await ctx.sql.query('update users set tier_limit = $2 where id = $1 returning id', [ctx.path.userId, ctx.body.maxAmount]);
+    const rows = await ctx.sql.query('update users set tier_limit = $2 where id = $1 and ($3::uuid is null or tenant_id = $3) returning id', [ctx.path.userId, ctx.body.maxAmount, ctx.tenant?.id ?? null]);
     if (!rows.length) refuse(404, 'not_found', 'No registered user has this ID.');
     return { status: 200, body: { userId: ctx.path.userId, maxAmount: ctx.body.maxAmount } };
   },

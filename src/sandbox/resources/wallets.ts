@@ -2,7 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sql } from '../db.js';
 import { registerDate } from '../clock.js';
-import { refuse, type HandlerContext, type Handlers } from '../handler.js';
+import { refuse, requireInScope, type HandlerContext, type Handlers } from '../handler.js';
 import { custodyWalletStates, nextState, walletTransferStates } from '../states.js';
 import { requireApprovedUser, requireOwnClient } from './users.js';
 import { emitTransition } from '../events/store.js';
@@ -129,6 +129,7 @@ function transferView(t: TransferRow) {
 async function settleTransfer(ctx: HandlerContext, trigger: 'completeWalletTransfer' | 'cancelWalletTransfer') {
   const rows = await ctx.sql.query<TransferRow>('select * from wallet_transfers where id = $1 for update', [ctx.path.transferId]);
   const transfer = rows[0] ?? refuse(404, 'not_found', 'No wallet transfer has this ID.');
+  requireInScope(ctx, transfer.tenant_id, 'No wallet transfer has this ID.');
   const { to } = nextState(walletTransferStates, 'wallet transfer', transfer.status, trigger);
   const receiver = to === 'completed' ? transfer.destination_wallet : transfer.origin_wallet;
   await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1', [receiver, transfer.amount]);
@@ -192,8 +193,9 @@ export const handlers: Handlers = {
     }
     const origin = (await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2 and user_id = $3 for update', [walletOriginId, tenant.id, ctx.path.userId]))[0];
     if (!origin) return refuse(403, 'forbidden', 'The origin wallet is not a custody wallet of this user.');
-    const destination = (await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1', [walletDestinationId]))[0];
-    if (!destination || destination.token !== origin.token) refuse(400, 'invalid_destination', 'The destination is not a custody wallet of the same token.');
+    // Another client's wallet is no destination (the sandbox's choice): it is answered as an unknown one.
+    const destination = (await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2', [walletDestinationId, tenant.id]))[0];
+    if (!destination || destination.token !== origin.token) refuse(400, 'invalid_destination', 'The destination is not a custody wallet of this client with the same token.');
     const debited = await ctx.sql.query('update custody_wallets set balance = balance - $2 where id = $1 and balance >= $2 returning id', [origin.id, amount]);
     if (!debited.length) refuse(400, 'insufficient_funds', 'The origin wallet does not hold the amount.');
     const { to } = nextState(walletTransferStates, 'wallet transfer', null, 'createWalletTransfer');
@@ -207,7 +209,7 @@ export const handlers: Handlers = {
   },
 
   fundWallet: async (ctx) => {
-    const rows = await ctx.sql.query<WalletRow>('update custody_wallets set balance = balance + $2 where id = $1 returning *', [ctx.path.walletId, ctx.body.amount]);
+    const rows = await ctx.sql.query<WalletRow>('update custody_wallets set balance = balance + $2 where id = $1 and ($3::uuid is null or tenant_id = $3) returning *', [ctx.path.walletId, ctx.body.amount, ctx.tenant?.id ?? null]);
     const wallet = rows[0] ?? refuse(404, 'not_found', 'No custody wallet has this ID.');
     return { status: 200, body: { walletId: wallet.id, token: wallet.token, balance: String(Number(wallet.balance)) } };
   },
@@ -215,6 +217,7 @@ export const handlers: Handlers = {
   createExternalWallet: async (ctx) => {
     const owner = (await ctx.sql.query<{ tenant_id: string }>('select tenant_id from users where id = $1', [ctx.body.userId]))[0];
     if (!owner) return refuse(404, 'not_found', 'No registered user has this ID.');
+    requireInScope(ctx, owner.tenant_id, 'No registered user has this ID.');
     if (ctx.body.externalWalletId && (await ctx.sql.query('select 1 from external_wallets where id = $1', [ctx.body.externalWalletId])).length) {
       refuse(409, 'conflict', 'An external wallet with this ID exists.');
     }

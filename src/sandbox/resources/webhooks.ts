@@ -1,6 +1,6 @@
 // Business-API webhooks and v1 integration endpoints (stored now; delivery comes with issue 15).
 import { randomUUID } from 'node:crypto';
-import { refuse, tenantOf, type Handlers } from '../handler.js';
+import { refuse, requireInScope, tenantOf, type Handlers } from '../handler.js';
 import { businessWebhookStates, nextState } from '../states.js';
 import { requireOwnClient } from './users.js';
 
@@ -54,6 +54,7 @@ export const handlers: Handlers = {
   },
 
   createBusinessWebhook: async (ctx) => {
+    requireInScope(ctx, ctx.body.clientId, 'No tenant has this client ID.');
     if (!(await ctx.sql.query('select 1 from tenants where id = $1', [ctx.body.clientId])).length) refuse(404, 'not_found', 'No tenant has this client ID.');
     const { to } = nextState(businessWebhookStates, 'webhook', null, 'createBusinessWebhook');
     const rows = await ctx.sql.query<WebhookRow>(
