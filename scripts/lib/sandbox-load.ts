@@ -15,8 +15,6 @@
 //   the user's oldest wallet of that token, as payOnRamp does), by completed transfers into it, and by a
 //   cancelled transfer's refund; it is debited by every transfer out of it at creation. So balance = completed
 //   on-ramps + completed transfers in - transfers out not cancelled. The script never calls fundWallet.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createBusinessClient, createV1Client } from '../../src/index.js';
@@ -25,6 +23,7 @@ import { createSandboxClient } from '../../src/sandbox/client.js';
 import { documentedEvents, processOf } from '../../src/sandbox/events/index.js';
 import { buildRoutes } from '../../src/sandbox/router.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
+import { startEventReceiver, type EventReceiver, type ReceiverBehaviour } from '../../src/testing/event-receiver.js';
 import { launchSandbox, type SandboxProcess } from '../../src/testing/sandbox-process.js';
 import { deliverySchedule } from '../../src/webhooks/index.js';
 
@@ -100,48 +99,15 @@ function track(sandbox: SandboxProcess): void {
   stoppers.add(stop);
 }
 
-// ---- Webhook receivers: each logs every call it gets (URL and event id) before answering.
+// ---- Webhook receivers (src/testing/event-receiver.ts): each logs every call it gets before answering.
 
-type Behaviour = 'healthy' | 'error500' | 'drop';
-export interface Receiver {
-  url: string;
-  /** `URL|event id` -> when each call arrived (performance.now()). */
-  calls: Map<string, number[]>;
-}
+type Behaviour = ReceiverBehaviour;
+export type Receiver = EventReceiver;
 
 async function startReceiver(behaviour: Behaviour): Promise<Receiver> {
-  const calls = new Map<string, number[]>();
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => {
-      let id = '?';
-      try {
-        id = String((JSON.parse(text) as { id?: unknown }).id);
-      } catch {
-        // logged under '?': the checks then find a call with no event
-      }
-      const key = `${url}${req.url ?? ''}|${id}`;
-      calls.set(key, [...(calls.get(key) ?? []), performance.now()]);
-      if (behaviour === 'healthy') res.writeHead(200).end();
-      else if (behaviour === 'error500') res.writeHead(500).end();
-      else req.socket.destroy();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  stoppers.add(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return { url, calls };
+  const receiver = await startEventReceiver(behaviour);
+  stoppers.add(receiver.close);
+  return receiver;
 }
 
 // ---- The load balancer: a fetch for the typed clients that sends each request to the next live instance
@@ -555,11 +521,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       for (let stable = 0, polls = 0; stable < 3 && polls < 300; polls++) {
         const [row] = (
           await db.query<{ due: string; pending: string; progress: string }>(
-            `select count(*) filter (where status = 'pending' and next_attempt_at <= now() + ($1 || ' seconds')::interval) as due,
+            `select count(*) filter (where status = 'pending' and next_attempt_at <= now() + (select offset_ms from sandbox_clock) * interval '1 millisecond') as due,
                     count(*) filter (where status = 'pending') as pending,
                     sum(attempts) || '/' || (select count(*) from sandbox_delivery_attempts) as progress
                from sandbox_deliveries`,
-            [round * step],
           )
         ).rows;
         pending = Number(row!.pending);
