@@ -4,6 +4,7 @@
 // On PostgreSQL, `for update skip locked` lets several instances share the queue.
 import type { Clock } from '../clock.js';
 import type { Db } from '../db.js';
+import { loadClockOffset } from '../resources/tenants.js';
 
 export interface DeliveryWorker {
   /** Runs one pass now (due attempts are sent); resolves when their calls are recorded. */
@@ -50,6 +51,9 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
 
   async function claim(): Promise<(DueRow & { startedAt: Date })[]> {
     return db.transaction(async (tx) => {
+      // Sandbox time is shared by the instances on one database: another may have advanced it. Without this,
+      // an instance ahead of the others would take a call another is still making for one whose lease ran out.
+      clock.setOffset(await loadClockOffset(tx, true));
       const now = clock.now();
       // A business webhook deleted (status false) while a retry was pending gets nothing more.
       await tx.query(
