@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Move the clock forward
-         * @description Moves sandbox time forward. Business tokens expire by sandbox time (5 minutes after they are issued); dates the sandbox records use it too.
+         * @description Moves sandbox time forward. Business tokens expire by sandbox time (5 minutes after they are issued); dates the sandbox records use it too. Sandbox instances that share one PostgreSQL database share one sandbox time (the sandbox's own choice); the others follow within a delivery-worker pass (about 20 ms).
          */
         post: operations["advanceClock"];
         delete?: never;

@@ -15,6 +15,8 @@ export interface Db extends Sql {
    * PostgreSQL server another instance could write, so there it is `query` itself, nothing cached.
    */
   reads: Sql;
+  /** Other processes may write to it (a PostgreSQL server): what this process knows can go stale. */
+  shared: boolean;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -94,6 +96,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   return {
     query,
     reads,
+    shared: false,
     transaction: (work) => writing(() => pg.transaction((tx) => work(wrap(tx)))),
     close: () => exclusive(() => pg.close()),
   };
@@ -113,6 +116,7 @@ export async function openPostgres(connectionString: string): Promise<Db> {
   return {
     ...direct,
     reads: direct,
+    shared: true,
     async transaction(work) {
       const client = await pool.connect();
       // While checked out, a connection the server ends emits 'error' on the client itself (the pool listens

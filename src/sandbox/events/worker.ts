@@ -4,6 +4,7 @@
 // On PostgreSQL, `for update skip locked` lets several instances share the queue.
 import type { Clock } from '../clock.js';
 import type { Db } from '../db.js';
+import { loadClockOffset } from '../resources/tenants.js';
 
 export interface DeliveryWorker {
   /** Runs one pass now (due attempts are sent); resolves when their calls are recorded. */
@@ -67,6 +68,9 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
   async function claim(): Promise<(DueRow & { startedAt: Date })[]> {
     if (!(await anythingToClaim(clock.now()))) return [];
     return db.transaction(async (tx) => {
+      // Sandbox time is shared by the instances on one database: another may have advanced it. Without this,
+      // an instance ahead of the others would take a call another is still making for one whose lease ran out.
+      clock.setOffset(await loadClockOffset(tx, true));
       const now = clock.now();
       // A business webhook deleted (status false) while a retry was pending gets nothing more.
       await tx.query(
@@ -116,6 +120,14 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
   }
 
   async function pass(): Promise<void> {
+    // On a shared database another instance may have moved sandbox time: every poll catches up with it, so the
+    // API's answers (token expiry, timestamps) and the due times here follow one clock, within a poll.
+    // An advanceClock answered here while the read was under way is newer than what the read saw.
+    if (db.shared) {
+      const seen = clock.offsetMs;
+      const committed = await loadClockOffset(db);
+      if (clock.offsetMs === seen) clock.setOffset(committed);
+    }
     expire();
     const due = await claim();
     // A full batch: more may be due; take them without waiting for the next tick.

@@ -23,6 +23,7 @@ create table if not exists sandbox_clock (
   id integer primary key check (id = 1),
   offset_ms bigint not null
 );
+insert into sandbox_clock (id, offset_ms) values (1, 0) on conflict (id) do nothing;
 `;
 
 /** Business tokens live 5 minutes of sandbox time (the source); v1 tokens do not expire (the sandbox's choice). */
@@ -78,8 +79,13 @@ async function issueToken(sql: Sql, body: unknown, family: 'business' | 'v1', no
   return { status: 200, body: { access_token: token, token_type: 'Bearer', ...(lifetime === null ? {} : { expires_in: lifetime }) } };
 }
 
-export async function loadClockOffset(db: Sql): Promise<number> {
-  const rows = await db.query<{ offset_ms: string | number }>('select offset_ms from sandbox_clock where id = 1');
+/**
+ * The clock offset last committed. Every instance on one database reads it (the delivery worker, on each pass),
+ * so sandbox time is one time for all of them. `lock` waits for an advanceClock being committed (the row
+ * always exists, so there is a row to wait on) instead of reading the value it is replacing.
+ */
+export async function loadClockOffset(db: Sql, lock = false): Promise<number> {
+  const rows = await db.query<{ offset_ms: string | number }>(`select offset_ms from sandbox_clock where id = 1${lock ? ' for share' : ''}`);
   return rows[0] ? Number(rows[0].offset_ms) : 0;
 }
 
@@ -115,7 +121,7 @@ export const handlers: Handlers = {
   resetSandbox: async (ctx) => {
     const removed = await ctx.sql.query('delete from tenants returning id');
     tokenCache.clear();
-    await ctx.sql.query('delete from sandbox_clock');
+    await ctx.sql.query('update sandbox_clock set offset_ms = 0');
     await ctx.sql.query('delete from rate_counts');
     await ctx.sql.query('delete from rate_limits');
     ctx.clock.setOffset(0);
@@ -123,11 +129,13 @@ export const handlers: Handlers = {
   },
 
   advanceClock: async (ctx) => {
-    const offset = ctx.clock.offsetMs + Math.round(Number(ctx.body.seconds) * 1000);
-    await ctx.sql.query(
-      'insert into sandbox_clock (id, offset_ms) values (1, $1) on conflict (id) do update set offset_ms = excluded.offset_ms',
-      [offset],
+    // Added in SQL to the offset last committed, not to this instance's copy: another instance on the same
+    // database may have moved the clock since.
+    const rows = await ctx.sql.query<{ offset_ms: string | number }>(
+      'insert into sandbox_clock (id, offset_ms) values (1, $1) on conflict (id) do update set offset_ms = sandbox_clock.offset_ms + excluded.offset_ms returning offset_ms',
+      [Math.round(Number(ctx.body.seconds) * 1000)],
     );
+    const offset = Number(rows[0]!.offset_ms);
     ctx.clock.setOffset(offset);
     return { status: 200, body: { now: ctx.clock.now().toISOString(), offsetSeconds: offset / 1000 } };
   },
