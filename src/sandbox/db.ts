@@ -15,6 +15,11 @@ export interface Db extends Sql {
    * PostgreSQL server another instance could write, so there it is `query` itself, nothing cached.
    */
   reads: Sql;
+  /**
+   * True when other processes can change the data (a PostgreSQL server that several sandbox instances share):
+   * nothing read from it may then be kept in memory between requests (tokens, the clock).
+   */
+  shared: boolean;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -85,6 +90,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   return {
     query,
     reads,
+    shared: false,
     transaction: (work) => writing(() => pg.transaction((tx) => work(wrap(tx)))),
     close: () => exclusive(() => pg.close()),
   };
@@ -104,6 +110,7 @@ export async function openPostgres(connectionString: string): Promise<Db> {
   return {
     ...direct,
     reads: direct,
+    shared: true,
     async transaction(work) {
       const client = await pool.connect();
       // While checked out, a connection the server ends emits 'error' on the client itself (the pool listens

@@ -86,7 +86,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
   const db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
   await migrate(db);
-  const clock = createClock(options.realNow, await loadClockOffset(db));
+  // On a shared PostgreSQL, another instance may move the clock: each request and each delivery pass reads it.
+  const clock = createClock(options.realNow, await loadClockOffset(db), db.shared ? () => loadClockOffset(db) : undefined);
   const events = await startEvents(db, clock);
   const violations: string[] = [];
   const onViolation = options.onViolation ?? 'fail';
@@ -96,7 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!route.secured) return null;
     const header = req.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-    const tenant = token ? await tenantForToken(db, token, route.family, clock.now()) : null;
+    const tenant = token ? await tenantForToken(db, token, route.family, clock.now(), !db.shared) : null;
     if (!tenant) throw new Refusal(401, 'unauthorized', 'A valid, unexpired access token of this API family is required.');
     return tenant;
   }
@@ -105,6 +106,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const handler = handlers[route.entry.operationId];
     if (!handler) return { status: 501, body: { error: 'not_implemented', message: `The sandbox has no handler for ${route.entry.operationId}.` } };
     try {
+      await clock.sync();
       const tenant = await authenticate(route, req);
       const text = await readBody(req);
       let body: unknown;
