@@ -6,6 +6,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
     globalSetup: ['scripts/test-setup/bundle.ts', 'scripts/test-setup/postgres.ts', 'contract-tests/global-setup.ts'],
     testTimeout: 20_000,
+    // Starting PGlite (in memory) takes seconds when the machine is busy; the sandbox suites also run on
+    // PostgreSQL beside it now, so a setup hook gets the same bound as a test.
+    hookTimeout: 20_000,
     reporters: ['default', './scripts/test-setup/summary-reporter.ts'],
   },
 });

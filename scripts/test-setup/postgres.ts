@@ -12,6 +12,11 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
+  // A caller that already runs a cluster (npm run contract:sandbox) passes its admin URL: nothing to start.
+  if (process.env.RAMP_TEST_POSTGRES_URL) {
+    project.provide('postgresUrl', process.env.RAMP_TEST_POSTGRES_URL);
+    return undefined;
+  }
   const why = postgresUnavailable();
   if (why) {
     if (process.env.CI) throw new Error(`CI runs the sandbox suites on PostgreSQL too, but ${why}.`);

@@ -5,12 +5,17 @@ export interface Clock {
   /** Milliseconds sandbox time runs ahead of the real clock. */
   readonly offsetMs: number;
   setOffset(offsetMs: number): void;
+  /** Reads the offset again from where it is kept (several instances on one database move one clock). */
+  sync(): Promise<void>;
 }
 
-export function createClock(realNow: () => number = Date.now, offsetMs = 0): Clock {
+export function createClock(realNow: () => number = Date.now, offsetMs = 0, load?: () => Promise<number>): Clock {
   let offset = offsetMs;
   return {
     now: () => new Date(realNow() + offset),
+    async sync() {
+      if (load) offset = await load();
+    },
     get offsetMs() {
       return offset;
     },

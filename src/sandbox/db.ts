@@ -15,7 +15,10 @@ export interface Db extends Sql {
    * PostgreSQL server another instance could write, so there it is `query` itself, nothing cached.
    */
   reads: Sql;
-  /** Other processes may write to it (a PostgreSQL server): what this process knows can go stale. */
+  /**
+   * True when other processes can change the data (a PostgreSQL server that several sandbox instances share):
+   * nothing read from it may then be kept in memory between requests (tokens, the clock).
+   */
   shared: boolean;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;

@@ -6,16 +6,11 @@ import { readBundleFile } from '../openapi/document.js';
 import { createSandboxClient, type SandboxClient } from './client.js';
 import { startSandbox, type Sandbox } from './server.js';
 import { runReadmeBlock } from '../testing/readme-block.js';
+import { storesUnderTest } from '../testing/stores.js';
 
+// One sandbox per store (the suites below, one per store, run one after the other).
 let sandbox: Sandbox;
 let control: SandboxClient;
-beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
-  control = createSandboxClient({ baseUrl: sandbox.url });
-}, 30_000);
-afterAll(async () => {
-  await sandbox?.close();
-});
 
 /** The v1 description's own registration example, without the fixed external ID. */
 function registration(): any {
@@ -52,7 +47,15 @@ async function rawToken(family: 'business' | 'v1', credentials: unknown): Promis
 }
 const get = (path: string, token?: string) => fetch(sandbox.url + path, token ? { headers: { authorization: `Bearer ${token}` } } : {});
 
-describe('the sandbox', () => {
+for (const store of storesUnderTest()) describe(`the sandbox on ${store.name}`, () => {
+  beforeAll(async () => {
+    sandbox = await startSandbox(await store.options());
+    control = createSandboxClient({ baseUrl: sandbox.url });
+  }, 30_000);
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
   it('has a handler for every operation of the three bundles', () => {
     expect(sandbox.gaps).toEqual([]);
   });
@@ -309,7 +312,7 @@ describe('the sandbox', () => {
     });
 
     it('resetSandbox removes every tenant and everything in it', async () => {
-      const scratch = await startSandbox({ memory: true });
+      const scratch = await startSandbox(await store.options());
       try {
         const c = createSandboxClient({ baseUrl: scratch.url });
         const t = await orThrow(c.createTenant({ body: {} }));
@@ -325,7 +328,7 @@ describe('the sandbox', () => {
   });
 
   it('fails loudly when an answer breaks the description, naming the operation and the field', async () => {
-    const broken = await startSandbox({ memory: true, handlers: { listBanks: async () => ({ status: 200, body: [{ id: 7, code: '1007', name: 'Bancolombia', status: 'true' }] }) } });
+    const broken = await startSandbox({ ...(await store.options()), handlers: { listBanks: async () => ({ status: 200, body: [{ id: 7, code: '1007', name: 'Bancolombia', status: 'true' }] }) } });
     try {
       const res = await fetch(`${broken.url}/api/parameters/banks`);
       expect(res.status).toBe(500);

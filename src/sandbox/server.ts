@@ -121,7 +121,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
   const db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
   await migrate(db);
-  const clock = createClock(options.realNow, await loadClockOffset(db));
+  // On a shared PostgreSQL, another instance may move the clock: each request and each delivery pass reads it.
+  const clock = createClock(options.realNow, await loadClockOffset(db), db.shared ? () => loadClockOffset(db) : undefined);
   const events = await startEvents(db, clock);
   const violations: string[] = [];
   const onViolation = options.onViolation ?? 'fail';
@@ -141,7 +142,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (admin && token && adminDigest && timingSafeEqual(digest(token), adminDigest)) return null;
     let tenant: Tenant | null = null;
     for (const family of route.credentials.filter((c) => c !== 'admin')) {
-      tenant ??= token ? await tenantForToken(db, token, family, clock.now()) : null;
+      tenant ??= token ? await tenantForToken(db, token, family, clock.now(), !db.shared) : null;
     }
     if (tenant) return tenant;
     const needs = !admin
@@ -156,6 +157,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const handler = handlers[route.entry.operationId];
     if (!handler) return { status: 501, body: { error: 'not_implemented', message: `The sandbox has no handler for ${route.entry.operationId}.` } };
     try {
+      await clock.sync();
       const tenant = await authenticate(route, req);
       if (limitable.has(route.entry.operationId)) await countCall(db, route.entry.operationId, tenant, clock);
       // A request without a body (no length, not chunked: every GET here) has nothing to read.

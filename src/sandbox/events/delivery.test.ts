@@ -12,11 +12,12 @@ import { startSandbox, type Sandbox } from '../server.js';
 import { checkPayload, documentedEvents } from './store.js';
 import { eventMappingRows, MAPPING_FILE, renderMappingInto } from './table.js';
 import { readFileSync } from 'node:fs';
+import { storesUnderTest } from '../../testing/stores.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 let sandbox: Sandbox;
 let control: ReturnType<typeof createSandboxClient>;
-const received: Delivery[] = [];
+let received: Delivery[] = [];
 let receiver: Server;
 let receiverUrl: string;
 
@@ -30,19 +31,6 @@ async function listen(server: Server, port = 0): Promise<string> {
 const stop = (server: Server) => new Promise<void>((resolve) => {
   server.close(() => resolve());
   server.closeAllConnections();
-});
-
-beforeAll(async () => {
-  // The real clock stands still: sandbox time moves only by advanceClock, so attempt times are exact.
-  sandbox = await startSandbox({ memory: true, realNow: () => T0 });
-  control = createSandboxClient({ baseUrl: sandbox.url });
-  const keep = (d: Delivery) => void received.push(d);
-  receiver = createServer(createWebhookReceiver({ handlers: { 'user.created': keep, 'user.updated': keep, 'fiat.payout.completed': keep, 'operation.created': keep } }).node);
-  receiverUrl = await listen(receiver);
-}, 30_000);
-afterAll(async () => {
-  await sandbox?.close();
-  if (receiver) await stop(receiver);
 });
 
 const settle = () => sandbox.events.worker.idle();
@@ -63,7 +51,21 @@ describe('the event mapping', () => {
   });
 });
 
-describe('delivery', () => {
+for (const store of storesUnderTest()) describe(`delivery on ${store.name}`, () => {
+  beforeAll(async () => {
+    // The real clock stands still: sandbox time moves only by advanceClock, so attempt times are exact.
+    sandbox = await startSandbox({ ...(await store.options()), realNow: () => T0 });
+    control = createSandboxClient({ baseUrl: sandbox.url });
+    received = [];
+    const keep = (d: Delivery) => void received.push(d);
+    receiver = createServer(createWebhookReceiver({ handlers: { 'user.created': keep, 'user.updated': keep, 'fiat.payout.completed': keep, 'operation.created': keep } }).node);
+    receiverUrl = await listen(receiver);
+  }, 30_000);
+  afterAll(async () => {
+    await sandbox?.close();
+    if (receiver) await stop(receiver);
+  });
+
   it('delivers a flow\'s events to the receiver, retries a failing endpoint on the schedule, skips inactive ones, and redelivers', async () => {
     const tenant = await orThrow(control.createTenant({ body: { name: 'Events' } }));
     const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });

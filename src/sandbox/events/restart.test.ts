@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createV1Client, orThrow } from '../../index.js';
 import { launchSandbox } from '../../testing/sandbox-process.js';
+import { until } from '../../testing/until.js';
 import { createSandboxClient } from '../client.js';
 
 const started: ChildProcess[] = [];
@@ -26,14 +27,6 @@ afterAll(async () => {
   await new Promise<void>((resolve) => endpoint.close(() => resolve()));
   rmSync(work, { recursive: true, force: true });
 });
-
-const until = async (check: () => boolean | Promise<boolean>, what: string) => {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-};
 
 it('continues a pending retry after SIGKILL and restart on the same --data', async () => {
   await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', () => resolve()));

@@ -1,7 +1,8 @@
 // The delivery worker: takes due attempts from the database (sandbox time), POSTs the envelope, records the
 // outcome and schedules the next retry per deliverySchedule(). A claimed attempt is leased: its
 // next_attempt_at moves past its timeout, so a sandbox killed mid-call retries it when it comes back.
-// On PostgreSQL, `for update skip locked` lets several instances share the queue.
+// On PostgreSQL, `for update skip locked` lets several instances share the queue; each pass reads the shared
+// clock first, so a lease runs out in the same sandbox time for every instance.
 import type { Clock } from '../clock.js';
 import type { Db } from '../db.js';
 import { loadClockOffset } from '../resources/tenants.js';
@@ -108,7 +109,9 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
         result.outcome,
         result.status,
       ]);
-      await tx.query('update sandbox_deliveries set status = $2, next_attempt_at = $3 where id = $1', [row.id, done ? 'delivered' : exhausted ? 'failed' : 'pending', next]);
+      // Only while the claim is still this worker's: once its lease passed and another instance claimed the
+      // delivery again (attempts moved on), that instance's outcome is the one that counts.
+      await tx.query('update sandbox_deliveries set status = $2, next_attempt_at = $3 where id = $1 and attempts = $4', [row.id, done ? 'delivered' : exhausted ? 'failed' : 'pending', next, attempt]);
     });
   }
 
@@ -120,14 +123,7 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
   }
 
   async function pass(): Promise<void> {
-    // On a shared database another instance may have moved sandbox time: every poll catches up with it, so the
-    // API's answers (token expiry, timestamps) and the due times here follow one clock, within a poll.
-    // An advanceClock answered here while the read was under way is newer than what the read saw.
-    if (db.shared) {
-      const seen = clock.offsetMs;
-      const committed = await loadClockOffset(db);
-      if (clock.offsetMs === seen) clock.setOffset(committed);
-    }
+    await clock.sync();
     expire();
     const due = await claim();
     // A full batch: more may be due; take them without waiting for the next tick.

@@ -34,14 +34,14 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
 
 /**
  * Tokens looked up recently, kept for a few seconds of real time so reads need one query less. Sandbox-time
- * expiry is still checked on every call; `resetSandbox` empties it. (With several instances on one
- * PostgreSQL, another instance's reset reaches this one within CACHE_MS.)
+ * expiry is still checked on every call; `resetSandbox` empties it. Only on PGlite, which no other process
+ * changes: on a shared PostgreSQL another instance's reset must reach this one at once, so nothing is kept.
  */
 const tokenCache = new Map<string, { tenant: Tenant; family: string; expiresAt: number; cachedAt: number }>();
 const CACHE_MS = 5_000;
 
-export async function tenantForToken(db: Sql, token: string, family: string, now: Date): Promise<Tenant | null> {
-  const cached = tokenCache.get(token);
+export async function tenantForToken(db: Sql, token: string, family: string, now: Date, cache = true): Promise<Tenant | null> {
+  const cached = cache ? tokenCache.get(token) : undefined;
   if (cached && performance.now() - cached.cachedAt < CACHE_MS) {
     return cached.family === family && cached.expiresAt > now.getTime() ? cached.tenant : null;
   }
@@ -52,8 +52,10 @@ export async function tenantForToken(db: Sql, token: string, family: string, now
   const row = rows[0];
   if (!row) return null;
   const entry = { tenant: { id: row.id, name: row.name }, family: row.family, expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : Infinity, cachedAt: performance.now() };
-  if (tokenCache.size > 10_000) tokenCache.clear();
-  tokenCache.set(token, entry);
+  if (cache) {
+    if (tokenCache.size > 10_000) tokenCache.clear();
+    tokenCache.set(token, entry);
+  }
   return entry.family === family && entry.expiresAt > now.getTime() ? entry.tenant : null;
 }
 
@@ -129,10 +131,10 @@ export const handlers: Handlers = {
   },
 
   advanceClock: async (ctx) => {
-    // Added in SQL to the offset last committed, not to this instance's copy: another instance on the same
-    // database may have moved the clock since.
+    // One statement adds to the stored offset: concurrent advances (on several instances too) all count.
     const rows = await ctx.sql.query<{ offset_ms: string | number }>(
-      'insert into sandbox_clock (id, offset_ms) values (1, $1) on conflict (id) do update set offset_ms = sandbox_clock.offset_ms + excluded.offset_ms returning offset_ms',
+      `insert into sandbox_clock (id, offset_ms) values (1, $1)
+       on conflict (id) do update set offset_ms = sandbox_clock.offset_ms + excluded.offset_ms returning offset_ms`,
       [Math.round(Number(ctx.body.seconds) * 1000)],
     );
     const offset = Number(rows[0]!.offset_ms);

@@ -138,11 +138,15 @@ export const handlers: Handlers = {
       refuse(401, 'invalid_integration', 'The x-integration-register value is not this client\'s.');
     }
     const id = ctx.body.external_user_id ?? randomUUID();
-    if ((await ctx.sql.query('select 1 from users where id = $1', [id])).length) refuse(422, 'user_exists', 'A user with this external_user_id is already registered.');
     const now = ctx.clock.now();
     const record = registeredUser(id, ctx.body, now);
     const { to } = nextState(userStates, 'user', null, 'registerUser');
-    await ctx.sql.query('insert into users (id, tenant_id, status, record, created_at) values ($1, $2, $3, $4, $5)', [id, tenant.id, to, JSON.stringify(record), now.toISOString()]);
+    // One statement decides, so two registrations of one ID at once (on several instances too) get one 201.
+    const inserted = await ctx.sql.query(
+      'insert into users (id, tenant_id, status, record, created_at) values ($1, $2, $3, $4, $5) on conflict (id) do nothing returning id',
+      [id, tenant.id, to, JSON.stringify(record), now.toISOString()],
+    );
+    if (!inserted.length) refuse(422, 'user_exists', 'A user with this external_user_id is already registered.');
     await emitTransition(ctx, tenant.id, nextState(userStates, 'user', null, 'registerUser'), { ...record, status: to, complianceStatus: to });
     return { status: 201, body: { user_id: id, status: 'success', message: 'User registered', data: record } };
   },

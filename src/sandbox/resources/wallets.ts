@@ -218,13 +218,11 @@ export const handlers: Handlers = {
     const owner = (await ctx.sql.query<{ tenant_id: string }>('select tenant_id from users where id = $1', [ctx.body.userId]))[0];
     if (!owner) return refuse(404, 'not_found', 'No registered user has this ID.');
     requireInScope(ctx, owner.tenant_id, 'No registered user has this ID.');
-    if (ctx.body.externalWalletId && (await ctx.sql.query('select 1 from external_wallets where id = $1', [ctx.body.externalWalletId])).length) {
-      refuse(409, 'conflict', 'An external wallet with this ID exists.');
-    }
     const wallet = { id: ctx.body.externalWalletId ?? randomUUID(), token: ctx.body.token ?? 'USDC', network: ctx.body.network ?? 'POLYGON', status: ctx.body.status ?? 'APPROVED' };
-    await ctx.sql.query('insert into external_wallets (id, tenant_id, user_id, token, network, status) values ($1, $2, $3, $4, $5, $6)', [
+    const inserted = await ctx.sql.query('insert into external_wallets (id, tenant_id, user_id, token, network, status) values ($1, $2, $3, $4, $5, $6) on conflict (id) do nothing returning id', [
       wallet.id, owner.tenant_id, ctx.body.userId, wallet.token, wallet.network, wallet.status,
     ]);
+    if (!inserted.length) refuse(409, 'conflict', 'An external wallet with this ID exists.');
     return { status: 201, body: { externalWalletId: wallet.id, userId: ctx.body.userId, token: wallet.token, network: wallet.network, status: wallet.status } };
   },
 

@@ -67,14 +67,15 @@ export const handlers: Handlers = {
   createIntegrationEndpoint: async (ctx) => {
     const tenant = tenantOf(ctx);
     const b = ctx.body as Record<string, any>;
-    const taken = await ctx.sql.query('select 1 from integration_endpoints where tenant_id = $1 and name = $2', [tenant.id, b.name]);
-    if (taken.length) refuse(409, 'name_taken', 'An integration endpoint of this client already has this name.');
     const now = ctx.clock.now();
     const row = { id: randomUUID(), isActive: b.isActive ?? true };
-    await ctx.sql.query(
-      'insert into integration_endpoints (id, tenant_id, name, trigger_event, is_active, config, created_at) values ($1, $2, $3, $4, $5, $6, $7)',
+    // The unique (tenant_id, name) decides, so two creations of one name at once get one 201 and one 409.
+    const inserted = await ctx.sql.query(
+      `insert into integration_endpoints (id, tenant_id, name, trigger_event, is_active, config, created_at) values ($1, $2, $3, $4, $5, $6, $7)
+       on conflict (tenant_id, name) do nothing returning id`,
       [row.id, tenant.id, b.name, b.triggerEvent ?? null, row.isActive, JSON.stringify(b), now.toISOString()],
     );
+    if (!inserted.length) refuse(409, 'name_taken', 'An integration endpoint of this client already has this name.');
     return { status: 201, body: { id: row.id, isActive: row.isActive, registerDate: now.toISOString() } };
   },
 };
