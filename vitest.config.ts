@@ -4,8 +4,11 @@ export default defineConfig({
   test: {
     include: ['openapi/**/*.test.ts', 'scripts/**/*.test.ts', 'src/**/*.test.ts', 'contract-tests/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
-    globalSetup: ['scripts/test-setup/bundle.ts', 'scripts/test-setup/postgres.ts', 'contract-tests/global-setup.ts'],
+    globalSetup: ['scripts/test-setup/bundle.ts', 'scripts/test-setup/pglite-template.ts', 'scripts/test-setup/postgres.ts', 'contract-tests/global-setup.ts'],
     testTimeout: 20_000,
+    // Most of the suites' time is spent waiting on processes they start (sandboxes, Prism, PostgreSQL), so
+    // two files at a time on two cores finish sooner than vitest's default of one per spare core.
+    maxWorkers: 2,
     // Starting PGlite (in memory) takes seconds when the machine is busy; the sandbox suites also run on
     // PostgreSQL beside it now, so a setup hook gets the same bound as a test.
     hookTimeout: 20_000,

@@ -22,7 +22,8 @@ async function launch(args: string[]): Promise<SandboxProcess> {
   return running;
 }
 
-describe('the sandbox process', () => {
+// Concurrent: each case has its own process and data directory; starting processes is most of the time.
+describe.concurrent('the sandbox process', () => {
   it('prints its address and the control API docs address', async () => {
     const s = await launch(['--memory']);
     expect(s.output()).toContain(`Control API docs:  ${s.url}/sandbox/docs`);

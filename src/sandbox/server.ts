@@ -4,7 +4,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
-import { readBundleFile, type OpenApiDocument } from '../openapi/document.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundleDir, readBundleFile, type OpenApiDocument } from '../openapi/document.js';
 import { createClock, type Clock } from './clock.js';
 import { openPglite, openPostgres, type Db, type DbOptions } from './db.js';
 import { Refusal, type Handlers, type HandlerContext, type Tenant } from './handler.js';
@@ -109,13 +111,28 @@ function docsPage(docs: OpenApiDocument): string {
 <table><tr><th>operationId</th><th>Call</th><th>What it does</th></tr>${rows.join('')}</table>`;
 }
 
+let compiled: { key: string; bundles: { family: string; doc: OpenApiDocument }[]; routes: Route[] } | undefined;
+
+/**
+ * The package's own bundles and their routes, compiled once per process while the files stay the same:
+ * compiling every validator is most of a start once the database is quick (tests start dozens of sandboxes).
+ */
+function defaultRoutes(): { bundles: { family: string; doc: OpenApiDocument }[]; routes: Route[] } {
+  const texts = SANDBOX_FAMILIES.map((family) => readFileSync(join(bundleDir(), `${family}.json`), 'utf8'));
+  const key = texts.join('\u0000');
+  if (compiled?.key !== key) {
+    const bundles = SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
+    compiled = { key, bundles, routes: buildRoutes(bundles) };
+  }
+  return compiled;
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
   checkExposure(host, options.adminToken);
   // Compared as digests of equal length, in constant time: neither the token nor its length leaks by timing.
   const adminDigest = options.adminToken === undefined ? undefined : digest(options.adminToken);
-  const bundles = options.bundles ?? SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
-  const routes = buildRoutes(bundles);
+  const { bundles, routes } = options.bundles ? { bundles: options.bundles, routes: buildRoutes(options.bundles) } : defaultRoutes();
   const limitable = limitableOperations(routes);
   const handlers = options.handlers ?? { ...allHandlers, ...eventHandlers, ...rateLimitHandlers(limitable) };
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
