@@ -34,9 +34,10 @@ describe('PGlite reads remembered until the next write', () => {
     expect(await read()).toBe('e');
   });
 
-  it('hands out copies: a caller changing its rows changes nothing the next caller sees', async () => {
+  it('hands out frozen rows in an array of the caller\'s own: changing a row throws, reordering changes nothing the next caller sees', async () => {
     const rows = await db.reads.query<{ v: string }>('select v from t where id = $1', [1]);
-    rows[0]!.v = 'changed';
+    expect(() => (rows[0]!.v = 'changed')).toThrow(TypeError);
+    rows.length = 0;
     expect(await read()).toBe('e');
   });
 });

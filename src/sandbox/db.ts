@@ -40,6 +40,14 @@ export interface DbOptions {
  */
 export const PGLITE_TEMPLATE_ENV = 'RAMP_SANDBOX_PGLITE_TEMPLATE';
 
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 export async function openPglite(options: DbOptions): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
@@ -62,7 +70,8 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   const direct = wrap(pg);
   // Results of selects, kept until the next write. Statements run one at a time (above), so a select that
   // ran while `generation` stayed the same saw no write start or end, and its rows are current until the
-  // next one. Handlers get copies, so nothing they do to rows reaches the memory.
+  // next one. The remembered rows are frozen (a handler that writes to one throws) and each caller gets its
+  // own array of them, so nothing a handler does reaches the memory; copying them per read cost more.
   // By statement text (a literal in the handlers: its hash is computed once), then by parameters.
   const remembered = new Map<string, Map<string, unknown[]>>();
   let rememberedCount = 0;
@@ -91,7 +100,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
       }
       const key = params?.length ? JSON.stringify(params) : '';
       const known = byParams?.get(key);
-      if (known) return structuredClone(known) as Row[];
+      if (known) return known.slice() as Row[];
       const rows = await exclusive(async () => {
         const before = generation;
         const result = await direct.query<Row>(text, params);
@@ -99,7 +108,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
           if (rememberedCount >= 1000) written();
           byParams = remembered.get(text);
           if (!byParams) remembered.set(text, (byParams = new Map()));
-          byParams.set(key, structuredClone(result));
+          byParams.set(key, deepFreeze(structuredClone(result)));
           rememberedCount++;
         }
         return result;
