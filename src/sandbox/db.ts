@@ -20,6 +20,11 @@ export interface Db extends Sql {
    * nothing read from it may then be kept in memory between requests (tokens, the clock).
    */
   shared: boolean;
+  /**
+   * PGlite only: a number that changes whenever a write starts or ends, so something derived from reads made
+   * while it stayed the same is current until it changes. Undefined on a shared server.
+   */
+  generation?: () => number;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -120,6 +125,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     query,
     reads,
     shared: false,
+    generation: () => generation,
     transaction: (work) => writing(() => pg.transaction((tx) => work(wrap(tx)))),
     close: () => exclusive(() => pg.close()),
   };

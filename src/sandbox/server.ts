@@ -189,6 +189,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new Refusal(401, 'unauthorized', needs);
   }
 
+  const remembered = new Map<Route, Map<string, { generation: number; answer: { status: number; body: unknown } }>>();
+  let rememberedCount = 0;
+  function remember(route: Route, key: string, entry: { generation: number; answer: { status: number; body: unknown } }): void {
+    if (rememberedCount >= 2000) {
+      remembered.clear();
+      rememberedCount = 0;
+    }
+    let byKey = remembered.get(route);
+    if (!byKey) remembered.set(route, (byKey = new Map()));
+    byKey.set(key, entry);
+    rememberedCount++;
+  }
+
   async function answer(route: Route, params: Record<string, string>, url: Target, req: IncomingMessage): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     const handler = handlers[route.entry.operationId];
     if (!handler) return { status: 501, body: { error: 'not_implemented', message: `The sandbox has no handler for ${route.entry.operationId}.` } };
@@ -211,9 +224,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const problems = route.checkRequest({ path: params, query, headers, body, hasBody: text.length > 0 });
       if (problems.length) throw new Refusal(route.invalidStatus, 'invalid_request', `The request breaks the description: ${problems.join('; ')}`);
       const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock });
-      // A write is committed before its answer is sent: the transaction ends before this returns.
-      const result = route.entry.method === 'get' ? await handler(context(db.reads)) : await db.transaction((tx) => handler(context(tx)));
-      return { status: result.status, body: result.body };
+      if (route.entry.method !== 'get') {
+        // A write is committed before its answer is sent: the transaction ends before this returns.
+        const result = await db.transaction((tx) => handler(context(tx)));
+        return { status: result.status, body: result.body };
+      }
+      // A read's answer depends on its tenant, path and query and on the data only (GET handlers read no clock
+      // and no header): on PGlite it is kept until the next write, like the rows it was made from.
+      const generation = db.generation?.();
+      const key = `${tenant?.id ?? ''} ${req.url}`;
+      const known = generation === undefined ? undefined : remembered.get(route)?.get(key);
+      if (known && known.generation === generation) return known.answer;
+      const result = await handler(context(db.reads));
+      const answer = { status: result.status, body: result.body };
+      if (generation !== undefined && db.generation!() === generation) remember(route, key, { generation, answer });
+      return answer;
     } catch (error) {
       if (error instanceof Refusal) {
         const body = route.family === 'sandbox' ? { error: error.code, message: error.message } : { error: error.code, message: error.message, ...error.details };
