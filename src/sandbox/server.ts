@@ -177,7 +177,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (admin && !token && !adminDigest) return null;
     if (admin && token && adminDigest && timingSafeEqual(digest(token), adminDigest)) return null;
     let tenant: Tenant | null = null;
-    for (const family of route.credentials.filter((c) => c !== 'admin')) {
+    for (const family of route.credentials) {
+      if (family === 'admin') continue;
       tenant ??= token ? await tenantForToken(db, token, family, clock.now(), !db.shared) : null;
     }
     if (tenant) return tenant;
@@ -189,9 +190,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new Refusal(401, 'unauthorized', needs);
   }
 
-  const remembered = new Map<Route, Map<string, { generation: number; answer: { status: number; body: unknown } }>>();
+  /** An answer kept for a read; `sent` is what was sent for it once checked against the description. */
+  type Kept = { status: number; body: unknown; sent?: { status: number; body: unknown; text?: string } };
+  const remembered = new Map<Route, Map<string, { generation: number; answer: Kept }>>();
   let rememberedCount = 0;
-  function remember(route: Route, key: string, entry: { generation: number; answer: { status: number; body: unknown } }): void {
+  function remember(route: Route, key: string, entry: { generation: number; answer: Kept }): void {
     if (rememberedCount >= 2000) {
       remembered.clear();
       rememberedCount = 0;
@@ -206,7 +209,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const handler = handlers[route.entry.operationId];
     if (!handler) return { status: 501, body: { error: 'not_implemented', message: `The sandbox has no handler for ${route.entry.operationId}.` } };
     try {
-      await clock.sync();
+      // Only a shared database's clock can move under this process.
+      if (db.shared) await clock.sync();
       const tenant = await authenticate(route, req);
       if (limitable.has(route.entry.operationId)) await countCall(db, route.entry.operationId, tenant, clock);
       // A request without a body (no length, not chunked: every GET here) has nothing to read.
@@ -236,7 +240,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const known = generation === undefined ? undefined : remembered.get(route)?.get(key);
       if (known && known.generation === generation) return known.answer;
       const result = await handler(context(db.reads));
-      const answer = { status: result.status, body: result.body };
+      const answer: Kept = { status: result.status, body: result.body };
       if (generation !== undefined && db.generation!() === generation) remember(route, key, { generation, answer });
       return answer;
     } catch (error) {
@@ -301,8 +305,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (!params) continue;
         pathMatched = true;
         if (route.entry.method !== method) continue;
-        const { status, body, headers } = await answer(route, params, url, req);
-        const out = checked(route, status, body);
+        const result: Kept & { headers?: Record<string, string> } = await answer(route, params, url, req);
+        const { status, body, headers } = result;
+        // A kept read's answer was checked when it was first sent: the same answer is sent as it was.
+        const out = result.sent ?? checked(route, status, body);
+        if (out.status === status) result.sent = out;
         return send(res, out.status, out.body, undefined, out.status === status ? headers : undefined, out.text);
       }
       send(res, pathMatched ? 405 : 404, { error: pathMatched ? 'method_not_allowed' : 'not_found', message: `No operation for ${method.toUpperCase()} ${url.pathname}.` });
