@@ -11,7 +11,7 @@ import { readBundleFile } from '../src/openapi/document.js';
 import { createSandboxClient } from '../src/sandbox/client.js';
 import { registerExampleUser } from '../src/testing/sandbox-users.js';
 import { startSandbox, type SandboxOptions } from '../src/sandbox/server.js';
-import { postgresUnavailable, startPostgres, type PostgresCluster } from '../src/testing/postgres.js';
+import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../src/testing/postgres.js';
 import { repoRoot } from './lib/apis.js';
 import { bundleAll } from './lib/bundle.js';
 
@@ -82,20 +82,23 @@ async function runOn(store: SandboxOptions, reportDir: string, postgresUrl: stri
   }
 
   bundleAll();
+  // A signal ends the process through exit, so the cluster's exit hook stops it (pg_ctl puts it out of reach).
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
   const why = postgresUnavailable();
   if (why && process.env.CI) {
     console.error(`contract:sandbox runs on PostgreSQL too under CI, but ${why}.`);
     process.exit(1);
   }
-  let cluster: PostgresCluster | undefined;
+  // Started once, before both runs: the suite's own vitest setup reuses it (RAMP_TEST_POSTGRES_URL) instead
+  // of starting another, on the PGlite run too.
+  const cluster: PostgresCluster | undefined = why ? undefined : await startPostgres();
   const results: { store: string; code: number; report: string }[] = [];
   try {
-    for (const store of ['PGlite', 'PostgreSQL'] as const) {
-      if (store === 'PostgreSQL' && why) break;
+    for (const store of cluster ? (['PGlite', 'PostgreSQL'] as const) : (['PGlite'] as const)) {
       console.log(`\n=== Contract suite against the sandbox on ${store} ===\n`);
-      cluster ??= store === 'PostgreSQL' ? await startPostgres() : undefined;
       const report = join(repoRoot, 'reports', 'sandbox', store.toLowerCase());
-      const options: SandboxOptions = cluster ? { databaseUrl: cluster.createDatabase('contract') } : { memory: true };
+      const options: SandboxOptions = store === 'PostgreSQL' ? { databaseUrl: await createDatabase(cluster!.url, 'contract') } : { memory: true };
       results.push({ store, code: await runOn(options, report, cluster?.url), report });
     }
   } finally {

@@ -4,7 +4,7 @@
 // PostgreSQL is not installed. Loopback only; bounded in time; everything it starts is stopped.
 import { MAX_CLIENTS, MAX_SECONDS, formatReport, runLoad, stopAll } from './lib/sandbox-load.js';
 import { bundleAll } from './lib/bundle.js';
-import { postgresUnavailable, startPostgres, type PostgresCluster } from '../src/testing/postgres.js';
+import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../src/testing/postgres.js';
 
 const USAGE = `Usage: npm run sandbox:load -- [--clients N] [--seconds S]
 
@@ -73,7 +73,7 @@ const watchdog = setTimeout(() => {
 try {
   bundleAll();
   cluster = await startPostgres();
-  const databaseUrl = cluster.createDatabase('load');
+  const databaseUrl = await createDatabase(cluster.url, 'load');
   console.log(`sandbox:load: ${options.clients} clients for ${options.seconds} s; PostgreSQL at ${new URL(databaseUrl).host}.`);
   const report = await runLoad({ databaseUrl, ...options, log: (line) => console.log(line) });
   finished = true;

@@ -4,12 +4,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer, type Server } from 'node:net';
+import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiFamilies, repoRoot } from './apis.js';
 import { startPrism } from './prism.js';
+import { postgresUnavailable } from '../../src/testing/postgres.js';
 
 const started: ChildProcess[] = [];
 afterAll(() => {
@@ -17,8 +18,8 @@ afterAll(() => {
 });
 
 /** Runs `npm run <script>` as a person would, collecting its output. */
-function npm(script: string, env: Record<string, string> = {}) {
-  const child = spawn('npm', ['run', '--silent', script], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function npm(script: string, env: Record<string, string> = {}, args: string[] = []) {
+  const child = spawn('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(child);
   let out = '';
   let err = '';
@@ -112,4 +113,23 @@ describe('Prism mocks', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe.skipIf(postgresUnavailable() !== null)('npm run sandbox:load', () => {
+  it('stops both sandboxes and its PostgreSQL when the npm process itself gets SIGTERM', async () => {
+    const run = npm('sandbox:load', {}, ['--clients', '1', '--seconds', '60']);
+    const out = await run.printed('receivers:');
+    const sandboxes = [...out.matchAll(/(http:\/\/127\.0\.0\.1:\d+)[,;]/g)].map((m) => m[1]!).slice(0, 2);
+    const pgPort = Number(/PostgreSQL at 127\.0\.0\.1:(\d+)/.exec(out)![1]);
+    expect(sandboxes).toHaveLength(2);
+    run.child.kill('SIGTERM');
+    await run.exited;
+    // What it stops is stopped within a few seconds of its own exit, not when the 60 s of load end.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    for (const url of sandboxes) expect(await answers(url), `${url} still answers after SIGTERM`).toBe(false);
+    const pgListens = await new Promise<boolean>((resolve) => {
+      const socket = createConnection(pgPort, '127.0.0.1').once('connect', () => (socket.destroy(), resolve(true))).once('error', () => resolve(false));
+    });
+    expect(pgListens, 'PostgreSQL still listens after SIGTERM').toBe(false);
+  }, 120_000);
 });

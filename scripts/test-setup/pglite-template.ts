@@ -10,6 +10,9 @@ import { migrate } from '../../src/sandbox/resources/index.js';
 export default async function setup(): Promise<() => void> {
   const { PGlite } = await import('@electric-sql/pglite');
   const dir = mkdtempSync(join(tmpdir(), 'ramp-pglite-template-'));
+  // Vitest exits on SIGINT/SIGTERM without running teardowns; the folder goes with the process all the same.
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
   const pg = await PGlite.create();
   try {
     // With the sandbox's tables already made, a start's migration finds nothing to do.
@@ -22,6 +25,7 @@ export default async function setup(): Promise<() => void> {
   }
   return () => {
     delete process.env[PGLITE_TEMPLATE_ENV];
-    rmSync(dir, { recursive: true, force: true });
+    process.off('exit', remove);
+    remove();
   };
 }

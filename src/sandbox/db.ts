@@ -100,9 +100,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   const reads: Sql = {
     query: async <Row,>(text: string, params?: unknown[]) => {
       let byParams = remembered.get(text);
-      if (!byParams) {
-        if (!/^\s*select\b/i.test(text)) return query<Row>(text, params);
-      }
+      if (!byParams && !/^\s*select\b/i.test(text)) return query<Row>(text, params);
       const key = params?.length ? JSON.stringify(params) : '';
       const known = byParams?.get(key);
       if (known) return known.slice() as Row[];

@@ -142,7 +142,10 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
   it('resetSandbox on one instance: another (in its own process) refuses the removed tenants\' tokens at once, and its clock is back to 0', async () => {
     const scratchUrl = await createDatabase(adminUrl!);
     const one = await startSandbox({ databaseUrl: scratchUrl });
-    const two = await launchSandbox(['--database-url', scratchUrl]);
+    const two = await launchSandbox(['--database-url', scratchUrl]).catch(async (error: unknown) => {
+      await one.close();
+      throw error;
+    });
     try {
       const tenant = await tenantOn(one);
       const res = await fetch(`${one.url}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tenant.businessCredentials) });

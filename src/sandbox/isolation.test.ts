@@ -277,7 +277,7 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
 
   afterAll(async () => {
     await sandbox?.close();
-    await new Promise((resolve) => receiver?.close(resolve));
+    if (receiver) await new Promise((resolve) => receiver.close(resolve));
   });
 
   it('derives a record of A for every identifier of every operation of the bundles', () => {

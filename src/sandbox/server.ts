@@ -252,32 +252,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   }
 
-  /**
-   * JSON texts of answers already found to match their operation's response schema, by operation and status.
-   * A read answered again from unchanged rows gives the same text, and the same text validates the same way,
-   * so it is not validated twice. Bounded; emptied when full.
-   */
-  const valid = new Map<Route, Map<number, Set<string>>>();
-  let validCount = 0;
-
-  function checked(route: Route, status: number, body: unknown): { status: number; body: unknown; text?: string } {
-    const text = body === undefined ? '' : JSON.stringify(body);
-    let byStatus = valid.get(route);
-    if (byStatus?.get(status)?.has(text)) return { status, body, text };
+  /** The answer as sent: as given when it matches the description, else the violation's 500 (or as given, under 'log'). */
+  function checked(route: Route, status: number, body: unknown): { status: number; body: unknown } {
     const problems = route.checkResponse(status, body);
-    if (problems?.length === 0) {
-      if (validCount >= 2000) {
-        valid.clear();
-        validCount = 0;
-        byStatus = undefined;
-      }
-      if (!byStatus) valid.set(route, (byStatus = new Map()));
-      let texts = byStatus.get(status);
-      if (!texts) byStatus.set(status, (texts = new Set()));
-      texts.add(text);
-      validCount++;
-      return { status, body, text };
-    }
+    if (problems?.length === 0) return { status, body };
     // 403 and 404 refusals of another tenant's data are the sandbox's own answer where the description has none.
     if (problems === null && (status === 403 || status === 404 || status === 501)) return { status, body };
     const message = `${route.entry.operationId} answered ${status}, which breaks the description: ${problems === null ? `status ${status} is not documented` : problems.join('; ')}`;
@@ -307,9 +285,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (route.entry.method !== method) continue;
         const result: Kept & { headers?: Record<string, string> } = await answer(route, params, url, req);
         const { status, body, headers } = result;
-        // A kept read's answer was checked when it was first sent: the same answer is sent as it was.
-        const out = result.sent ?? checked(route, status, body);
-        if (out.status === status) result.sent = out;
+        // A kept read's answer was checked and serialized when it was first sent: it is sent again as it was.
+        let out = result.sent;
+        if (!out) {
+          const answered = checked(route, status, body);
+          out = { ...answered, text: answered.body === undefined ? '' : JSON.stringify(answered.body) };
+          if (out.status === status) result.sent = out;
+        }
         return send(res, out.status, out.body, undefined, out.status === status ? headers : undefined, out.text);
       }
       send(res, pathMatched ? 405 : 404, { error: pathMatched ? 'method_not_allowed' : 'not_found', message: `No operation for ${method.toUpperCase()} ${url.pathname}.` });

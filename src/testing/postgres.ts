@@ -3,17 +3,14 @@
 // Nothing is downloaded. As root the server runs as the `postgres` user, since initdb refuses root.
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { freePort } from '../../scripts/lib/prism.js';
 
 export interface PostgresCluster {
   /** URL of the cluster's `postgres` database, as the `postgres` superuser (trust authentication, loopback only). */
   url: string;
-  /** Runs SQL through psql against `url`; returns its unaligned output. */
-  psql(sql: string): string;
-  /** A new, empty database in the cluster; its URL. */
-  createDatabase(prefix?: string): string;
   stop(): void;
 }
 
@@ -42,17 +39,6 @@ export function postgresUnavailable(): string | null {
   return null;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-      .once('error', reject)
-      .listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number };
-        server.close(() => resolve(port));
-      });
-  });
-}
-
 function quote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
@@ -74,6 +60,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
   const data = join(dir, 'data');
   let started = false;
   const stop = () => {
+    process.off('exit', stop);
     try {
       if (started) run(`${bin}/pg_ctl -D ${quote(data)} -m immediate -w stop >/dev/null 2>&1`);
     } finally {
@@ -92,17 +79,25 @@ export async function startPostgres(): Promise<PostgresCluster> {
     stop();
     throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
   }
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const psql = (sql: string) => run(`${bin}/psql ${quote(url)} -v ON_ERROR_STOP=1 -Atc ${quote(sql)}`);
-  let databases = 0;
-  return {
-    url,
-    psql,
-    createDatabase(prefix = 'sandbox') {
-      const name = `${prefix.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${process.pid}_${++databases}`;
-      psql(`CREATE DATABASE ${name}`);
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
-    },
-    stop,
-  };
+  // pg_ctl runs the server in a session of its own, out of reach of a Ctrl-C: whatever ends this process
+  // (a signal handler's exit, vitest's on SIGINT/SIGTERM, an error) stops the cluster on its way out.
+  process.once('exit', stop);
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+}
+
+let databases = 0;
+
+/** A new, empty database in the cluster at `adminUrl`; its URL. */
+export async function createDatabase(adminUrl: string, prefix = 'sandbox'): Promise<string> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${++databases}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.href;
 }
