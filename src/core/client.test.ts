@@ -269,3 +269,50 @@ describe('errors', () => {
     expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer x');
   });
 });
+
+describe('middleware', () => {
+  // openapi-fetch lets a caller add middleware (`use`, or `middleware` in one call's init). The client's
+  // token, timeout and error naming must hold whatever the middleware does, and under concurrent calls.
+  const accountsOf = (api: ReturnType<typeof createBusinessClient>, init: Record<string, unknown> = {}) =>
+    api.listBankAccounts({ params: { path: { clientId: CLIENT_ID } }, ...init });
+
+  it('sends the token through a middleware that awaits, and one that replaces the Request', async () => {
+    const { server, apiCalls } = await serviceWithTokens((req, res) => json(res, 200, [{ seen: req.auth }]));
+    const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
+    api.use({ onRequest: async ({ request }) => (await new Promise((r) => setTimeout(r, 5)), request) });
+    api.use({ onRequest: ({ request }) => new Request(request, { headers: { 'x-trace': 'abc' } }) });
+    const results = await Promise.all(Array.from({ length: 5 }, () => orThrow(accountsOf(api))));
+    expect(results).toEqual(Array(5).fill([{ seen: 'Bearer tok-1' }]));
+    expect(apiCalls().map((r) => r.headers['x-trace'])).toEqual(Array(5).fill('abc'));
+  });
+
+  it('keeps each call its own context when middleware interleaves calls, and names a failure after its call', async () => {
+    const { server } = await serviceWithTokens((req, res) => (req.url.includes('missing') ? json(res, 404, { message: 'no such client' }) : json(res, 200, [])));
+    const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
+    const delays = [20, 1, 10, 5];
+    const slow = { onRequest: async ({ request }: { request: Request }) => (await new Promise((r) => setTimeout(r, delays.shift() ?? 1)), request) };
+    const calls = [
+      accountsOf(api, { middleware: [slow] }),
+      api.listBankAccounts({ params: { path: { clientId: 'missing' } }, middleware: [slow] }),
+      accountsOf(api, { middleware: [slow] }),
+      api.listBankAccounts({ params: { path: { clientId: 'missing' } }, middleware: [slow] }),
+    ];
+    const settled = await Promise.allSettled(calls.map((c) => orThrow(c)));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    for (const s of settled.filter((s) => s.status === 'rejected')) {
+      const error = (s as PromiseRejectedResult).reason as ApiError;
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.operationId).toBe('listBankAccounts');
+      expect(error.url).toBe(`${server.url}/api/accounts/missing`);
+    }
+  });
+
+  it('bounds a call whose middleware never lets it go with the client timeout', { timeout: 5_000 }, async () => {
+    const { server, apiCalls } = await serviceWithTokens((_req, res) => json(res, 200, []));
+    const api = createBusinessClient({ baseUrl: server.url, auth: { credentials }, timeoutMs: 300 });
+    api.use({ onResponse: async ({ response }) => (await new Promise((r) => setTimeout(r, 10)), response) });
+    await expect(orThrow(accountsOf(api, { timeoutMs: 200, middleware: [{ onRequest: () => new Promise<never>(() => {}) }] }))).rejects.toBeInstanceOf(TimeoutError);
+    expect(apiCalls()).toHaveLength(0);
+    await expect(orThrow(accountsOf(api))).resolves.toEqual([]);
+  });
+});

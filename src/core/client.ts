@@ -1,6 +1,6 @@
 // Builds a typed client for one API family: openapi-fetch's path-based calls plus one method per
 // operationId, all going through the ramp transport.
-import createClient, { type Client, type ClientForPath } from 'openapi-fetch';
+import createClient, { createQuerySerializer, type Client, type ClientForPath, type Middleware } from 'openapi-fetch';
 import { checkBaseUrl } from './base-url.js';
 import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
@@ -64,11 +64,11 @@ function retryOptions(retry: RetryOptions | false | undefined): Required<RetryOp
 function tokenSourceFor<Table extends OperationTable>(
   auth: AuthOptions | undefined,
   family: FamilyConfig<Table>,
-  baseUrl: string,
-  baseFetch: typeof globalThis.fetch,
+  tokenCall: (init: { body: unknown }) => Promise<{ data?: unknown; response: Response }>,
   timeoutMs: number,
 ): TokenSource | undefined {
   if (auth === undefined) return undefined;
+  const cache = { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds, grantTimeoutMs: timeoutMs };
   if ('token' in auth) return fixedTokenSource(auth.token);
   if ('getToken' in auth) {
     if (typeof auth.getToken !== 'function') throw new ConfigurationError('`auth.getToken` must be a function.');
@@ -79,45 +79,25 @@ function tokenSourceFor<Table extends OperationTable>(
       } catch (cause) {
         throw new TokenError('The getToken function failed.', { cause });
       }
-    }, { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds, grantTimeoutMs: timeoutMs });
+    }, cache);
   }
   if ('credentials' in auth) {
-    const spec = family.operations[family.tokenOperationId]!;
-    const url = baseUrl + spec.path;
-    const body = JSON.stringify(auth.credentials);
     const read = auth.readToken ?? readTokenFromBody;
     const name = family.tokenOperationId;
-    // The token call bypasses the transport: it must never itself wait for a token. It follows no redirect:
-    // the credentials go to baseUrl and nowhere else.
+    // The token call is a call of the client like any other: unsecured, so it never waits for a token itself,
+    // never retried (a POST), bounded by the client's timeout, and it follows no redirect: the credentials
+    // go to baseUrl and nowhere else. Its error bodies are never kept (they may echo the credentials).
     return createTokenSource(async () => {
-      let response: Response;
+      let result: { data?: unknown; response: Response };
       try {
-        response = await baseFetch(url, {
-          method: spec.method.toUpperCase(),
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        result = await tokenCall({ body: auth.credentials });
       } catch (cause) {
-        throw new TokenError(`The token call ${name} got no answer.`, { cause });
+        throw new TokenError(`The token call ${name} failed: ${(cause as Error).message}`, { cause });
       }
-      const status = response.status;
-      if (!response.ok) {
-        await response.body?.cancel().catch(() => {});
-        throw new TokenError(
-          `The token call ${name} failed with HTTP ${status}${status < 400 ? ', a redirect: not followed, so the credentials went nowhere else; check `baseUrl`' : ''}.`,
-          { status },
-        );
-      }
-      let parsed: unknown;
-      try {
-        parsed = await response.json();
-      } catch {
-        throw new TokenError(`The token call ${name} answered a body that is not JSON.`, { status });
-      }
-      return read(parsed);
-    }, { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds, grantTimeoutMs: timeoutMs });
+      const status = result.response.status;
+      if (!result.response.ok) throw new TokenError(`The token call ${name} failed with HTTP ${status}.`, { status });
+      return read(result.data);
+    }, cache);
   }
   throw new ConfigurationError('`auth` must have `token`, `getToken` or `credentials`.');
 }
@@ -131,31 +111,48 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = checkMs('timeoutMs', options.timeoutMs ?? 30_000);
   const retry = retryOptions(options.retry);
+  const tokenSpec = family.operations[family.tokenOperationId]!;
   const transport = createTransport({
     baseUrl,
     fetch: baseFetch,
     operations: family.operations,
-    sensitiveOperationIds: [family.tokenOperationId],
-    token: tokenSourceFor(options.auth, family, baseUrl, baseFetch, timeoutMs),
+    tokenOperationId: family.tokenOperationId,
+    // The token call goes through the transport too (below), on a client of its own: middleware added to the
+    // caller's client never sees the credentials.
+    token: tokenSourceFor(options.auth, family, (init) => transport.call(tokenClient.request as typeof invoke, tokenSpec.method.toUpperCase(), tokenSpec.path, init), timeoutMs),
     timeoutMs,
     retry,
     maxResponseBytes: checkMs('maxResponseBytes', options.maxResponseBytes ?? 10 * 2 ** 20, true),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const client = createClient<Paths, Media>({ baseUrl, fetch: transport.fetch, ...(options.headers ? { headers: options.headers } : {}) });
+  const clientOptions = {
+    baseUrl,
+    fetch: transport.fetch,
+    // openapi-fetch's default, built once instead of on every call.
+    querySerializer: createQuerySerializer(),
+    ...(options.headers ? { headers: options.headers } : {}),
+  };
+  const client = createClient<Paths, Media>(clientOptions);
+  const tokenClient = createClient(clientOptions);
   // Every call, by path or by operationId, runs through the transport's call: timeout, retries, 401 repeat.
   const invoke = client.request as unknown as Parameters<typeof transport.call>[0];
+  // Once middleware is added, calls give their context to the fetch the way middleware needs (see `handoff`).
+  let middleware = false;
   const byOperation: Record<string, unknown> = {
     ...client,
-    request: (method: string, path: string, init?: Record<string, unknown>) => transport.call(invoke, method.toUpperCase(), path, init),
+    use: (...added: Middleware[]) => {
+      client.use(...added);
+      middleware = true;
+    },
+    request: (method: string, path: string, init?: Record<string, unknown>) => transport.call(invoke, method.toUpperCase(), path, init, undefined, middleware),
   };
   for (const method of HTTP_METHODS.map((m) => m.toUpperCase())) {
-    byOperation[method] = (path: string, init?: Record<string, unknown>) => transport.call(invoke, method, path, init);
+    byOperation[method] = (path: string, init?: Record<string, unknown>) => transport.call(invoke, method, path, init, undefined, middleware);
   }
   for (const [operationId, spec] of Object.entries(family.operations)) {
     const method = spec.method.toUpperCase();
     const known = transport.operationAt(method, spec.path);
-    byOperation[operationId] = (init?: Record<string, unknown>) => transport.call(invoke, method, spec.path, init, known);
+    byOperation[operationId] = (init?: Record<string, unknown>) => transport.call(invoke, method, spec.path, init, known, middleware);
   }
   return byOperation as RampClient<Paths, Table>;
 }
