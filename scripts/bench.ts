@@ -4,7 +4,7 @@
 // taken inside each round; then where the client's remaining cost goes (CPU profile), token single-flight and
 // bundle sizes; then the sandbox against Prism under load (`-- --no-sandbox` skips it). `-- --write` records it
 // in BENCHMARKS.md. A benchmark, not a test: nothing fails on timings.
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, totalmem } from 'node:os';
@@ -15,8 +15,9 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../src/business/index.js';
 import type * as RampApi from '../src/index.js';
 import { repoRoot } from './lib/apis.js';
+import { startBenchServer } from './lib/bench-server.js';
 import { BUDGETED_IMPORT, bundleSize, readBudget } from './lib/bundle-size.js';
-import { sandboxTable, sandboxVsPrism } from './lib/sandbox-bench.js';
+import { sandboxTable, sandboxTargets, sandboxVsPrism } from './lib/sandbox-bench.js';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick'); // fewer rounds, for trying the script itself
@@ -154,31 +155,8 @@ async function inProcess(): Promise<Row[]> {
   return compare('in-process, stub fetch', variants('https://api.example.co', stub), 'openapi-fetch + auth middleware', quick ? 5 : 31, 4000);
 }
 
-function startServer(): Promise<{ child: ChildProcess; url: string; answered: () => Promise<number>; stop: () => Promise<void> }> {
-  const child = fork(join(repoRoot, 'scripts', 'lib', 'bench-server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, BENCH_BODY: BODY },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const next = <T>() => new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
-  return next<{ port: number }>().then(({ port }) => ({
-    child,
-    url: `http://127.0.0.1:${port}`,
-    answered: async () => {
-      const reply = next<{ answered: number }>();
-      child.send({ count: true });
-      return (await reply).answered;
-    },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.send({ stop: true });
-      }),
-  }));
-}
-
 async function overLoopback(): Promise<{ rows: Row[]; sent: number; answered: number }> {
-  const server = await startServer();
+  const server = await startBenchServer(BODY);
   let sent = 0;
   const counted = variants(server.url, globalThis.fetch).map(([name, call]): [string, Call] => [name, () => (sent++, call())]);
   try {
@@ -248,7 +226,7 @@ const inProcessRows = await inProcess();
 const loopback = await overLoopback();
 const breakdown = await costBreakdown();
 const flight = await singleFlight();
-const sandboxRows = args.has('--no-sandbox') ? [] : await sandboxVsPrism(quick ? 1 : 3);
+const sandboxRows = args.has('--no-sandbox') ? [] : await sandboxVsPrism(quick ? 1 : 4);
 const sizes = [
   { label: 'openapi-fetch alone', ...(await bundleSize("export { default } from 'openapi-fetch';")) },
   { label: "createBusinessClient from 'ramp-api' (the budgeted import)", ...(await bundleSize(BUDGETED_IMPORT)) },
@@ -304,6 +282,7 @@ const targets = [
 targets.push(
   `- bundle of createBusinessClient from the root entry: ${budgeted.gzipped} B gzipped (target at most 7500 B; budget in scripts/size-budget.json: ${readBudget().gzippedBytes} B): ${budgeted.gzipped <= 7500 ? 'met' : 'missed'}`,
 );
+targets.push(...sandboxTargets(sandboxRows));
 console.log(`\nTargets\n${targets.join('\n')}`);
 
 if (args.has('--write')) {
@@ -326,6 +305,13 @@ keep-alive; it counts the requests it answered, and the count is checked against
 interleaved: within a round each variant's calls are split into ${SLICES} turns, the variants taking turns in a new
 random order each time, and the ratio to the reference is computed inside each round; the table gives the median and the 10th-90th percentile of those per-round ratios. A ratio is called
 not distinguishable from 1 only when that range straddles 1. The client is the compiled package (\`dist/lib\`).
+
+The sandbox section loads the sandbox (PGlite in memory) and Prism, each in its own process, with the same
+requests from autocannon, which builds each request once and writes it to raw keep-alive sockets. Node's own
+\`http\` client is too costly for this: on two cores it, not the server, set the pace, and a bare \`node:http\`
+server answering fixed bytes reached no more than the sandbox did. That bare server is kept in the table as the
+floor. After a warm-up, the targets of an operation take half-second turns. The throughput ratio to Prism is
+taken in each turn, and the table gives its median and 10th-90th percentile.
 
 ${table}
 

@@ -1,22 +1,37 @@
-// The loopback server `npm run bench` runs in a child process: keep-alive, the same JSON list for every GET,
-// and a count of the requests it answered, reported to the parent on request over IPC.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// Starts the loopback server of the benchmarks (bench-server-child.ts) in its own process: keep-alive, the same
+// bytes for every request, and a count of the requests it answered.
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 
-const body = process.env.BENCH_BODY ?? '[]';
-const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
-let answered = 0;
-const server = createServer((_req, res) => {
-  answered++;
-  res.writeHead(200, headers).end(body);
-});
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
-process.on('message', (message: { count?: boolean; stop?: boolean }) => {
-  if (message.count) process.send?.({ answered });
-  if (message.stop) {
-    server.closeAllConnections();
-    server.close(() => process.exit(0));
-  }
-});
-process.on('disconnect', () => process.exit(0));
+export interface BenchServer {
+  child: ChildProcess;
+  url: string;
+  /** How many requests the server has answered so far. */
+  answered: () => Promise<number>;
+  stop: () => Promise<void>;
+}
+
+export async function startBenchServer(body: string): Promise<BenchServer> {
+  const child = fork(join(import.meta.dirname, 'bench-server-child.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_BODY: body },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T>() => new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
+  const { port } = await next<{ port: number }>();
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    answered: async () => {
+      const reply = next<{ answered: number }>();
+      child.send({ count: true });
+      return (await reply).answered;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send({ stop: true });
+      }),
+  };
+}
