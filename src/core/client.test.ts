@@ -270,6 +270,24 @@ describe('errors', () => {
   });
 });
 
+describe('the token call', () => {
+  it('names the status of a refused or redirected token call, and the token endpoint never sees middleware', async () => {
+    let answer = 307;
+    const server = await serve((req, res) =>
+      answer === 307 ? void res.writeHead(307, { location: 'https://elsewhere.example/token' }).end() : json(res, answer, { message: 'no' }),
+    );
+    const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
+    const seen: string[] = [];
+    api.use({ onRequest: ({ request }) => void seen.push(new URL(request.url).pathname) });
+    const redirected = await api.getClientInfo().catch((e: unknown) => e);
+    expect(redirected).toMatchObject({ name: 'TokenError', status: 307, message: expect.stringMatching(/redirect/) });
+    answer = 401;
+    await expect(api.getClientInfo()).rejects.toMatchObject({ name: 'TokenError', status: 401 });
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/token', '/api/token']);
+    expect(seen).toEqual([]);
+  });
+});
+
 describe('middleware', () => {
   // openapi-fetch lets a caller add middleware (`use`, or `middleware` in one call's init). The client's
   // token, timeout and error naming must hold whatever the middleware does, and under concurrent calls.
@@ -305,6 +323,20 @@ describe('middleware', () => {
       expect(error.operationId).toBe('listBankAccounts');
       expect(error.url).toBe(`${server.url}/api/accounts/missing`);
     }
+  });
+
+  it('keeps a call that started before `use` whole: its token, and its deadline over the new middleware', { timeout: 5_000 }, async () => {
+    const { server } = await serviceWithTokens((req, res) => json(res, 200, [{ seen: req.auth }]));
+    const client = () => createBusinessClient({ baseUrl: server.url, auth: { credentials }, timeoutMs: 300 });
+    // Each call is still waiting for its client's first token when the middleware is added.
+    const replacing = client();
+    const first = orThrow(accountsOf(replacing));
+    replacing.use({ onRequest: ({ request }) => new Request(request, { headers: { 'x-trace': 'abc' } }) });
+    await expect(first).resolves.toEqual([{ seen: 'Bearer tok-1' }]);
+    const holding = client();
+    const second = orThrow(accountsOf(holding));
+    holding.use({ onRequest: () => new Promise<never>(() => {}) });
+    await expect(second).rejects.toBeInstanceOf(TimeoutError);
   });
 
   it('bounds a call whose middleware never lets it go with the client timeout', { timeout: 5_000 }, async () => {

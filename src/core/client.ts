@@ -1,6 +1,6 @@
 // Builds a typed client for one API family: openapi-fetch's path-based calls plus one method per
 // operationId, all going through the ramp transport.
-import createClient, { createQuerySerializer, type Client, type ClientForPath, type Middleware } from 'openapi-fetch';
+import createClient, { type Client, type ClientForPath, type Middleware } from 'openapi-fetch';
 import { checkBaseUrl } from './base-url.js';
 import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
@@ -57,7 +57,7 @@ const DEFAULT_RETRY: Required<RetryOptions> = { attempts: 3, baseDelayMs: 300, m
 function retryOptions(retry: RetryOptions | false | undefined): Required<RetryOptions> | false {
   if (retry === false) return false;
   const merged = { ...DEFAULT_RETRY, ...retry };
-  for (const key of ['attempts', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) checkMs(`retry.${key}`, merged[key], key === 'attempts');
+  for (const key in DEFAULT_RETRY) checkMs(`retry.${key}`, merged[key as keyof RetryOptions], key === 'attempts');
   return merged;
 }
 
@@ -92,7 +92,7 @@ function tokenSourceFor<Table extends OperationTable>(
       try {
         result = await tokenCall({ body: auth.credentials });
       } catch (cause) {
-        throw new TokenError(`The token call ${name} failed: ${(cause as Error).message}`, { cause });
+        throw new TokenError(`The token call ${name} failed: ${(cause as Error).message}`, { cause, status: (cause as { status?: number }).status });
       }
       const status = result.response.status;
       if (!result.response.ok) throw new TokenError(`The token call ${name} failed with HTTP ${status}.`, { status });
@@ -125,34 +125,26 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
     maxResponseBytes: checkMs('maxResponseBytes', options.maxResponseBytes ?? 10 * 2 ** 20, true),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const clientOptions = {
-    baseUrl,
-    fetch: transport.fetch,
-    // openapi-fetch's default, built once instead of on every call.
-    querySerializer: createQuerySerializer(),
-    ...(options.headers ? { headers: options.headers } : {}),
-  };
+  const clientOptions = { baseUrl, fetch: transport.fetch, ...(options.headers ? { headers: options.headers } : {}) };
   const client = createClient<Paths, Media>(clientOptions);
   const tokenClient = createClient(clientOptions);
   // Every call, by path or by operationId, runs through the transport's call: timeout, retries, 401 repeat.
   const invoke = client.request as unknown as Parameters<typeof transport.call>[0];
-  // Once middleware is added, calls give their context to the fetch the way middleware needs (see `handoff`).
-  let middleware = false;
   const byOperation: Record<string, unknown> = {
     ...client,
     use: (...added: Middleware[]) => {
       client.use(...added);
-      middleware = true;
+      transport.state.middleware = true;
     },
-    request: (method: string, path: string, init?: Record<string, unknown>) => transport.call(invoke, method.toUpperCase(), path, init, undefined, middleware),
+    request: (method: string, path: string, init?: Record<string, unknown>) => transport.call(invoke, method.toUpperCase(), path, init),
   };
   for (const method of HTTP_METHODS.map((m) => m.toUpperCase())) {
-    byOperation[method] = (path: string, init?: Record<string, unknown>) => transport.call(invoke, method, path, init, undefined, middleware);
+    byOperation[method] = (path: string, init?: Record<string, unknown>) => transport.call(invoke, method, path, init);
   }
   for (const [operationId, spec] of Object.entries(family.operations)) {
     const method = spec.method.toUpperCase();
     const known = transport.operationAt(method, spec.path);
-    byOperation[operationId] = (init?: Record<string, unknown>) => transport.call(invoke, method, spec.path, init, known, middleware);
+    byOperation[operationId] = (init?: Record<string, unknown>) => transport.call(invoke, method, spec.path, init, known);
   }
   return byOperation as RampClient<Paths, Table>;
 }
