@@ -206,6 +206,39 @@ async function costBreakdown(calls = 100_000) {
     .filter((entry) => !entry.place.startsWith('ramp-api') || entry.us >= 0.01);
 }
 
+/**
+ * Memory each call allocates (the sampling heap profiler, every 128 bytes, objects collected since included),
+ * for openapi-fetch with an auth middleware and for the client; the client's own functions listed apart.
+ */
+async function allocations(calls = 50_000) {
+  const mw = variants('https://api.example.co', stub).find(([name]) => name === 'openapi-fetch + auth middleware')![1];
+  const ramp = createBusinessClient({ baseUrl: 'https://api.example.co', fetch: stub, auth: { token: TOKEN } });
+  const params = { params: { path: { clientId: CLIENT_ID } } };
+  const measure = async (call: Call) => {
+    for (let i = 0; i < 5_000; i++) await call();
+    const session = new Session();
+    session.connect();
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 128, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    for (let i = 0; i < calls; i++) await call();
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    session.disconnect();
+    const own = new Map<string, number>();
+    let total = 0;
+    const walk = (node: typeof profile.head) => {
+      total += node.selfSize;
+      const { url, functionName } = node.callFrame;
+      if (url.includes('/dist/lib/')) {
+        const place = `ramp-api ${url.split('/dist/lib/')[1]} ${functionName || '(anonymous)'}`;
+        own.set(place, (own.get(place) ?? 0) + node.selfSize);
+      }
+      node.children.forEach(walk);
+    };
+    walk(profile.head);
+    return { total: total / calls, own: [...own].map(([place, bytes]) => ({ place, bytes: bytes / calls })).sort((a, b) => b.bytes - a.bytes) };
+  };
+  return { middleware: await measure(mw), ramp: await measure(() => ramp.listBankAccounts(params)) };
+}
+
 async function singleFlight(concurrent = 1000) {
   let tokenRequests = 0;
   const tokenStub = (async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -225,6 +258,7 @@ async function singleFlight(concurrent = 1000) {
 const inProcessRows = await inProcess();
 const loopback = await overLoopback();
 const breakdown = await costBreakdown();
+const allocated = await allocations();
 const flight = await singleFlight();
 const sandboxRows = args.has('--no-sandbox') ? [] : await sandboxVsPrism(quick ? 1 : 4);
 const sizes = [
@@ -257,6 +291,12 @@ const lines = [
   '| Where a ramp-api call spends its time (in-process, CPU profile of 100,000 calls) | Per call |',
   '| --- | --- |',
   ...breakdown.map((b) => `| ${b.place} | ${us(b.us)} |`),
+  '',
+  '| Memory allocated per call (sampling heap profiler, 50,000 calls) | Bytes |',
+  '| --- | --- |',
+  `| openapi-fetch + auth middleware, all of it | ${allocated.middleware.total.toFixed(0)} |`,
+  `| ramp-api client, all of it | ${allocated.ramp.total.toFixed(0)} |`,
+  ...allocated.ramp.own.filter((o) => o.bytes >= 1).map((o) => `| of which ${o.place} | ${o.bytes.toFixed(0)} |`),
   '',
   `| Token single-flight | ${flight.concurrent} concurrent calls on a cold cache | ${flight.ok} succeeded | ${flight.tokenRequests} token request(s) |`,
   '| --- | --- | --- | --- |',
