@@ -14,11 +14,11 @@ export function checkBaseUrl(baseUrl: unknown, allowInsecureHttp = false): strin
     throw new ConfigurationError(`\`baseUrl\` is not an absolute URL: "${baseUrl}"`);
   }
   if (/[?#]/.test(baseUrl) || url.username || url.password) {
-    throw new ConfigurationError('`baseUrl` must not carry credentials (pass them in `auth`), a query or a fragment');
+    throw new ConfigurationError('`baseUrl` must not carry credentials (use `auth`), a query or a fragment');
   }
   if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecureHttp) {
     throw new ConfigurationError(
-      `\`baseUrl\`: plain http to ${url.host} would send tokens and personal data unencrypted; use https, or pass \`allowInsecureHttp: true\``,
+      `\`baseUrl\`: plain http to ${url.host} would send tokens unencrypted; use https or \`allowInsecureHttp: true\``,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

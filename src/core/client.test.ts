@@ -1,7 +1,10 @@
 // Client behaviour against real HTTP servers on 127.0.0.1: tokens, 401 repeat, retries, timeouts, errors.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, ConfigurationError, NetworkError, TimeoutError, TokenError, createBusinessClient, createV1Client, orThrow, unwrap } from '../index.js';
+import createClient from 'openapi-fetch';
+import { businessOperations } from '../business/index.js';
 import { json, startLocalServer, type LocalServer } from '../testing/local-server.js';
+import { v1Operations } from '../v1/index.js';
 
 const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
 const USER_ID = '3c9f6a2e-1b7d-4f05-9e84-6a2d0c7b5e91';
@@ -346,5 +349,53 @@ describe('middleware', () => {
     await expect(orThrow(accountsOf(api, { timeoutMs: 200, middleware: [{ onRequest: () => new Promise<never>(() => {}) }] }))).rejects.toBeInstanceOf(TimeoutError);
     expect(apiCalls()).toHaveLength(0);
     await expect(orThrow(accountsOf(api))).resolves.toEqual([]);
+  });
+});
+
+describe('path parameters', () => {
+  // The client builds each path itself instead of through openapi-fetch's serializer: the URL must be the one
+  // openapi-fetch builds, for every operation, whatever the values.
+  const urlsSent = (urls: string[]) => (async (input: RequestInfo | URL) => {
+    urls.push(input instanceof Request ? input.url : String(input));
+    return new Response('[]', { status: 200, headers: { 'content-type': 'application/json', 'content-length': '2' } });
+  }) as typeof fetch;
+  const values = ['7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13', 'a b', 'ñandú', 'x/y', '?#%&=', 42, "A-Z_~.!*'()", '{userId}'];
+
+  it.each([
+    ['business', createBusinessClient, businessOperations],
+    ['v1', createV1Client, v1Operations],
+  ] as const)('are encoded as openapi-fetch encodes them, for every %s operation', async (_family, create, operations) => {
+    const baseUrl = 'https://api.example.co/base';
+    const ours: string[] = [];
+    const theirs: string[] = [];
+    const api = create({ baseUrl, fetch: urlsSent(ours), auth: { token: 'tok' }, retry: false }) as unknown as Record<string, (init: unknown) => Promise<unknown>>;
+    const bare = createClient({ baseUrl, fetch: urlsSent(theirs) });
+    let checked = 0;
+    for (const [operationId, spec] of Object.entries(operations)) {
+      const names = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+      if (!names.length) continue;
+      const body = spec.method === 'get' ? {} : { body: {} };
+      for (let i = 0; i < values.length; i++) {
+        const path = Object.fromEntries(names.map((name, j) => [name, values[(i + j) % values.length]]));
+        await api[operationId]!({ params: { path }, ...body });
+        await bare.request(spec.method, spec.path as never, { params: { path }, ...body } as never);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(values.length);
+    expect(ours).toEqual(theirs);
+  });
+
+  it('leaves an array or object value, and another baseUrl for one call, as openapi-fetch has them', async () => {
+    const ours: string[] = [];
+    const theirs: string[] = [];
+    const api = createBusinessClient({ baseUrl: 'https://api.example.co', fetch: urlsSent(ours), auth: { token: 'tok' } });
+    const bare = createClient({ baseUrl: 'https://api.example.co', fetch: urlsSent(theirs) });
+    for (const init of [{ params: { path: { clientId: ['a', 'b'] } } }, { params: { path: { clientId: { x: 1 } } } }, { baseUrl: 'https://other.example.co/v2', params: { path: { clientId: 'c d' } } }]) {
+      await api.GET('/api/accounts/{clientId}', init as never);
+      await bare.GET('/api/accounts/{clientId}' as never, init as never);
+    }
+    expect(ours).toEqual(theirs);
+    expect(ours).toEqual(['https://api.example.co/api/accounts/a,b', 'https://api.example.co/api/accounts/x,1', 'https://other.example.co/v2/api/accounts/c%20d']);
   });
 });

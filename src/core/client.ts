@@ -6,7 +6,7 @@ import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
 import { redactText, redactValue, secretForms } from './redact.js';
 import { createTokenSource, fixedTokenSource, readTokenFromBody, type AuthOptions, type TokenSource } from './token.js';
-import { checkMs, createTransport, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
+import { checkMs, createTransport, pathSerializer, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
 
 type Media = `${string}/${string}`;
 
@@ -106,12 +106,11 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
   options: RampClientOptions,
   family: FamilyConfig<Table>,
 ): RampClient<Paths, Table> {
-  if (!options || typeof options !== 'object') throw new ConfigurationError('Client options are required, with at least `baseUrl`.');
+  if (!options || typeof options !== 'object') throw new ConfigurationError('Client options with `baseUrl` are required.');
   const baseUrl = checkBaseUrl(options.baseUrl, options.allowInsecureHttp);
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = checkMs('timeoutMs', options.timeoutMs ?? 30_000);
   const retry = retryOptions(options.retry);
-  const tokenSpec = family.operations[family.tokenOperationId]!;
   const transport = createTransport({
     baseUrl,
     fetch: baseFetch,
@@ -119,17 +118,18 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
     tokenOperationId: family.tokenOperationId,
     // The token call goes through the transport too (below), on a client of its own: middleware added to the
     // caller's client never sees the credentials.
-    token: tokenSourceFor(options.auth, family, (init) => transport.call(tokenClient.request as typeof invoke, tokenSpec.method.toUpperCase(), tokenSpec.path, init), timeoutMs),
+    token: tokenSourceFor(options.auth, family, (init) => tokenCall(init), timeoutMs),
     timeoutMs,
     retry,
     maxResponseBytes: checkMs('maxResponseBytes', options.maxResponseBytes ?? 10 * 2 ** 20, true),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const clientOptions = { baseUrl, fetch: transport.fetch, ...(options.headers ? { headers: options.headers } : {}) };
+  const clientOptions = { baseUrl, fetch: transport.fetch, pathSerializer, ...(options.headers ? { headers: options.headers } : {}) };
   const client = createClient<Paths, Media>(clientOptions);
   const tokenClient = createClient(clientOptions);
   // Every call, by path or by operationId, runs through the transport's call: timeout, retries, 401 repeat.
   const invoke = client.request as unknown as Parameters<typeof transport.call>[0];
+  let tokenCall: (init: Record<string, unknown>) => Promise<{ data?: unknown; response: Response }>;
   const byOperation: Record<string, unknown> = {
     ...client,
     use: (...added: Middleware[]) => {
@@ -145,6 +145,7 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
     const method = spec.method.toUpperCase();
     const known = transport.operationAt(method, spec.path);
     byOperation[operationId] = (init?: Record<string, unknown>) => transport.call(invoke, method, spec.path, init, known);
+    if (operationId === family.tokenOperationId) tokenCall = (init) => transport.call(tokenClient.request as typeof invoke, method, spec.path, init, known);
   }
   return byOperation as RampClient<Paths, Table>;
 }

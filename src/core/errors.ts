@@ -84,7 +84,7 @@ export class RedirectError extends CallError {
 
   constructor(info: CallInfo & { status: number; location: string | null }) {
     super(
-      `was answered HTTP ${info.status}, a redirect${info.location ? ` to ${info.location}` : ''}: not followed, nothing was sent there; check \`baseUrl\``,
+      `was answered HTTP ${info.status}, a redirect${info.location ? ` to ${info.location}` : ''}: not followed; check \`baseUrl\``,
       info,
     );
   }
@@ -127,7 +127,7 @@ export class ResponseFormatError extends CallError {
   declare readonly status: number;
 
   constructor(info: CallInfo & { status: number }) {
-    super(`answered HTTP ${info.status} with a body that is not valid JSON`, info);
+    super(`answered HTTP ${info.status} with a body that is not JSON`, info);
   }
 }
 

@@ -39,7 +39,7 @@ export interface TokenSource {
 function checkHeaderSafe(token: string): string {
   // Printable Latin-1 only (space inside), the characters an HTTP header carries unchanged.
   if (/[^ -~\u00a0-\u00ff]|^ | $/.test(token)) {
-    throw new TokenError('The token cannot go into an HTTP header (line break, control or non-Latin-1 character, or surrounding space); not sent.');
+    throw new TokenError('The token cannot go into an HTTP header (line break, control, non-Latin-1, or surrounding space); not sent.');
   }
   return token;
 }
@@ -59,7 +59,7 @@ export function readTokenFromBody(body: unknown): TokenGrant {
     return expiry === undefined ? { token: record[key] as string } : { token: record[key] as string, expiresInSeconds: expiry };
   }
   throw new TokenError(
-    `The token answer has no ${TOKEN_KEYS.join(', ')} (top level or under data); pass \`readToken\` to read it.`,
+    `The token answer has no ${TOKEN_KEYS.join(', ')} (top level or under data): pass \`readToken\`.`,
   );
 }
 
