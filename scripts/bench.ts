@@ -333,7 +333,7 @@ if (args.has('--write')) {
     `# Benchmarks
 
 Written by \`npm run bench -- --write\` (commit ${commit}, ${new Date().toISOString().slice(0, 10)}). Reproduce with
-\`npm ci && npm run bench\` (about three minutes).
+\`npm ci && npm run bench\` (about eight minutes).
 
 Machine: ${machine}.
 
