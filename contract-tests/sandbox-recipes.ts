@@ -6,6 +6,7 @@ import type { OpenApiDocument } from '../scripts/lib/apis.js';
 import { listOperations, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
 import { orThrow } from '../src/index.js';
 import type { SandboxClient } from '../src/sandbox/client.js';
+import { sandboxToken } from '../src/testing/sandbox-users.js';
 import { validRequest, violations, type RequestInit } from './requests.js';
 
 export type CallResult = { data?: unknown; error?: unknown; response: Response };
@@ -70,8 +71,7 @@ const otherTenant: Recipe = {
 const expiredToken: Recipe = {
   name: 'a token 5 minutes and 1 second old (advanceClock)',
   run: async (ctx) => {
-    const issued = await fetch(`${ctx.baseUrl}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ctx.credentials) });
-    const { access_token: token } = (await issued.json()) as { access_token: string };
+    const token = await sandboxToken(ctx.baseUrl, 'business', ctx.credentials);
     await orThrow(ctx.control.advanceClock({ body: { seconds: 301 } }));
     return ctx.send(ctx.request(), { token });
   },

@@ -16,9 +16,14 @@ import type { paths } from '../src/business/index.js';
 import type * as RampApi from '../src/index.js';
 import { repoRoot } from './lib/apis.js';
 import { startBenchServer } from './lib/bench-server.js';
+import { percentile } from './lib/percentile.js';
 import { BUDGETED_IMPORT, bundleSize, readBudget } from './lib/bundle-size.js';
 import { sandboxTable, sandboxTargets, sandboxVsPrism } from './lib/sandbox-bench.js';
 
+// A signal ends the run through exit, so the exit hooks stop what it started (Prism, the sandbox); the
+// loopback servers end with their IPC channel.
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick'); // fewer rounds, for trying the script itself
 // The client as consumers run it: the compiled package, not the TypeScript source through tsx.
@@ -62,7 +67,6 @@ interface Summary {
   p90: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))]!;
 function summarize(samples: number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
   return { median: percentile(sorted, 0.5), p10: percentile(sorted, 0.1), p90: percentile(sorted, 0.9) };

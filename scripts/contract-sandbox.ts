@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { orThrow } from '../src/index.js';
 import { readBundleFile } from '../src/openapi/document.js';
 import { createSandboxClient } from '../src/sandbox/client.js';
-import { registerExampleUser } from '../src/testing/sandbox-users.js';
+import { registerExampleUser, sandboxToken } from '../src/testing/sandbox-users.js';
 import { startSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../src/testing/postgres.js';
 import { repoRoot } from './lib/apis.js';
@@ -71,9 +71,8 @@ async function runOn(store: SandboxOptions, reportDir: string, postgresUrl: stri
       code = 1;
     }
 
-    async function businessToken(): Promise<string> {
-      const res = await fetch(`${sandbox.url}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tenant.businessCredentials) });
-      return ((await res.json()) as { access_token: string }).access_token;
+    function businessToken(): Promise<string> {
+      return sandboxToken(sandbox.url, 'business', tenant.businessCredentials);
     }
   } finally {
     await sandbox.close();

@@ -10,9 +10,10 @@ import autocannon from 'autocannon';
 import { orThrow } from '../../src/index.js';
 import { createSandboxClient } from '../../src/sandbox/client.js';
 import { launchSandbox } from '../../src/testing/sandbox-process.js';
-import { registerExampleUser } from '../../src/testing/sandbox-users.js';
+import { registerExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
 import { apiFamilies } from './apis.js';
 import { startBenchServer } from './bench-server.js';
+import { percentile } from './percentile.js';
 import { startPrism } from './prism.js';
 
 export interface LoadRow {
@@ -66,7 +67,6 @@ async function drive(probe: Probe, concurrency: number, seconds: number, tally?:
   tally.turns.push(answered / elapsed);
 }
 
-const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 /**
  * The targets of one operation side by side: after a warm-up of each, they take turns in slices of SLICE_S
@@ -112,9 +112,7 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
     stops.push(() => (sandbox.child.kill('SIGTERM'), sandbox.exit));
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const tenant = await orThrow(control.createTenant({ body: { name: 'Bench' } }));
-    const token = async (path: string, credentials: unknown) =>
-      ((await (await fetch(sandbox.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })).json()) as { access_token: string }).access_token;
-    const v1Token = await token('/api/v1/client/token', tenant.v1Credentials);
+    const v1Token = await sandboxToken(sandbox.url, 'v1', tenant.v1Credentials);
     const userId = await registerExampleUser(sandbox.url, tenant);
     await orThrow(control.approveUser({ params: { path: { userId } } }));
     let destinationId: string | undefined;
@@ -127,7 +125,7 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
       }
     }
     const rows: LoadRow[] = [];
-    const sandboxBearer = await token('/api/token', tenant.businessCredentials);
+    const sandboxBearer = await sandboxToken(sandbox.url, 'business', tenant.businessCredentials);
     const reads = (url: string, bearer: string) => ({
       listBanks: { method: 'GET', url: `${url}/api/parameters/banks`, expected: 200 },
       listBankAccounts: { method: 'GET', url: `${url}/api/accounts/${tenant.clientId}`, headers: { authorization: `Bearer ${bearer}` }, expected: 200 },

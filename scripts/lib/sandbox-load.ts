@@ -25,6 +25,7 @@ import { buildRoutes } from '../../src/sandbox/router.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
 import { startEventReceiver, type EventReceiver, type ReceiverBehaviour } from '../../src/testing/event-receiver.js';
 import { launchSandbox, type SandboxProcess } from '../../src/testing/sandbox-process.js';
+import { percentile } from './percentile.js';
 import { deliverySchedule } from '../../src/webhooks/index.js';
 
 export interface LoadOptions {
@@ -466,7 +467,6 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
   return checks;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : 0);
 
 /** Runs the load, the kill, the drain and the checks. Stops what it started before it resolves or throws. */
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
@@ -550,7 +550,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     const operations = [...balancer.tallies.entries()]
       .map(([operation, t]) => {
         const sorted = [...t.latencies].sort((a, b) => a - b);
-        return { operation, count: t.latencies.length, perSecond: t.latencies.length / elapsed, p50ms: percentile(sorted, 50), p99ms: percentile(sorted, 99), errors: t.errors, refused: t.refused, lostToKill: t.lostToKill };
+        return { operation, count: t.latencies.length, perSecond: t.latencies.length / elapsed, p50ms: percentile(sorted, 0.5) || 0, p99ms: percentile(sorted, 0.99) || 0, errors: t.errors, refused: t.refused, lostToKill: t.lostToKill };
       })
       .sort((a, b) => b.count - a.count);
     return { checks, operations, seconds: elapsed, killedAtSeconds: killedAt, inFlightAtKill, flows, passed: checks.every((c) => c.pass), evidence };

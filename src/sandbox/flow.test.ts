@@ -7,6 +7,7 @@ import { createSandboxClient, type SandboxClient } from './client.js';
 import { startSandbox, type Sandbox } from './server.js';
 import { runReadmeBlock } from '../testing/readme-block.js';
 import { storesUnderTest } from '../testing/stores.js';
+import { sandboxToken } from '../testing/sandbox-users.js';
 
 // One sandbox per store (the suites below, one per store, run one after the other).
 let sandbox: Sandbox;
@@ -40,11 +41,7 @@ async function register(w: World, approve = true): Promise<string> {
   if (approve) await orThrow(control.approveUser({ params: { path: { userId: user.user_id } } }));
   return user.user_id;
 }
-async function rawToken(family: 'business' | 'v1', credentials: unknown): Promise<string> {
-  const path = family === 'business' ? '/api/token' : '/api/v1/client/token';
-  const res = await fetch(sandbox.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+const rawToken = (family: 'business' | 'v1', credentials: unknown) => sandboxToken(sandbox.url, family, credentials);
 const get = (path: string, token?: string) => fetch(sandbox.url + path, token ? { headers: { authorization: `Bearer ${token}` } } : {});
 
 for (const store of storesUnderTest()) describe(`the sandbox on ${store.name}`, () => {

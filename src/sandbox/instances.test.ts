@@ -9,7 +9,7 @@ import { createBusinessClient, createV1Client, orThrow } from '../index.js';
 import { readBundleFile } from '../openapi/document.js';
 import { deliverySchedule } from '../webhooks/index.js';
 import { launchSandbox } from '../testing/sandbox-process.js';
-import { fundedExampleUser, registerExampleUser } from '../testing/sandbox-users.js';
+import { fundedExampleUser, registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { createDatabase } from '../testing/stores.js';
 import { until } from '../testing/until.js';
 import { createSandboxClient } from './client.js';
@@ -131,8 +131,7 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
     expect((await orThrow(controlB.advanceClock({ body: { seconds: 1 } }))).offsetSeconds).toBe(before + 11);
 
     const tenant = await tenantOn(b);
-    const res = await fetch(`${a.url}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tenant.businessCredentials) });
-    const { access_token: token } = (await res.json()) as { access_token: string };
+    const token = await sandboxToken(a.url, 'business', tenant.businessCredentials);
     const get = (sandbox: Sandbox) => fetch(`${sandbox.url}/api/accounts/${tenant.clientId}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
     expect([await get(a), await get(b)]).toEqual([200, 200]);
     await orThrow(controlA.advanceClock({ body: { seconds: 301 } }));
@@ -148,8 +147,7 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
     });
     try {
       const tenant = await tenantOn(one);
-      const res = await fetch(`${one.url}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tenant.businessCredentials) });
-      const { access_token: token } = (await res.json()) as { access_token: string };
+      const token = await sandboxToken(one.url, 'business', tenant.businessCredentials);
       const get = () => fetch(`${two.url}/api/accounts/${tenant.clientId}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
       expect(await get()).toBe(200);
       expect((await orThrow(createSandboxClient({ baseUrl: two.url }).advanceClock({ body: { seconds: 60 } }))).offsetSeconds).toBe(60);

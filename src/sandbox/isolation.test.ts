@@ -13,7 +13,7 @@ import { allApiFamilies } from '../../scripts/lib/apis.js';
 import { orThrow } from '../core/client.js';
 import { readBundleFile, type OpenApiDocument } from '../openapi/document.js';
 import { listOperations, operationById, resolveRef, type JsonObject, type OperationEntry } from '../openapi/lookup.js';
-import { registerExampleUser } from '../testing/sandbox-users.js';
+import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { storesUnderTest } from '../testing/stores.js';
 import { createSandboxClient, type SandboxClient } from './client.js';
 import { startSandbox, type Sandbox } from './server.js';
@@ -198,9 +198,6 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
     return JSON.parse(answer.text);
   }
 
-  const token = async (path: string, credentials: unknown) =>
-    ((await (await fetch(sandbox.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })).json()) as { access_token: string }).access_token;
-
   /** A tenant with one of every record; `n` makes its personal data its own. */
   async function populate(label: string, n: string): Promise<Records> {
     const tenant = await orThrow(admin.createTenant({ body: { name: `${label} Pagos SAS` } }));
@@ -212,8 +209,8 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
     const accountNumber = `${n.repeat(4)}-${n.repeat(4)}-${n.repeat(2)}`;
     const { accountId } = await orThrow(admin.createBankAccount({ body: { clientId, userId, accountHolderName: `${label}ndrea Holder`, accountNumber } }));
     await orThrow(admin.acceptBankAccount({ params: { path: { accountId } } }));
-    const businessToken = await token('/api/token', tenant.businessCredentials);
-    const v1Token = await token('/api/v1/client/token', tenant.v1Credentials);
+    const businessToken = await sandboxToken(sandbox.url, 'business', tenant.businessCredentials);
+    const v1Token = await sandboxToken(sandbox.url, 'v1', tenant.v1Credentials);
     const wallet = await ok('business', 'createCustodyWallet', businessToken, { clientId, userId }, { token: 'USDC' });
     const wallet2 = await ok('business', 'createCustodyWallet', businessToken, { clientId, userId }, { token: 'USDC' });
     await orThrow(admin.fundWallet({ params: { path: { walletId: wallet.id } }, body: { amount: 1000 } }));

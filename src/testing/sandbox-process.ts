@@ -11,6 +11,12 @@ export interface SandboxProcess {
 }
 
 const bin = join(import.meta.dirname, '..', 'sandbox', 'bin.ts');
+// A sandbox outlives nothing that started it: whatever ends this process (an exit, a signal turned into one)
+// asks the sandboxes still running to stop.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGTERM');
+});
 
 export async function launchSandbox(args: string[]): Promise<SandboxProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', bin, 'sandbox', '--port', '0', ...args], {
@@ -20,7 +26,13 @@ export async function launchSandbox(args: string[]): Promise<SandboxProcess> {
   let out = '';
   child.stdout!.on('data', (chunk) => (out += String(chunk)));
   child.stderr!.on('data', (chunk) => (out += String(chunk)));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  running.add(child);
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`The sandbox did not print its address:\n${out}`)), 30_000);

@@ -2,6 +2,8 @@
 // the v1 API itself (so it is a real record), and returns the user's ID. `changes` alter the person.
 import { orThrow } from '../core/client.js';
 import { readBundleFile } from '../openapi/document.js';
+import { businessOperations } from '../generated/business-meta.js';
+import { v1Operations } from '../generated/v1-meta.js';
 import { createSandboxClient } from '../sandbox/client.js';
 
 interface TenantCredentials {
@@ -9,10 +11,18 @@ interface TenantCredentials {
   integrationRegister: string;
 }
 
+/** An access token for a tenant's credentials, from the family's own token call, for tests that send raw requests. */
+export async function sandboxToken(baseUrl: string, family: 'business' | 'v1', credentials: unknown): Promise<string> {
+  const { path } = family === 'business' ? businessOperations.createToken : v1Operations.createClientToken;
+  const answer = await fetch(baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) });
+  if (answer.status !== 200) throw new Error(`the ${family} token call answered HTTP ${answer.status}: ${await answer.text()}`);
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
 export async function registerExampleUser(baseUrl: string, tenant: TenantCredentials, changes: Record<string, unknown> = {}): Promise<string> {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const { access_token: token } = (await (await post('/api/v1/client/token', tenant.v1Credentials)).json()) as { access_token: string };
+  const token = await sandboxToken(baseUrl, 'v1', tenant.v1Credentials);
   const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples.RegisterNaturalPerson.value;
   const answer = await post('/api/v1/users/register', { ...person, ...changes }, { authorization: `Bearer ${token}`, 'x-integration-register': tenant.integrationRegister });
   if (answer.status !== 201) throw new Error(`registering the example user answered HTTP ${answer.status}: ${await answer.text()}`);
