@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import axios from 'axios';
 import ky from 'ky';
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { paths } from '../src/business/index.js';
+import { businessOperations, type paths } from '../src/business/index.js';
 import type * as RampApi from '../src/index.js';
 import { repoRoot } from './lib/apis.js';
 import { startBenchServer } from './lib/bench-server.js';
@@ -33,7 +33,7 @@ const { createBusinessClient } = (await import(join(repoRoot, 'dist', 'lib', 'in
 
 const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
 const TOKEN = 'bench-token';
-const PATH = `/api/accounts/${CLIENT_ID}`;
+const PATH = businessOperations.listBankAccounts.path.replace('{clientId}', CLIENT_ID);
 /** A realistic answer: six bank accounts of one client, as listBankAccounts returns them. */
 const BODY = JSON.stringify(
   ['BANCOLOMBIA', 'DAVIVIENDA', 'BANCO DE BOGOTA', 'BBVA COLOMBIA', 'NEQUI', 'BANCO POPULAR'].map((bank, i) => ({
@@ -93,13 +93,13 @@ const TURNS = 40;
 /** The share of each variant's slowest calls in a round, garbage collection taken out, that its mean leaves out. */
 const TRIM = 0.01;
 
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
 /** Mean of `samples`, without the slowest `trim` share of them (at least one, when `trim` is above 0). */
 function trimmedMean(samples: number[], trim: number): number {
   const kept = [...samples].sort((a, b) => a - b).slice(0, samples.length - Math.ceil(samples.length * trim));
-  return kept.reduce((sum, value) => sum + value, 0) / kept.length;
+  return sum(kept) / kept.length;
 }
-
-const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 /** The share of `samples` over 4 times their median, and the share of the total they hold. */
 function stallsOf(samples: number[]): { calls: number; time: number } {

@@ -7,6 +7,8 @@
 // where the sandbox did). A row for that bare server shows how far from Node's own floor each target is.
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { businessOperations } from '../../src/generated/business-meta.js';
+import { v1Operations } from '../../src/generated/v1-meta.js';
 import { orThrow } from '../../src/index.js';
 import { createSandboxClient } from '../../src/sandbox/client.js';
 import { launchSandbox } from '../../src/testing/sandbox-process.js';
@@ -67,7 +69,6 @@ async function drive(probe: Probe, concurrency: number, seconds: number, tally?:
   tally.turns.push(answered / elapsed);
 }
 
-
 /**
  * The targets of one operation side by side: after a warm-up of each, they take turns in slices of SLICE_S
  * until each has had `seconds`, so a slow moment of the shared machine falls on all of them.
@@ -127,8 +128,13 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
     const rows: LoadRow[] = [];
     const sandboxBearer = await sandboxToken(sandbox.url, 'business', tenant.businessCredentials);
     const reads = (url: string, bearer: string) => ({
-      listBanks: { method: 'GET', url: `${url}/api/parameters/banks`, expected: 200 },
-      listBankAccounts: { method: 'GET', url: `${url}/api/accounts/${tenant.clientId}`, headers: { authorization: `Bearer ${bearer}` }, expected: 200 },
+      listBanks: { method: 'GET', url: url + businessOperations.listBanks.path, expected: 200 },
+      listBankAccounts: {
+        method: 'GET',
+        url: url + businessOperations.listBankAccounts.path.replace('{clientId}', tenant.clientId),
+        headers: { authorization: `Bearer ${bearer}` },
+        expected: 200,
+      },
     }) satisfies Record<string, Probe>;
     const prismReads = reads(prism.url, 'bench-token');
     const sandboxReads = reads(sandbox.url, sandboxBearer);
@@ -142,7 +148,7 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
     }
     const payout: Probe = {
       method: 'POST',
-      url: `${sandbox.url}/api/v1/admin/fiats/${userId}/payout`,
+      url: sandbox.url + v1Operations.createPayout.path.replace('{user_id}', userId),
       headers: { 'content-type': 'application/json', authorization: `Bearer ${v1Token}` },
       body: JSON.stringify({ amount: 1000, currency: 'COP', destinationId: destinationId!, paymentMethod: 'ACH' }),
       expected: 201,

@@ -467,7 +467,6 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
   return checks;
 }
 
-
 /** Runs the load, the kill, the drain and the checks. Stops what it started before it resolves or throws. */
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const log = options.log ?? (() => {});

@@ -37,7 +37,7 @@ export interface TransportOptions {
   baseUrl: string;
   fetch: typeof globalThis.fetch;
   operations: OperationTable;
-  /** operationIds whose bodies carry credentials or tokens (the token calls). */
+  /** operationId of the token call: its bodies carry credentials or tokens. */
   tokenOperationId: string;
   token?: TokenSource;
   timeoutMs: number;

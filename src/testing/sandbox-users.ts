@@ -24,7 +24,7 @@ export async function registerExampleUser(baseUrl: string, tenant: TenantCredent
     fetch(baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const token = await sandboxToken(baseUrl, 'v1', tenant.v1Credentials);
   const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples.RegisterNaturalPerson.value;
-  const answer = await post('/api/v1/users/register', { ...person, ...changes }, { authorization: `Bearer ${token}`, 'x-integration-register': tenant.integrationRegister });
+  const answer = await post(v1Operations.registerUser.path, { ...person, ...changes }, { authorization: `Bearer ${token}`, 'x-integration-register': tenant.integrationRegister });
   if (answer.status !== 201) throw new Error(`registering the example user answered HTTP ${answer.status}: ${await answer.text()}`);
   return ((await answer.json()) as { user_id: string }).user_id;
 }
