@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { sourceAliases } from './scripts/lib/source-aliases.js';
 
 export default defineConfig({
+  resolve: { alias: sourceAliases(import.meta.dirname) },
   test: {
     include: ['openapi/**/*.test.ts', 'scripts/**/*.test.ts', 'src/**/*.test.ts', 'contract-tests/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],

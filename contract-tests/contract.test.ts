@@ -11,7 +11,7 @@ import { behaviourProblems, statedBehaviour } from './behaviour.js';
 import { concreteStatus, coverage, documentedKey, writeCoverageReport, type Observation } from './coverage.js';
 import { validRequest } from './requests.js';
 import { recipeFor, unreachableCells } from './sandbox-recipes.js';
-import { createSandboxClient } from '../src/sandbox/client.js';
+import { createSandboxClient } from '../src/client/sandbox/client.js';
 import { clientFor, envPrefix, parameterOverrides, selectedFamilies, writesAllowed, type ContractTarget } from './targets.js';
 
 const targets = inject('contractTargets');

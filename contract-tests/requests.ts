@@ -1,7 +1,9 @@
 // Builds requests from the description itself: valid ones from its examples, and invalid ones by breaking
 // one documented constraint at a time. Nothing here lists fields or operations by hand.
 import type { OpenApiDocument } from '../scripts/lib/apis.js';
-import { resolveRef, type JsonObject, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
+import { bodyExamples, resolveRef, type JsonObject, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
+
+export { bodyExamples };
 
 export interface RequestInit {
   params: { path: Record<string, unknown>; query: Record<string, unknown>; header: Record<string, unknown> };
@@ -16,13 +18,6 @@ export interface Violation {
 
 const clone = <T>(value: T): T => structuredClone(value);
 
-/** The request bodies the operation's examples give, by example name. */
-export function bodyExamples(doc: OpenApiDocument, entry: OperationEntry): [string, unknown][] {
-  if (!entry.operation.requestBody) return [];
-  const media = resolveRef(doc, entry.operation.requestBody).content?.['application/json'];
-  if (media?.examples) return Object.entries(media.examples as JsonObject).map(([name, ex]) => [name, resolveRef(doc, ex).value]);
-  return 'example' in (media ?? {}) ? [['example', media.example]] : [];
-}
 
 /**
  * A request that conforms to the description: required parameters from their examples (or `overrides`),

@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { OpenApiDocument } from '../scripts/lib/apis.js';
 import { listOperations, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
-import { orThrow } from '../src/index.js';
-import type { SandboxClient } from '../src/sandbox/client.js';
+import { orThrow } from '../src/client/index.js';
+import type { SandboxClient } from '../src/client/sandbox/client.js';
 import { sandboxToken } from '../src/testing/sandbox-users.js';
 import { validRequest, violations, type RequestInit } from './requests.js';
 

@@ -3,10 +3,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createV1Client, orThrow } from '../src/index.js';
-import { createSandboxClient } from '../src/sandbox/client.js';
+import { createV1Client, orThrow } from '../src/client/index.js';
+import { createSandboxClient } from '../src/client/sandbox/client.js';
 import { startSandbox } from '../src/sandbox/server.js';
-import { createWebhookReceiver } from '../src/webhooks/index.js';
+import { createWebhookReceiver } from '../src/client/webhooks/index.js';
 
 const total = Number(process.argv[2] ?? 2000);
 let received = 0;

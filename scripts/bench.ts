@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import axios from 'axios';
 import ky from 'ky';
 import createClient, { type Middleware } from 'openapi-fetch';
-import { businessOperations, type paths } from '../src/business/index.js';
-import type * as RampApi from '../src/index.js';
+import { businessOperations, type paths } from '../src/client/business/index.js';
+import type * as RampApi from '../src/client/index.js';
 import { repoRoot } from './lib/apis.js';
 import { startBenchServer } from './lib/bench-server.js';
 import { percentile } from './lib/percentile.js';
@@ -357,8 +357,8 @@ const sandboxRows = args.has('--no-sandbox') ? [] : await sandboxVsPrism(quick ?
 const sizes = [
   { label: 'openapi-fetch alone', ...(await bundleSize("export { default } from 'openapi-fetch';")) },
   { label: "createBusinessClient from 'ramp-api' (the budgeted import)", ...(await bundleSize(BUDGETED_IMPORT)) },
-  { label: "everything from 'ramp-api' (both clients, errors, unwrap)", ...(await bundleSize("export * from './src/index.ts';")) },
-  { label: "'ramp-api/webhooks'", ...(await bundleSize("export * from './src/webhooks/index.ts';")) },
+  { label: "everything from 'ramp-api' (both clients, errors, unwrap)", ...(await bundleSize("export * from './src/client/index.ts';")) },
+  { label: "'ramp-api/webhooks'", ...(await bundleSize("export * from './src/client/webhooks/index.ts';")) },
 ];
 
 const us = (n: number) => `${n.toFixed(2)} µs`;

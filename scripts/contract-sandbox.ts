@@ -6,9 +6,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { orThrow } from '../src/index.js';
-import { readBundleFile } from '../src/openapi/document.js';
-import { createSandboxClient } from '../src/sandbox/client.js';
+import { orThrow } from '../src/client/index.js';
+import { readBundleFile } from '../src/sandbox/openapi/document.js';
+import { createSandboxClient } from '../src/client/sandbox/client.js';
 import { registerExampleUser, sandboxToken } from '../src/testing/sandbox-users.js';
 import { startSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../src/testing/postgres.js';

@@ -1,11 +1,11 @@
-// Writes src/generated/ (types, operation tables, constants) from the descriptions; `--check` fails if it is stale.
+// Writes src/client/generated/ (types, operation tables, constants) from the descriptions; `--check` fails if it is stale.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBundle, repoRoot } from './lib/apis.js';
 import { bundleAll } from './lib/bundle.js';
 import { renderGenerated } from './lib/codegen.js';
 
-const outDir = join(repoRoot, 'src', 'generated');
+const outDir = join(repoRoot, 'src', 'client', 'generated');
 const files = await renderGenerated(bundleAll().map((api) => ({ api, doc: readBundle(api) })));
 
 if (process.argv.includes('--check')) {
@@ -17,12 +17,12 @@ if (process.argv.includes('--check')) {
     }
   });
   if (stale.length) {
-    console.error(`Stale generated files: ${stale.map((f) => `src/generated/${f.name}`).join(', ')}. Run \`npm run generate\`.`);
+    console.error(`Stale generated files: ${stale.map((f) => `src/client/generated/${f.name}`).join(', ')}. Run \`npm run generate\`.`);
     process.exit(1);
   }
-  console.log('src/generated/ is up to date.');
+  console.log('src/client/generated/ is up to date.');
 } else {
   mkdirSync(join(outDir, 'samples'), { recursive: true });
   for (const file of files) writeFileSync(join(outDir, file.name), file.content);
-  console.log(`Wrote ${files.map((f) => `src/generated/${f.name}`).join(', ')}`);
+  console.log(`Wrote ${files.map((f) => `src/client/generated/${f.name}`).join(', ')}`);
 }

@@ -6,6 +6,8 @@ import { parse } from 'yaml';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const distDir = join(repoRoot, 'dist', 'openapi');
+/** The same bundles inside the package ramp-api, which ships them as `ramp-api/openapi/*`. */
+export const clientBundleDir = join(repoRoot, 'src', 'client', 'dist', 'openapi');
 
 export interface ApiFamily {
   /** Name in redocly.yaml (`business`, `v1`), also the bundle's file name. */
@@ -36,8 +38,8 @@ export function allApiFamilies(): ApiFamily[] {
   }));
 }
 
-export type { OpenApiDocument } from '../../src/openapi/document.js';
-import type { OpenApiDocument } from '../../src/openapi/document.js';
+export type { OpenApiDocument } from '../../src/sandbox/openapi/document.js';
+import type { OpenApiDocument } from '../../src/sandbox/openapi/document.js';
 
 export function readBundle(api: ApiFamily): OpenApiDocument {
   try {

@@ -1,4 +1,4 @@
-// Renders src/generated/ from the bundled descriptions: openapi-typescript types, and per API a table of
+// Renders src/client/generated/ from the bundled descriptions: openapi-typescript types, and per API a table of
 // operations plus the constants clients need (token lifetime, event names, delivery defaults).
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { ApiFamily, OpenApiDocument } from './apis.js';
@@ -6,7 +6,7 @@ import { listOperations, resolveRef } from './openapi-lookup.js';
 import { samplesModule } from './samples.js';
 
 export interface GeneratedFile {
-  /** Path relative to src/generated/. */
+  /** Path relative to src/client/generated/. */
   name: string;
   content: string;
 }

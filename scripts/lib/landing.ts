@@ -1,5 +1,5 @@
 // Renders site/index.html, the landing page for integrating teams, from the bundled descriptions.
-import { deliverySchedule } from '../../src/webhooks/schedule.js';
+import { deliverySchedule } from '../../src/client/webhooks/schedule.js';
 import type { OpenApiDocument } from './apis.js';
 import type { InferredItem } from './inferred.js';
 import { listOperations } from './openapi-lookup.js';

@@ -1,1 +1,1 @@
-export * from '../../src/openapi/lookup.js'; // moved to src/ so the sandbox shares it
+export * from '../../src/sandbox/openapi/lookup.js'; // moved to src/ so the sandbox shares it

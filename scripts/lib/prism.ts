@@ -2,10 +2,10 @@
 // answers, and stops it again; every process started here is killed when this process exits.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { repoRoot } from './apis.js';
+import { freePort } from '../../src/testing/local-server.js';
 
 export interface PrismServer {
   url: string;
@@ -19,18 +19,6 @@ process.once('exit', () => {
   for (const dir of copies) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A port the OS says is free right now (listen on 0, read it, close). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -45,6 +33,8 @@ async function waitUntilAnswering(url: string, child: ChildProcess, output: () =
   }
   throw new Error(`Prism did not answer on ${url} within ${timeoutMs} ms:\n${output()}`);
 }
+
+export { freePort };
 
 export async function startPrism(options: { bundle: string; upstream?: string; timeoutMs?: number }): Promise<PrismServer> {
   const port = await freePort();

@@ -1,5 +1,5 @@
 // A TypeScript sample per operation, built from the description's own examples, showing the call with the
-// generated client. The same text is compiled by tsc (src/generated/samples/) and shown in the docs.
+// generated client. The same text is compiled by tsc (src/client/generated/samples/) and shown in the docs.
 import type { OpenApiDocument } from './apis.js';
 import { listOperations, type OperationEntry } from './openapi-lookup.js';
 import { bodyExamples, validRequest } from '../../contract-tests/requests.js';

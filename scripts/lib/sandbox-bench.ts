@@ -7,10 +7,10 @@
 // where the sandbox did). A row for that bare server shows how far from Node's own floor each target is.
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { businessOperations } from '../../src/generated/business-meta.js';
-import { v1Operations } from '../../src/generated/v1-meta.js';
-import { orThrow } from '../../src/index.js';
-import { createSandboxClient } from '../../src/sandbox/client.js';
+import { businessOperations } from '../../src/client/generated/business-meta.js';
+import { v1Operations } from '../../src/client/generated/v1-meta.js';
+import { orThrow } from '../../src/client/index.js';
+import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { launchSandbox } from '../../src/testing/sandbox-process.js';
 import { registerExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
 import { apiFamilies } from './apis.js';

@@ -17,16 +17,16 @@
 //   on-ramps + completed transfers in - transfers out not cancelled. The script never calls fundWallet.
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createBusinessClient, createV1Client } from '../../src/index.js';
-import { readBundleFile } from '../../src/openapi/document.js';
-import { createSandboxClient } from '../../src/sandbox/client.js';
+import { createBusinessClient, createV1Client } from '../../src/client/index.js';
+import { readBundleFile } from '../../src/sandbox/openapi/document.js';
+import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { documentedEvents, processOf } from '../../src/sandbox/events/index.js';
 import { buildRoutes } from '../../src/sandbox/router.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
 import { startEventReceiver, type EventReceiver, type ReceiverBehaviour } from '../../src/testing/event-receiver.js';
 import { launchSandbox, type SandboxProcess } from '../../src/testing/sandbox-process.js';
 import { percentile } from './percentile.js';
-import { deliverySchedule } from '../../src/webhooks/index.js';
+import { deliverySchedule } from '../../src/client/webhooks/index.js';
 
 export interface LoadOptions {
   /** An empty PostgreSQL database both instances share. */

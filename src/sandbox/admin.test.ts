@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { orThrow } from '../core/client.js';
-import { ApiError, ConfigurationError } from '../core/errors.js';
+import { orThrow } from '../client/core/client.js';
+import { ApiError, ConfigurationError } from '../client/core/errors.js';
 import { launchSandbox } from '../testing/sandbox-process.js';
 import { registerExampleUser } from '../testing/sandbox-users.js';
 import { parseArgs, runCli, UsageError } from './cli.js';
-import { createSandboxClient } from './client.js';
+import { createSandboxClient } from '../client/sandbox/client.js';
 import { startSandbox } from './server.js';
 
 const TOKEN = `adm_${randomUUID()}`;

@@ -1,4 +1,5 @@
-// `ramp-api/sandbox`: the typed control-API client, and the sandbox server itself for tests that start one in-process.
-export { createSandboxClient, sandboxOperations, type SandboxClient, type SandboxClientOptions, type sandboxComponents, type sandboxPaths } from './client.js';
+// `ramp-api-sandbox`: the sandbox server, for tests that start one in-process, and its command line. Its
+// control API's typed client is `createSandboxClient` from `ramp-api/sandbox`.
 export { startSandbox, type Sandbox, type SandboxOptions } from './server.js';
+export { runCli } from './cli.js';
 export type { Db, Sql } from './db.js';

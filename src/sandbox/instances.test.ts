@@ -5,14 +5,14 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createBusinessClient, createV1Client, orThrow } from '../index.js';
-import { readBundleFile } from '../openapi/document.js';
-import { deliverySchedule } from '../webhooks/index.js';
+import { createBusinessClient, createV1Client, orThrow } from '../client/index.js';
+import { readBundleFile } from './openapi/document.js';
+import { deliverySchedule } from '../client/webhooks/index.js';
 import { launchSandbox } from '../testing/sandbox-process.js';
 import { fundedExampleUser, registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { createDatabase } from '../testing/stores.js';
 import { until } from '../testing/until.js';
-import { createSandboxClient } from './client.js';
+import { createSandboxClient } from '../client/sandbox/client.js';
 import { startSandbox, type Sandbox } from './server.js';
 
 const adminUrl = inject('postgresUrl');

@@ -8,15 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyExamples } from '../../contract-tests/requests.js';
-import { allApiFamilies } from '../../scripts/lib/apis.js';
-import { orThrow } from '../core/client.js';
-import { readBundleFile, type OpenApiDocument } from '../openapi/document.js';
-import { listOperations, operationById, resolveRef, type JsonObject, type OperationEntry } from '../openapi/lookup.js';
+import { orThrow } from '../client/core/client.js';
+import { readBundleFile, type OpenApiDocument } from './openapi/document.js';
+import { bodyExamples, listOperations, operationById, resolveRef, type JsonObject, type OperationEntry } from './openapi/lookup.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { storesUnderTest } from '../testing/stores.js';
-import { createSandboxClient, type SandboxClient } from './client.js';
-import { startSandbox, type Sandbox } from './server.js';
+import { createSandboxClient, type SandboxClient } from '../client/sandbox/client.js';
+import { SANDBOX_FAMILIES, startSandbox, type Sandbox } from './server.js';
 
 const ADMIN_TOKEN = `adm_${randomUUID()}`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -112,7 +110,7 @@ interface Op {
 }
 
 function operations(): Op[] {
-  return allApiFamilies().flatMap(({ name: family }) => {
+  return SANDBOX_FAMILIES.flatMap((family) => {
     const doc = readBundleFile(family);
     const schemes = (doc.components?.securitySchemes ?? {}) as JsonObject;
     return listOperations(doc).map((entry) => {

@@ -5,8 +5,8 @@ import { createDatabase } from '../testing/stores.js';
 import { createServer as createHttpServer } from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createV1Client, orThrow } from '../index.js';
-import { createSandboxClient } from './client.js';
+import { createV1Client, orThrow } from '../client/index.js';
+import { createSandboxClient } from '../client/sandbox/client.js';
 import { startSandbox, type Sandbox } from './server.js';
 
 const adminUrl = inject('postgresUrl');

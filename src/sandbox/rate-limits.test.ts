@@ -1,9 +1,9 @@
 // The sandbox's own rate limits: none until setRateLimit, then 429 with Retry-After in fixed windows of
 // sandbox time; only operations whose description declares a 429 can be limited (read from the bundles).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createBusinessClient, orThrow } from '../index.js';
-import { readBundleFile } from '../openapi/document.js';
-import { createSandboxClient } from './client.js';
+import { ApiError, createBusinessClient, orThrow } from '../client/index.js';
+import { readBundleFile } from './openapi/document.js';
+import { createSandboxClient } from '../client/sandbox/client.js';
 import { startSandbox, type Sandbox } from './server.js';
 
 describe('rate limits (the sandbox\'s own)', () => {

@@ -1,8 +1,8 @@
 // On PGlite the sandbox keeps a read's answer until the next write: the same call answers the same, a write
 // shows at once, and the answer kept for one tenant is never given to another at the same URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBusinessClient, orThrow } from '../index.js';
-import { createSandboxClient } from './client.js';
+import { createBusinessClient, orThrow } from '../client/index.js';
+import { createSandboxClient } from '../client/sandbox/client.js';
 import { startSandbox, type Sandbox } from './server.js';
 
 describe('answers of reads kept until the next write (PGlite)', () => {

@@ -1,8 +1,8 @@
 // Routes and request/response validation, read from the bundles: every operation of dist/openapi/{business,
 // v1,sandbox}.json gets a route; no route list is kept by hand.
-import type { OpenApiDocument } from '../openapi/document.js';
-import { listOperations, requestSchema, resolveRef, type JsonObject, type OperationEntry } from '../openapi/lookup.js';
-import { createSchemaValidator, type SchemaValidator } from '../openapi/schema-validator.js';
+import type { OpenApiDocument } from './openapi/document.js';
+import { listOperations, requestSchema, resolveRef, type JsonObject, type OperationEntry } from './openapi/lookup.js';
+import { createSchemaValidator, type SchemaValidator } from './openapi/schema-validator.js';
 
 export interface Route {
   family: string;

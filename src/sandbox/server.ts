@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { isIP, type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleDir, readBundleFile, type OpenApiDocument } from '../openapi/document.js';
+import { bundleDir, readBundleFile, type OpenApiDocument } from './openapi/document.js';
 import { createClock, type Clock } from './clock.js';
 import { openPglite, openPostgres, type Db, type DbOptions } from './db.js';
 import { Refusal, type Handlers, type HandlerContext, type Tenant } from './handler.js';

@@ -1,10 +1,10 @@
 // Sandbox time is one time for every instance on a shared PostgreSQL database: `advanceClock` sent to one
 // instance moves the others too, and the delivery queue they share keeps its promise of one call per event.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createV1Client, orThrow } from '../index.js';
+import { createV1Client, orThrow } from '../client/index.js';
 import { startEventReceiver } from '../testing/event-receiver.js';
 import { createDatabase } from '../testing/stores.js';
-import { createSandboxClient } from './client.js';
+import { createSandboxClient } from '../client/sandbox/client.js';
 import { startSandbox, type Sandbox } from './server.js';
 
 const adminUrl = inject('postgresUrl');

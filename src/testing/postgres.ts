@@ -6,7 +6,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort } from '../../scripts/lib/prism.js';
+import { freePort } from './local-server.js';
 
 export interface PostgresCluster {
   /** URL of the cluster's `postgres` database, as the `postgres` superuser (trust authentication, loopback only). */

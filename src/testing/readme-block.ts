@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const repoRoot = join(import.meta.dirname, '..', '..');
+import { repoRoot } from './repo.js';
 
 /** The block's standard output, run with tsx and `env` added to the environment. */
 export async function runReadmeBlock(name: string, env: Record<string, string>): Promise<string> {
@@ -14,9 +14,9 @@ export async function runReadmeBlock(name: string, env: Record<string, string>):
   const block = new RegExp(`<!-- ${name}:start -->\\n\`\`\`ts\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(readme)?.[1];
   if (!block) throw new Error(`README has no ${name} block`);
   const code = block
-    .replace("from 'ramp-api/sandbox'", `from '${join(repoRoot, 'src', 'sandbox', 'index.ts')}'`)
-    .replace("from 'ramp-api/webhooks'", `from '${join(repoRoot, 'src', 'webhooks', 'index.ts')}'`)
-    .replace("from 'ramp-api'", `from '${join(repoRoot, 'src', 'index.ts')}'`);
+    .replaceAll("from 'ramp-api-sandbox'", `from '${join(repoRoot, 'src', 'sandbox', 'index.ts')}'`)
+    .replace(/from 'ramp-api\/([a-z0-9-]+)'/g, (_, entry: string) => `from '${join(repoRoot, 'src', 'client', entry, 'index.ts')}'`)
+    .replaceAll("from 'ramp-api'", `from '${join(repoRoot, 'src', 'client', 'index.ts')}'`);
   const dir = mkdtempSync(join(tmpdir(), `ramp-${name}-`));
   try {
     writeFileSync(join(dir, `${name}.mts`), code);

@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { createV1Client, orThrow } from '../../index.js';
+import { createV1Client, orThrow } from '../../client/index.js';
 import { launchSandbox } from '../../testing/sandbox-process.js';
 import { until } from '../../testing/until.js';
-import { createSandboxClient } from '../client.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
 
 const started: ChildProcess[] = [];
 const work = mkdtempSync(join(tmpdir(), 'ramp-sandbox-events-'));

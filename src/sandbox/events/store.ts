@@ -1,12 +1,12 @@
 // Events and their deliveries, in the sandbox's database. `emit` runs inside the transaction of the state
 // change, so an event exists exactly when the change was committed.
 import { randomUUID } from 'node:crypto';
-import { readBundleFile, type OpenApiDocument } from '../../openapi/document.js';
-import { createSchemaValidator, type SchemaValidator } from '../../openapi/schema-validator.js';
+import { readBundleFile, type OpenApiDocument } from '../openapi/document.js';
+import { createSchemaValidator, type SchemaValidator } from '../openapi/schema-validator.js';
 import type { Clock } from '../clock.js';
 import type { Db, Sql } from '../db.js';
 import type { Transition } from '../states.js';
-import { deliverySchedule } from '../../webhooks/schedule.js';
+import { deliverySchedule } from 'ramp-api/webhooks';
 import { processOf } from './table.js';
 
 export const migration = `

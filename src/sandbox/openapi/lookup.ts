@@ -1,8 +1,8 @@
 // Small read helpers over a bundled description: operations by operationId, and local $ref resolution.
 import type { OpenApiDocument } from './document.js';
 
-export { HTTP_METHODS } from '../core/operations.js';
-import { HTTP_METHODS } from '../core/operations.js';
+/** The operation keys of an OpenAPI path item. */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type JsonObject = Record<string, any>;
 
 export const isJsonObject = (value: unknown): value is JsonObject => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -82,4 +82,12 @@ export function effectiveSchema(doc: OpenApiDocument, node: unknown, depth = 0):
   if (!Object.keys(merged.properties).length) delete merged.properties;
   if (!merged.required.length) delete merged.required;
   return merged;
+}
+
+/** The request bodies the operation's examples give, by example name. */
+export function bodyExamples(doc: OpenApiDocument, entry: OperationEntry): [string, unknown][] {
+  if (!entry.operation.requestBody) return [];
+  const media = resolveRef(doc, entry.operation.requestBody).content?.['application/json'];
+  if (media?.examples) return Object.entries(media.examples as JsonObject).map(([name, ex]) => [name, resolveRef(doc, ex).value]);
+  return 'example' in (media ?? {}) ? [['example', media.example]] : [];
 }

@@ -5,7 +5,7 @@ import { getMaxListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/lib/prism.js';
+import { freePort } from '../../testing/local-server.js';
 import {
   ApiError,
   ConfigurationError,
@@ -19,7 +19,7 @@ import {
   createV1Client,
   unwrap,
 } from '../index.js';
-import { json, startLocalServer, type Handler, type LocalServer } from '../testing/local-server.js';
+import { json, startLocalServer, type Handler, type LocalServer } from '../../testing/local-server.js';
 
 const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
 const USER_ID = '3c9f6a2e-1b7d-4f05-9e84-6a2d0c7b5e91';

@@ -1,7 +1,7 @@
 // A bundled OpenAPI document as the runtime (sandbox) and the scripts look into it, and where the bundles live.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /** A bundled OpenAPI document, as far as this package looks into it. */
 export interface OpenApiDocument {
@@ -13,14 +13,13 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-/** `dist/openapi/` of this package: found from this module in the repository (src/) and in the package (dist/lib/). */
+/** The bundled descriptions the package `ramp-api` ships (`ramp-api/openapi/*`), wherever it is installed. */
 export function bundleDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist', 'openapi');
-    dir = dirname(dir);
+  try {
+    return dirname(createRequire(import.meta.url).resolve('ramp-api/openapi/business.json'));
+  } catch (cause) {
+    throw new Error('Cannot find the descriptions of the package ramp-api (ramp-api/openapi/*.json): is it installed, and built (`npm run build`)?', { cause });
   }
-  throw new Error('Cannot find the ramp-api package root (no package.json above this module).');
 }
 
 /** The bundle `dist/openapi/<name>.json`, with a message that says how to make it when it is missing. */

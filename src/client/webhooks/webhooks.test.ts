@@ -3,8 +3,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiFamilies, readBundle } from '../../scripts/lib/apis.js';
-import { rawRequest } from '../testing/raw-http.js';
+import { readBundleJson } from '../../testing/repo.js';
+import { rawRequest } from '../../testing/raw-http.js';
 import { createWebhookReceiver, deliverySchedule, eventNames, type Delivery } from './index.js';
 
 const received: Delivery[] = [];
@@ -152,8 +152,7 @@ describe('webhook receiver (web Request)', () => {
 
 describe('events and delivery schedule', () => {
   it('lists exactly the events of the v1 description', () => {
-    const v1 = apiFamilies().find((a) => a.name === 'v1')!;
-    expect([...eventNames]).toEqual(Object.keys(readBundle(v1).webhooks ?? {}));
+    expect([...eventNames]).toEqual(Object.keys(readBundleJson('v1').webhooks ?? {}));
   });
 
   it('computes the schedule from the description defaults and from a given retryConfig', () => {

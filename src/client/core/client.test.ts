@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, ConfigurationError, NetworkError, TimeoutError, TokenError, createBusinessClient, createV1Client, orThrow, unwrap } from '../index.js';
 import createClient from 'openapi-fetch';
 import { businessOperations } from '../business/index.js';
-import { json, startLocalServer, type LocalServer } from '../testing/local-server.js';
+import { json, startLocalServer, type LocalServer } from '../../testing/local-server.js';
 import { v1Operations } from '../v1/index.js';
 
 const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
