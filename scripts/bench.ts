@@ -28,8 +28,8 @@ process.once('SIGTERM', () => process.exit(143));
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick'); // fewer rounds, for trying the script itself
 // The client as consumers run it: the compiled package, not the TypeScript source through tsx.
-execFileSync(join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
-const { createBusinessClient } = (await import(join(repoRoot, 'dist', 'lib', 'index.js'))) as typeof RampApi;
+execFileSync(join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', 'src/client/tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
+const { createBusinessClient } = (await import(join(repoRoot, 'src', 'client', 'dist', 'lib', 'index.js'))) as typeof RampApi;
 
 const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
 const TOKEN = 'bench-token';
