@@ -1,15 +1,46 @@
 // A TypeScript sample per operation, built from the description's own examples, showing the call with the
 // generated client. The same text is compiled by tsc (src/generated/samples/) and shown in the docs.
-import type { OpenApiDocument } from './apis.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, type OpenApiDocument } from './apis.js';
 import { listOperations, type OperationEntry } from './openapi-lookup.js';
 import { bodyExamples, validRequest } from '../../contract-tests/requests.js';
 import { envPrefix } from '../../contract-tests/targets.js';
 
-const FACTORY: Record<string, { create: string; variable: string }> = {
-  business: { create: 'createBusinessClient', variable: 'business' },
-  v1: { create: 'createV1Client', variable: 'v1' },
-  sandbox: { create: 'createSandboxClient', variable: 'sandbox' },
+export interface ClientOf {
+  /** The factory, a named export of `from`. */
+  create: string;
+  /** The package entry point that exports it, as a consumer imports it. */
+  from: string;
+  variable: string;
+}
+
+/** Each API's own client: what the samples call and the landing page names. */
+const FACTORY: Record<string, ClientOf> = {
+  business: { create: 'createBusinessClient', from: 'ramp-api', variable: 'business' },
+  v1: { create: 'createV1Client', from: 'ramp-api', variable: 'v1' },
+  sandbox: { create: 'createSandboxClient', from: 'ramp-api/sandbox', variable: 'sandbox' },
 };
+
+export function clientOf(family: string): ClientOf {
+  const f = FACTORY[family];
+  if (!f) throw new Error(`No client factory known for API family "${family}"`);
+  return f;
+}
+
+/**
+ * The source file behind a package entry point (`ramp-api/sandbox` to `<repo>/src/sandbox/index.ts`), read from
+ * the package's `exports` (`./dist/lib/<x>.js` is compiled from `src/<x>.ts`).
+ */
+export function sourceModule(specifier: string): string {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { default?: string } | string> };
+  const subpath = specifier === pkg.name ? '.' : specifier.startsWith(`${pkg.name}/`) ? `.${specifier.slice(pkg.name.length)}` : undefined;
+  const target = subpath === undefined ? undefined : pkg.exports[subpath];
+  const file = typeof target === 'object' ? target.default : target;
+  const compiled = file && /^\.\/dist\/lib\/(.+)\.js$/.exec(file);
+  if (!compiled) throw new Error(`${specifier} is not an entry point of ${pkg.name} compiled from src/ (package.json exports).`);
+  return join(repoRoot, 'src', `${compiled[1]}.ts`);
+}
 
 function literal(value: unknown, indent: string): string {
   return JSON.stringify(value, null, 2)
@@ -19,11 +50,7 @@ function literal(value: unknown, indent: string): string {
     .join(`\n${indent}`);
 }
 
-function factory(family: string) {
-  const f = FACTORY[family];
-  if (!f) throw new Error(`No client factory known for API family "${family}"`);
-  return f;
-}
+const factory = clientOf;
 
 /** The statements of one operation's sample (no import line). */
 export function sampleBody(family: string, doc: OpenApiDocument, entry: OperationEntry): string {
