@@ -2,7 +2,7 @@
 // event appears, every landing-page link resolves, each API is listed once with its own client and security,
 // the inferred table is whole, every sample uses the README's variables and ports, the sandbox serves its
 // rendered reference, no console errors, and no request leaves loopback.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { allApiFamilies, apiFamilies, readBundle, repoRoot, SANDBOX_FAMILY } fro
 import { collectInferred } from '../lib/inferred.js';
 import { listOperations, resolveRef } from '../lib/openapi-lookup.js';
 import { redocRoute } from '../lib/landing.js';
+import { unlikeReadme } from '../lib/readme-agreement.js';
 import { clientOf, sourceModule } from '../lib/samples.js';
 import { buildSite, siteDir } from '../lib/site.js';
 import { serveFolder, type StaticServer } from '../lib/static-server.js';
@@ -17,7 +18,6 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const reports = join(repoRoot, 'reports');
-const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 let server: StaticServer;
 let browser: Browser;
 let sandbox: Sandbox | undefined;
@@ -170,19 +170,6 @@ describe('landing page', () => {
     expect(tables, 'inferred items whose reason carries a table').toBeGreaterThan(0);
   });
 });
-
-/** The README's variable names and loopback ports a sample uses that the README does not, or uses with another default. */
-function unlikeReadme(sample: string): string[] {
-  const problems: string[] = [];
-  for (const [, name] of sample.matchAll(/process\.env\.([A-Z0-9_]+)/g)) {
-    if (!new RegExp(`\\b${name}\\b`).test(readme)) problems.push(`${name} is not a variable the README names`);
-    const ours = new RegExp(`process\\.env\\.${name} \\?\\? ('[^']*')`).exec(sample)?.[1];
-    const theirs = new RegExp(`process\\.env\\.${name} \\?\\? ('[^']*')`).exec(readme)?.[1];
-    if (ours && theirs && ours !== theirs) problems.push(`${name} defaults to ${ours}, the README's to ${theirs}`);
-  }
-  for (const [address] of sample.matchAll(/127\.0\.0\.1:\d+/g)) if (!readme.includes(address)) problems.push(`${address} is not an address the README uses`);
-  return problems;
-}
 
 describe('the sandbox at /sandbox/docs', () => {
   it("serves the control API's rendered reference, offline, with its samples", async () => {
