@@ -147,7 +147,9 @@ describe('landing page', () => {
     const rows = await page.$$eval('table.inferred > tbody > tr', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll(':scope > td')].map((td) => (td as HTMLElement).innerText.replace(/\s+/g, ' ').trim())),
     );
-    const cut = rows.filter((cells) => !/[.)]$/.test(cells[3] ?? '')).map((cells) => `${cells[1]}: ...${(cells[3] ?? '').slice(-60)}`);
+    const endsInTable = await page.$$eval('table.inferred > tbody > tr > td:nth-child(4)', (tds) => tds.map((td) => td.lastElementChild?.tagName === 'TABLE'));
+    // A reason ends with a full stop (or a closing parenthesis), or with the table its last sentence introduces.
+    const cut = rows.filter((cells, i) => !/[.)]$/.test(cells[3] ?? '') && !endsInTable[i]).map((cells) => `${cells[1]}: ...${(cells[3] ?? '').slice(-60)}`);
     expect(cut, 'why-cells that stop mid-sentence').toEqual([]);
     // Where an "Inferred:" sentence introduces a table, every row of that table is in the item's row.
     let tables = 0;
