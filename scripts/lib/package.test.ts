@@ -41,7 +41,8 @@ console.log(JSON.stringify({
 describe('the packed package', () => {
   it('installs into a strict ESM TypeScript project that imports every entry point, compiles and runs', () => {
     const tsc = join(repoRoot, 'node_modules', '.bin', 'tsc');
-    execFileSync(tsc, ['-p', 'tsconfig.build.json'], { cwd: repoRoot });
+    // What `npm pack` runs first (prepack): the bundles, the sandbox's rendered reference, the compiled package.
+    execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
     const packed = JSON.parse(
       execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
     ) as { filename: string; files: { path: string }[] }[];
@@ -49,6 +50,8 @@ describe('the packed package', () => {
     expect(files).toEqual(expect.arrayContaining(['dist/lib/index.js', 'dist/lib/webhooks/index.d.ts', 'dist/openapi/v1.json', 'dist/openapi/business.yaml']));
     // The sandbox entry point, its `ramp-api` command and the bundles it serves.
     expect(files).toEqual(expect.arrayContaining(['dist/lib/sandbox/index.js', 'dist/lib/sandbox/index.d.ts', 'dist/lib/sandbox/bin.js', 'dist/openapi/sandbox.json']));
+    // The control API's rendered reference, which the sandbox serves at /sandbox/docs.
+    expect(files).toContain('dist/lib/sandbox/reference.html');
     expect(files.some((f) => f.includes('.test.') || f.includes('testing/'))).toBe(false);
 
     const project = join(work, 'consumer');
@@ -80,5 +83,5 @@ describe('the packed package', () => {
       apiError: 400,
       businessVersion: '1.0',
     });
-  }, 60_000);
+  }, 180_000);
 });

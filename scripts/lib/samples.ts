@@ -85,7 +85,7 @@ export function sampleBody(family: string, doc: OpenApiDocument, entry: Operatio
   const auth = !secured ? '' : kind === 'adminToken' ? `\n  adminToken: process.env.${env.secret},` : `\n  auth: { credentials: JSON.parse(process.env.${env.secret} ?? '{}') },`;
   const where =
     kind === 'adminToken'
-      ? `// ${env.url}: the sandbox's address${secured ? `; ${env.secret}: its admin token, if it was started with one` : ''}.`
+      ? `// ${env.url}: the sandbox's address.${secured ? `\n// ${env.secret}: its admin token, if it was started with one.` : ''}`
       : `// ${env.url}: your deployment's address, else the sandbox's.${secured ? `\n// ${env.secret}: the token call's body as JSON (in the sandbox: a tenant's ${variable}Credentials).` : ''}`;
   const call = args.length ? `${variable}.${entry.operationId}({\n    ${args.join(',\n    ')},\n  })` : `${variable}.${entry.operationId}()`;
   return [

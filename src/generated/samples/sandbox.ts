@@ -3,7 +3,8 @@ import { orThrow } from '../../index.js';
 import { createSandboxClient } from '../../sandbox/index.js';
 
 export async function resetSandboxSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -17,7 +18,8 @@ export async function resetSandboxSample(): Promise<void> {
 }
 
 export async function createTenantSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -35,7 +37,8 @@ export async function createTenantSample(): Promise<void> {
 }
 
 export async function advanceClockSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -53,7 +56,8 @@ export async function advanceClockSample(): Promise<void> {
 }
 
 export async function setRateLimitSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -77,7 +81,8 @@ export async function setRateLimitSample(): Promise<void> {
 }
 
 export async function clearRateLimitSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -97,7 +102,8 @@ export async function clearRateLimitSample(): Promise<void> {
 }
 
 export async function approveUserSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -117,7 +123,8 @@ export async function approveUserSample(): Promise<void> {
 }
 
 export async function rejectUserSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -137,7 +144,8 @@ export async function rejectUserSample(): Promise<void> {
 }
 
 export async function fundUserSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -161,7 +169,8 @@ export async function fundUserSample(): Promise<void> {
 }
 
 export async function setTierLimitSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -184,7 +193,8 @@ export async function setTierLimitSample(): Promise<void> {
 }
 
 export async function createBankAccountSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -207,7 +217,8 @@ export async function createBankAccountSample(): Promise<void> {
 }
 
 export async function acceptBankAccountSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -227,7 +238,8 @@ export async function acceptBankAccountSample(): Promise<void> {
 }
 
 export async function rejectBankAccountSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -247,7 +259,8 @@ export async function rejectBankAccountSample(): Promise<void> {
 }
 
 export async function createExternalWalletSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -267,7 +280,8 @@ export async function createExternalWalletSample(): Promise<void> {
 }
 
 export async function fundWalletSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -290,7 +304,8 @@ export async function fundWalletSample(): Promise<void> {
 }
 
 export async function completePayoutSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -310,7 +325,8 @@ export async function completePayoutSample(): Promise<void> {
 }
 
 export async function rejectPayoutSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -330,7 +346,8 @@ export async function rejectPayoutSample(): Promise<void> {
 }
 
 export async function payOnRampSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -350,7 +367,8 @@ export async function payOnRampSample(): Promise<void> {
 }
 
 export async function completeWalletTransferSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -370,7 +388,8 @@ export async function completeWalletTransferSample(): Promise<void> {
 }
 
 export async function cancelWalletTransferSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -390,7 +409,8 @@ export async function cancelWalletTransferSample(): Promise<void> {
 }
 
 export async function createBusinessWebhookSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -410,7 +430,8 @@ export async function createBusinessWebhookSample(): Promise<void> {
 }
 
 export async function triggerEventSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -433,7 +454,8 @@ export async function triggerEventSample(): Promise<void> {
 }
 
 export async function listDeliveriesSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
@@ -447,7 +469,8 @@ export async function listDeliveriesSample(): Promise<void> {
 }
 
 export async function redeliverSample(): Promise<void> {
-  // SANDBOX_URL: the sandbox's address; SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
     adminToken: process.env.SANDBOX_ADMIN_TOKEN,
