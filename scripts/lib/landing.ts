@@ -1,10 +1,9 @@
 // Renders site/index.html, the landing page for integrating teams, from the bundled descriptions.
 import { deliverySchedule } from '../../src/webhooks/schedule.js';
-import type { OpenApiDocument } from './apis.js';
+import { SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
 import type { InferredItem } from './inferred.js';
 import { listOperations } from './openapi-lookup.js';
 import { clientOf } from './samples.js';
-import { SANDBOX_FAMILY } from './apis.js';
 
 const esc = (text: unknown) => String(text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** Inline `code` spans of the descriptions, escaped. */
