@@ -1,23 +1,31 @@
 // The documentation site in a real browser (Debian's Chromium driven by playwright-core): every operation and
-// event appears, every landing-page link resolves, no console errors, and no request leaves loopback.
+// event appears, every landing-page link resolves, each API is listed once with its own client and security,
+// the inferred table is whole, every sample uses the README's variables and ports, the sandbox serves its
+// rendered reference, no console errors, and no request leaves loopback.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFamilies, readBundle, repoRoot } from '../lib/apis.js';
-import { listOperations } from '../lib/openapi-lookup.js';
+import { allApiFamilies, apiFamilies, readBundle, repoRoot, SANDBOX_FAMILY } from '../lib/apis.js';
+import { collectInferred } from '../lib/inferred.js';
+import { listOperations, resolveRef } from '../lib/openapi-lookup.js';
 import { redocRoute } from '../lib/landing.js';
+import { unlikeReadme } from '../lib/readme-agreement.js';
+import { clientOf, sourceModule } from '../lib/samples.js';
 import { buildSite, siteDir } from '../lib/site.js';
 import { serveFolder, type StaticServer } from '../lib/static-server.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const reports = join(repoRoot, 'reports');
 let server: StaticServer;
 let browser: Browser;
+let sandbox: Sandbox | undefined;
 
 beforeAll(async () => {
   buildSite();
   server = await serveFolder(siteDir);
+  sandbox = await startSandbox({ memory: true });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -27,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await sandbox?.close();
 });
 
 interface Visit {
@@ -35,7 +44,7 @@ interface Visit {
   consoleErrors: string[];
 }
 
-/** Opens a page with every non-loopback request blocked and recorded, and console errors collected. */
+/** Opens a page (of the site, or a full loopback URL) with every non-loopback request blocked and recorded, and console errors collected. */
 async function visit(path: string): Promise<Visit> {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   const page = await context.newPage();
@@ -49,7 +58,7 @@ async function visit(path: string): Promise<Visit> {
     outside.push(route.request().url());
     return route.abort();
   });
-  await page.goto(`${server.url}/${path}`, { waitUntil: 'networkidle' });
+  await page.goto(path.startsWith('http://') ? path : `${server.url}/${path}`, { waitUntil: 'networkidle' });
   return { page, outside, consoleErrors };
 }
 
@@ -90,10 +99,106 @@ describe('landing page', () => {
     expect(outside).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
+
+  it('lists each API once, with its own client and its own security', async () => {
+    const { page } = await visit('index.html');
+    // Each heading of the authentication section with the text up to the next heading.
+    const blocks = await page.$$eval('#auth h3', (headings) =>
+      headings.map((heading) => {
+        let text = '';
+        for (let node = heading.nextElementSibling; node && node.tagName !== 'H3'; node = node.nextElementSibling) text += `${(node as HTMLElement).innerText}\n`;
+        return { title: (heading as HTMLElement).innerText.trim(), text };
+      }),
+    );
+    const cards = await page.$$eval('#families .card h3', (headings) => headings.map((h) => (h as HTMLElement).innerText.trim()));
+    const problems: string[] = [];
+    for (const api of allApiFamilies()) {
+      const doc = readBundle(api);
+      const title = doc.info.title;
+      if (cards.filter((c) => c === title).length !== 1) problems.push(`${title}: ${cards.filter((c) => c === title).length} cards`);
+      const mine = blocks.filter((b) => b.title === title);
+      if (mine.length !== 1) problems.push(`${title}: listed ${mine.length} times under Authentication`);
+      for (const { text } of mine) {
+        // Its client: the named export of the named entry point, a client with a method for every operation of this API.
+        const [, create, from] = /Client: (\w+) from ([\w/@.-]+)\./.exec(text) ?? [];
+        if (!create || !from) {
+          problems.push(`${title}: no "Client: ... from ..." line`);
+        } else {
+          const entry = (await import(sourceModule(from))) as Record<string, unknown>;
+          if (typeof entry[create] !== 'function') problems.push(`${title}: ${from} exports no ${create}`);
+          else {
+            const made = (entry[create] as (options: { baseUrl: string }) => Record<string, unknown>)({ baseUrl: 'http://127.0.0.1:9' });
+            const lacking = listOperations(doc).map((o) => o.operationId).filter((id) => typeof made[id] !== 'function');
+            if (lacking.length) problems.push(`${title}: ${create} from ${from} cannot call ${lacking.join(', ')}`);
+          }
+        }
+        // Its security: each of its schemes, and exactly the operations it calls without a token.
+        for (const scheme of Object.keys(doc.components?.securitySchemes ?? {})) if (!text.includes(scheme)) problems.push(`${title}: scheme ${scheme} not named`);
+        const publicOps = listOperations(doc).filter((o) => o.operation.security?.length === 0).map((o) => o.operationId);
+        const called = `Called without a token: ${publicOps.join(', ') || 'none'}.`;
+        if (!text.includes(called)) problems.push(`${title}: no "${called}"`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the whole of every inferred item: what was inferred and why, no sentence cut off', async () => {
+    const { page } = await visit('index.html');
+    const rows = await page.$$eval('table.inferred > tbody > tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll(':scope > td')].map((td) => (td as HTMLElement).innerText.replace(/\s+/g, ' ').trim())),
+    );
+    const endsInTable = await page.$$eval('table.inferred > tbody > tr > td:nth-child(4)', (tds) => tds.map((td) => td.lastElementChild?.tagName === 'TABLE'));
+    // A reason ends with a full stop (or a closing parenthesis), or with the table its last sentence introduces.
+    const cut = rows.filter((cells, i) => !/[.)]$/.test(cells[3] ?? '') && !endsInTable[i]).map((cells) => `${cells[1]}: ...${(cells[3] ?? '').slice(-60)}`);
+    expect(cut, 'why-cells that stop mid-sentence').toEqual([]);
+    // Where an "Inferred:" sentence introduces a table, every row of that table is in the item's row.
+    let tables = 0;
+    for (const api of allApiFamilies()) {
+      const doc = readBundle(api);
+      for (const item of collectInferred(api.name, doc)) {
+        const node = resolveRef<{ description?: string; 'x-inferred': string[] }>(doc, { $ref: item.pointer });
+        const after = String(node.description ?? '').split(/(?:^|\s)Inferred:/)[1] ?? '';
+        const tableRows = after.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line));
+        const row = rows.find((cells) => cells[0] === api.name && cells[1] === item.where);
+        expect(row, `${api.name} ${item.where} in the table`).toBeDefined();
+        expect(row![2], `${api.name} ${item.where}: what was inferred`).toBe(node['x-inferred'].join(', '));
+        if (tableRows.length) tables++;
+        for (const line of tableRows) {
+          const cells = line.split('|').slice(1, -1).map((c) => c.replace(/`/g, '').trim());
+          expect(row![3], `${api.name} ${item.where}: the row "${line}"`).toContain(cells.join(' '));
+        }
+      }
+    }
+    expect(tables, 'inferred items whose reason carries a table').toBeGreaterThan(0);
+  });
 });
 
+describe('the sandbox at /sandbox/docs', () => {
+  it("serves the control API's rendered reference, offline, with its samples", async () => {
+    const { page, outside, consoleErrors } = await visit(sandbox!.docsUrl);
+    const doc = readBundle(allApiFamilies().find((api) => api.name === SANDBOX_FAMILY)!);
+    const rendered = await page
+      .waitForSelector('[data-section-id]', { timeout: 15_000 })
+      .then(() => true, () => false);
+    expect(rendered, 'a Redoc page').toBe(true);
+    const text = await page.innerText('body');
+    expect(text).toContain(doc.info.title);
+    // Markdown in the description is rendered, not shown as it is written.
+    expect(text).not.toMatch(/^#+ /m);
+    expect(text).not.toContain('**');
+    const [first] = listOperations(doc);
+    await page.evaluate((hash) => (window.location.hash = hash), redocRoute(first!.operation.tags[0], first!.operationId));
+    const sample = await page
+      .waitForFunction((call) => [...document.querySelectorAll('pre')].find((pre) => pre.innerText.includes(call))?.innerText, `.${first!.operationId}(`, { timeout: 5_000 })
+      .then((handle) => handle.jsonValue() as Promise<string>, () => '');
+    expect(sample, `the sample of ${first!.operationId}`).toContain(clientOf(SANDBOX_FAMILY).create);
+    await page.screenshot({ path: join(reports, 'sandbox-docs.png') });
+    expect(outside).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});
 
-describe.each(apiFamilies().map((api) => [api.name, api] as const))('%s reference', (name, api) => {
+describe.each(allApiFamilies().map((api) => [api.name, api] as const))('%s reference', (name, api) => {
   it('shows every operation and every event with its TypeScript sample, offline and without console errors', async () => {
     const { page, outside, consoleErrors } = await visit(`${name}.html`);
     const doc = readBundle(api);
@@ -103,6 +208,7 @@ describe.each(apiFamilies().map((api) => [api.name, api] as const))('%s referenc
       ...Object.values((doc.webhooks ?? {}) as Record<string, any>).map((w) => ({ id: w.post.operationId, tag: w.post.tags[0], summary: w.post.summary, sample: false })),
     ];
     const missing: string[] = [];
+    const unlike = new Set<string>();
     for (const operation of operations) {
       await page.evaluate((hash) => (window.location.hash = hash), redocRoute(operation.tag, operation.id));
       const shown = await page
@@ -112,19 +218,21 @@ describe.each(apiFamilies().map((api) => [api.name, api] as const))('%s referenc
         .then(() => true, () => false);
       if (!shown) missing.push(`${operation.id} ("${operation.summary}")`);
       if (shown && operation.sample) {
-        const client = name === 'business' ? 'createBusinessClient' : 'createV1Client';
+        const client = clientOf(name).create;
         // Highlighted code splits into spans: wait until the rendered text of a code block shows this call.
-        const sampleShown = await page
+        const sample = await page
           .waitForFunction(
-            ([call, factory]) => [...document.querySelectorAll('pre')].some((pre) => pre.innerText.includes(call!) && pre.innerText.includes(factory!)),
+            ([call, factory]) => [...document.querySelectorAll('pre')].find((pre) => pre.innerText.includes(call!) && pre.innerText.includes(factory!))?.innerText,
             [`.${operation.id}(`, client],
             { timeout: 5_000 },
           )
-          .then(() => true, () => false);
-        if (!sampleShown) missing.push(`${operation.id} sample`);
+          .then((handle) => handle.jsonValue() as Promise<string>, () => undefined);
+        if (!sample) missing.push(`${operation.id} sample`);
+        else for (const problem of unlikeReadme(sample)) unlike.add(problem);
       }
     }
     expect(missing, `not shown on ${name}.html`).toEqual([]);
+    expect([...unlike], `samples on ${name}.html that use other names or ports than the README`).toEqual([]);
     await page.evaluate((hash) => (window.location.hash = hash), redocRoute(operations[0]!.tag, operations[0]!.id));
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(reports, `site-${name}.png`) });

@@ -97,16 +97,18 @@ function installed(project: string): Map<string, { version: string; dependencies
 }
 
 beforeAll(async () => {
-  // The packages as `npm run pack` makes them (the bundles are fresh from the tests' global setup).
-  const tsc = join(repoRoot, 'node_modules', '.bin', 'tsc');
-  await run(tsc, ['-p', 'src/client/tsconfig.build.json'], { cwd: repoRoot });
-  await run(tsc, ['-p', 'src/sandbox/tsconfig.build.json'], { cwd: repoRoot });
+  // The packages as `npm run pack` makes them: built as each package's prepack builds them, then packed.
+  await run('npm', ['run', 'build'], { cwd: repoRoot });
   const packs = join(work, 'packs');
   mkdirSync(packs);
   const { stdout } = await run('npm', ['pack', '-w', 'ramp-api', '-w', 'ramp-api-sandbox', '--ignore-scripts', '--json', '--pack-destination', packs], { cwd: repoRoot });
   const packed = JSON.parse(stdout) as { name: string; filename: string; files: { path: string }[] }[];
   tarballs = Object.fromEntries(packed.map((p) => [p.name, join(packs, p.filename)]));
   for (const p of packed) expect(p.files.some((f) => /\.test\.|testing\/|\.check\./.test(f.path)), `${p.name} ships tests`).toBe(false);
+  const files = (name: string) => packed.find((p) => p.name === name)!.files.map((f) => f.path);
+  expect(files('ramp-api')).toEqual(expect.arrayContaining(['dist/lib/index.js', 'dist/lib/bin.js', 'dist/openapi/v1.json', 'dist/openapi/business.yaml', 'dist/openapi/sandbox.json']));
+  // The sandbox's command, and the control API's rendered reference it serves at /sandbox/docs.
+  expect(files('ramp-api-sandbox')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/bin.js', 'dist/reference.html']));
   registry = await startLocalRegistry({
     nodeModules: [join(repoRoot, 'node_modules'), join(repoRoot, 'scripts', 'consumer-toolchain', 'node_modules')],
     tarballs: Object.values(tarballs),

@@ -9,7 +9,10 @@ export interface InferredItem {
   /** JSON pointer into the bundle. */
   pointer: string;
   what: string[];
-  /** The description's "Inferred:" sentences. */
+  /**
+   * The description's "Inferred:" paragraph, whole, with what it introduces when it ends in a colon (a Markdown
+   * table, say): Markdown blocks separated by blank lines.
+   */
   why: string;
 }
 
@@ -33,12 +36,18 @@ function label(doc: OpenApiDocument, path: string[], node: Node): string {
   return '#/' + path.join('/');
 }
 
+/** Paragraphs keep their words on one line; a table keeps one row a line. */
+const tidyBlock = (block: string) => (block.trimStart().startsWith('|') ? block.split('\n').map((line) => line.trim()).join('\n') : block.replace(/\s+/g, ' '));
+
 export function inferredSentences(description: unknown): string {
-  const text = String(description ?? '');
+  const text = String(description ?? '').replace(/<!--[\s\S]*?-->/g, '');
   const at = text.search(/(^|\s)Inferred:/);
   if (at < 0) return '';
-  const paragraph = text.slice(at).trim().split(/\n\s*\n/)[0] ?? '';
-  return paragraph.replace(/^Inferred:\s*/, '').replace(/\s+/g, ' ').trim();
+  const blocks = text.slice(at).trim().replace(/^Inferred:\s*/, '').split(/\n\s*\n/).map((b) => b.trim()).filter(Boolean);
+  // The paragraph, and while a block ends in a colon, the block it introduces.
+  let end = 1;
+  while (end < blocks.length && blocks[end - 1]!.endsWith(':')) end++;
+  return blocks.slice(0, end).map(tidyBlock).join('\n\n');
 }
 
 export function collectInferred(api: string, doc: OpenApiDocument): InferredItem[] {

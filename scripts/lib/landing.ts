@@ -1,8 +1,9 @@
 // Renders site/index.html, the landing page for integrating teams, from the bundled descriptions.
 import { deliverySchedule } from '../../src/client/webhooks/schedule.js';
-import type { OpenApiDocument } from './apis.js';
+import { SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
 import type { InferredItem } from './inferred.js';
 import { listOperations } from './openapi-lookup.js';
+import { clientOf } from './samples.js';
 
 const esc = (text: unknown) => String(text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** Inline `code` spans of the descriptions, escaped. */
@@ -21,19 +22,41 @@ export interface LandingInput {
   page: string;
 }
 
+/** Each operation's security requirements: its own, else the document's. */
+const securityOf = (doc: OpenApiDocument, operation: Record<string, any>) => ((operation.security ?? doc.security ?? []) as Record<string, unknown>[]);
+
+/** `a`, `b` and `c` as code. */
+const codes = (names: string[]) => names.map((n) => `<code>${esc(n)}</code>`).join(', ');
+
+/** One API's security, read from its bundle, and its own client: every scheme, what it opens, and what needs none. */
 function authSection({ family, doc }: LandingInput): string {
   const schemes = Object.entries((doc.components?.securitySchemes ?? {}) as Record<string, Record<string, any>>);
-  const publicOps = listOperations(doc).filter((o) => o.operation.security?.length === 0);
-  return schemes
-    .map(([, scheme]) => {
-      const lifetime = scheme['x-token-lifetime-seconds'];
-      return `<h3>${esc(doc.info.title)}</h3>
-<p>${prose(firstParagraph(scheme.description))}</p>
-<p><strong>Token lifetime:</strong> ${typeof lifetime === 'number' ? `${lifetime / 60} minutes (${lifetime} s)` : 'not documented; the client renews the token when a call answers 401'}.
-Called without a token: ${publicOps.map((o) => `<code>${esc(o.operationId)}</code>`).join(', ') || 'none'}.</p>
-<p class="family-note">Client: <code>${family === 'business' ? 'createBusinessClient' : 'createV1Client'}</code> from <code>ramp-api</code>.</p>`;
-    })
-    .join('\n');
+  const operations = listOperations(doc);
+  const publicOps = operations.filter((o) => securityOf(doc, o.operation).length === 0).map((o) => o.operationId);
+  const secured = operations.filter((o) => securityOf(doc, o.operation).length > 0);
+  const client = clientOf(family);
+  const rows = schemes.map(([name, scheme]) => {
+    const accepting = secured.filter((o) => securityOf(doc, o.operation).some((requirement) => name in requirement)).map((o) => o.operationId);
+    const others = secured.map((o) => o.operationId).filter((id) => !accepting.includes(id));
+    const acceptedBy =
+      others.length === 0
+        ? `every operation that needs a token (${accepting.length})`
+        : accepting.length > others.length
+          ? `every operation that needs a token (${accepting.length} of ${secured.length}) but ${codes(others)}`
+          : codes(accepting) || 'no operation';
+    const lifetime = scheme['x-token-lifetime-seconds'];
+    return `<tr><td><code>${esc(name)}</code></td><td>${prose(firstParagraph(scheme.description))}${typeof lifetime === 'number' ? ` <strong>Token lifetime:</strong> ${lifetime / 60} minutes (${lifetime} s).` : ''}</td><td>${acceptedBy}</td></tr>`;
+  });
+  const renewal =
+    client.auth === 'credentials'
+      ? schemes.some(([, scheme]) => typeof scheme['x-token-lifetime-seconds'] === 'number')
+        ? 'The client asks for a token with the credentials you give it and renews it before that lifetime ends.'
+        : '<strong>Token lifetime:</strong> not documented; the client renews the token when a call answers 401.'
+      : `The client sends the token you give it as <code>${esc(client.auth)}</code> as it is, and never asks for one.`;
+  return `<h3 id="auth-${esc(family)}">${esc(doc.info.title)}</h3>
+<p class="family-note">Client: <code>${esc(client.create)}</code> from <code>${esc(client.from)}</code>.</p>
+<table class="security"><thead><tr><th>Security scheme</th><th>What it is</th><th>Accepted by</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<p>${renewal} Called without a token: ${codes(publicOps) || 'none'}.</p>`;
 }
 
 function serversTable(inputs: LandingInput[]): string {
@@ -65,12 +88,40 @@ function eventsSection(inputs: LandingInput[]): string {
     .join('\n');
 }
 
+/** Cells of a Markdown table row (`\\|` is a pipe inside a cell). */
+const tableCells = (line: string) =>
+  line
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim().replace(/\\\|/g, '|'));
+
+/** Markdown blocks (paragraphs, and tables with a header row) as HTML, with inline code, bold and italics. */
+function blocks(text: string): string {
+  return text
+    .split(/\n\s*\n/)
+    .map((block) => {
+      const lines = block.trim().split('\n').map((line) => line.trim());
+      if (lines.length > 2 && lines.every((line) => line.startsWith('|')) && /^\|[\s|:-]+\|$/.test(lines[1]!)) {
+        const [head, , ...body] = lines;
+        const row = (line: string, cell: 'th' | 'td') => `<tr>${tableCells(line).map((c) => `<${cell}>${prose(c)}</${cell}>`).join('')}</tr>`;
+        return `<table><thead>${row(head!, 'th')}</thead><tbody>${body.map((line) => row(line, 'td')).join('')}</tbody></table>`;
+      }
+      return `<p>${prose(block.replace(/\s+/g, ' ').trim())}</p>`;
+    })
+    .join('');
+}
+
 function inferredSection(items: InferredItem[], inputs: LandingInput[]): string {
   const page = (api: string) => inputs.find((i) => i.family === api)?.page ?? '#';
+  const title = (api: string) => inputs.find((i) => i.family === api)?.doc.info.title ?? api;
   const rows = items.map(
-    (item) => `<tr><td>${esc(item.api)}</td><td><a href="${page(item.api)}">${esc(item.where)}</a></td><td>${esc(item.what.join(', '))}</td><td>${prose(item.why)}</td></tr>`,
+    (item) => `<tr><td>${esc(item.api)}</td><td><a href="${page(item.api)}">${esc(item.where)}</a></td><td>${esc(item.what.join(', '))}</td><td>${blocks(item.why)}</td></tr>`,
   );
-  return `<p>Everything below is a guess: the source does not show it, but a description needs it. Each is marked <code>x-inferred</code> in the description and says why in a sentence starting "Inferred:". Confirm these against a real deployment (the contract suite does) before relying on them. ${items.length} items.</p>
+  const sandboxNote = items.some((item) => item.api === SANDBOX_FAMILY)
+    ? ` Rows of the ${esc(title(SANDBOX_FAMILY))} (<code>${esc(SANDBOX_FAMILY)}</code>) are the sandbox's own choices where the source is silent, not claims about the service.`
+    : '';
+  return `<p>Everything below is a guess: the source does not show it, but a description needs it. Each is marked <code>x-inferred</code> in the description and says why in a sentence starting "Inferred:". Confirm these against a real deployment (the contract suite does) before relying on them.${sandboxNote} ${items.length} items.</p>
 <table class="inferred"><thead><tr><th>API</th><th>Where</th><th>What was inferred</th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
@@ -85,9 +136,13 @@ export function renderLanding(inputs: LandingInput[], inferred: InferredItem[]):
   const downloads = inputs
     .map(({ family, doc }) => `<li>${esc(doc.info.title)}: <a href="openapi/${family}.yaml">${family}.yaml</a>, <a href="openapi/${family}.json">${family}.json</a></li>`)
     .join('\n');
+  const titles = inputs.map(({ doc }) => doc.info.title);
+  const serviceCount = inputs.filter((i) => i.family !== SANDBOX_FAMILY).length;
+  const sandbox = inputs.find((i) => i.family === SANDBOX_FAMILY);
+  const apis = `the service's ${serviceCount === 2 ? 'two' : serviceCount} API families${sandbox ? ` and the ${esc(sandbox.doc.info.title)} of its local sandbox` : ''}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>ramp-api: Business API and v1 API</title>
+<title>ramp-api: ${esc(titles.slice(0, -1).join(', '))}${titles.length > 1 ? ' and ' : ''}${esc(titles.at(-1))}</title>
 <style>
 body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{background:#12355b;color:#fff;padding:28px 40px}header h1{margin:0 0 6px;font-size:28px}header p{margin:0;opacity:.9}
@@ -95,17 +150,17 @@ nav{background:#0d2744;padding:8px 40px}nav a{color:#cfe3ff;margin-right:18px;te
 main{max-width:1100px;margin:0 auto;padding:12px 40px 60px}section{background:#fff;border:1px solid #dde2ea;border-radius:8px;padding:8px 24px 18px;margin:22px 0}
 h2{font-size:21px;border-bottom:2px solid #e4e8ef;padding-bottom:6px}.cards{display:flex;gap:18px;flex-wrap:wrap}.card{flex:1 1 400px;border:1px solid #dde2ea;border-radius:8px;padding:4px 18px}
 table{border-collapse:collapse;width:100%;font-size:14px;margin:8px 0}th,td{border:1px solid #dde2ea;padding:6px 8px;text-align:left;vertical-align:top}th{background:#eef2f7}
-th,td{overflow-wrap:anywhere}table.inferred td:first-child,table.inferred th:first-child{white-space:nowrap;overflow-wrap:normal}table.inferred td:nth-child(3){color:#8a4b00;font-weight:600}table.inferred td:nth-child(2){min-width:220px}code{background:#eef2f7;padding:1px 4px;border-radius:3px;font-size:90%}
+th,td{overflow-wrap:anywhere}table.inferred>*>tr>td:first-child,table.inferred>*>tr>th:first-child{white-space:nowrap;overflow-wrap:normal}table.inferred>tbody>tr>td:nth-child(3){color:#8a4b00;font-weight:600;min-width:110px;width:13%}table.inferred>tbody>tr>td:nth-child(2){min-width:200px;width:20%}table.inferred td p{margin:0 0 6px}table.inferred td table{font-size:12.5px}table.security td:first-child{white-space:nowrap;overflow-wrap:normal}table.inferred td table th,table.inferred td table td{padding:3px 5px}code{background:#eef2f7;padding:1px 4px;border-radius:3px;font-size:90%}
 pre{background:#0f1b2d;color:#e6edf7;padding:12px 16px;border-radius:6px;overflow:auto}pre code{background:none;color:inherit}.note{color:#55606f;font-size:14px}a{color:#0b5cad}
 </style></head>
 <body>
-<header><h1>ramp-api</h1><p>Stablecoin custody and COP ramps for Colombian businesses: the two API families, their typed clients, mocks and contract tests.</p></header>
-<nav><a href="#families">API families</a><a href="#addresses">Base addresses</a><a href="#auth">Authentication</a><a href="#events">Events</a><a href="#inferred">Inferred</a><a href="#codegen">Descriptions</a><a href="#mocks">Mocks and contract tests</a></nav>
+<header><h1>ramp-api</h1><p>Stablecoin custody and COP ramps for Colombian businesses: ${apis}, their typed clients, mocks and contract tests.</p></header>
+<nav><a href="#families">APIs</a><a href="#addresses">Base addresses</a><a href="#auth">Authentication</a><a href="#events">Events</a><a href="#inferred">Inferred</a><a href="#codegen">Descriptions</a><a href="#mocks">Mocks and contract tests</a></nav>
 <main>
-<section id="families"><h2>The two API families</h2><div class="cards">${families}</div></section>
+<section id="families"><h2>The APIs</h2><div class="cards">${families}</div></section>
 <section id="addresses"><h2>Base addresses per environment</h2>${serversTable(inputs)}</section>
-<section id="auth"><h2>Authentication and token lifetimes</h2>${inputs.map(authSection).join('\n')}
-<p>The TypeScript clients cache tokens, share one token request among concurrent calls, renew a token shortly before it expires, and repeat a request once after a 401. They never repeat a POST or DELETE by themselves.</p></section>
+<section id="auth"><h2>Clients, authentication and token lifetimes</h2>${inputs.map(authSection).join('\n')}
+<p>The clients that take credentials (${codes(inputs.map((i) => clientOf(i.family)).filter((c) => c.auth === 'credentials').map((c) => c.create))}) cache tokens, share one token request among concurrent calls, renew a token shortly before it expires, and repeat a request once after a 401. No client repeats a POST or DELETE by itself.</p></section>
 <section id="events"><h2>Event catalogue</h2>${eventsSection(inputs)}</section>
 <section id="inferred"><h2>What the descriptions infer</h2>${inferredSection(inferred, inputs)}</section>
 <section id="codegen"><h2>Descriptions for code generation</h2><p>Single-file OpenAPI 3.1 bundles, for generating clients in other languages:</p><ul>${downloads}</ul></section>

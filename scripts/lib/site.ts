@@ -1,9 +1,11 @@
-// Builds site/: the landing page and one Redoc reference per API family (with TypeScript samples), all
-// working offline.
+// Builds site/: the landing page and one Redoc reference per API (with TypeScript samples), all working
+// offline; the sandbox control API's page is also the one the sandbox serves at /sandbox/docs.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { distDir, readBundle, repoRoot } from './apis.js';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { referencePagePath } from '../../src/sandbox/reference.js';
+import { allApiFamilies, distDir, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
 import { bundleAll } from './bundle.js';
 import { collectInferred } from './inferred.js';
 import { renderLanding } from './landing.js';
@@ -16,31 +18,65 @@ const REDOC_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini-full.svg';
 const INLINE_LOGO =
   "data:image/svg+xml;utf8,<svg xmlns='http://www.w3.org/2000/svg' width='62' height='14'><text x='0' y='11' font-family='sans-serif' font-size='11' fill='%23555'>Redocly</text></svg>";
 
+const redoclyVersion = () => (JSON.parse(readFileSync(join(repoRoot, 'node_modules', '@redocly', 'cli', 'package.json'), 'utf8')) as { version: string }).version;
+
+/** The marker a reference page carries of what it was built from, so an unchanged one is not built again. */
+const builtFrom = (hash: string) => `<meta name="ramp-api-reference" content="sha256:${hash}">`;
+
+/**
+ * Renders one API's reference with Redoc (`redocly build-docs --inlineBundle`) into `output`: a page that works
+ * offline, with a TypeScript sample per operation. Returns false, and leaves the file, when `output` was built
+ * from the same input already.
+ */
+export function writeReference(family: string, doc: OpenApiDocument, output: string): boolean {
+  const withSamples = structuredClone(doc);
+  for (const entry of listOperations(withSamples)) {
+    // The label must equal the one listed under openapi.codeSamples in redocly.yaml, or Redoc hides the sample.
+    entry.operation['x-codeSamples'] = [{ lang: 'TypeScript', label: 'TypeScript (ramp-api)', source: sampleForDocs(family, doc, entry) }];
+  }
+  const text = JSON.stringify(withSamples);
+  const marker = builtFrom(createHash('sha256').update(`${redoclyVersion()}\n${INLINE_LOGO}\n${text}`).digest('hex'));
+  if (existsSync(output) && readFileSync(output, 'utf8').includes(marker)) return false;
+  const work = join(repoRoot, 'dist', 'docs');
+  mkdirSync(work, { recursive: true });
+  mkdirSync(dirname(output), { recursive: true });
+  const input = join(work, `${family}.${process.pid}.json`);
+  writeFileSync(input, text);
+  // Written beside, then renamed: a sandbox serving the page meanwhile sends the old one or the new.
+  const partial = join(dirname(output), `.${process.pid}.${basename(output)}`);
+  execFileSync(join(repoRoot, 'node_modules', '.bin', 'redocly'), ['build-docs', input, '--inlineBundle', '-o', partial, '--title', `${doc.info.title} reference`], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
+  rmSync(input, { force: true });
+  const html = readFileSync(partial, 'utf8');
+  if (!html.includes(REDOC_LOGO)) throw new Error(`Redoc no longer links ${REDOC_LOGO}; re-check what ${basename(output)} loads from outside.`);
+  if (!html.includes('<head>')) throw new Error(`Redoc's page for ${family} has no <head> to mark what it was built from.`);
+  writeFileSync(partial, html.split(REDOC_LOGO).join(INLINE_LOGO).replace('<head>', `<head>${marker}`));
+  renameSync(partial, output);
+  return true;
+}
+
+/** The sandbox control API's reference, where the sandbox serves it from (/sandbox/docs) and the package ships it. */
+export function writeSandboxReference(): string {
+  const api = allApiFamilies().find((a) => a.name === SANDBOX_FAMILY);
+  if (!api) throw new Error(`redocly.yaml declares no "${SANDBOX_FAMILY}" API.`);
+  const output = referencePagePath();
+  writeReference(api.name, readBundle(api), output);
+  return output;
+}
+
 export function buildSite(): { pages: string[] } {
   const apis = bundleAll();
   rmSync(siteDir, { recursive: true, force: true });
   mkdirSync(join(siteDir, 'openapi'), { recursive: true });
-  const work = join(repoRoot, 'dist', 'docs');
-  mkdirSync(work, { recursive: true });
   const inputs = apis.map((api) => ({ family: api.name, doc: readBundle(api), page: `${api.name}.html` }));
 
   for (const { family, doc, page } of inputs) {
-    const withSamples = structuredClone(doc);
-    for (const entry of listOperations(withSamples)) {
-      // The label must equal the one listed under openapi.codeSamples in redocly.yaml, or Redoc hides the sample.
-      entry.operation['x-codeSamples'] = [{ lang: 'TypeScript', label: 'TypeScript (ramp-api)', source: sampleForDocs(family, doc, entry) }];
-    }
-    const input = join(work, `${family}.json`);
-    writeFileSync(input, JSON.stringify(withSamples));
-    const output = join(siteDir, page);
-    execFileSync(join(repoRoot, 'node_modules', '.bin', 'redocly'), ['build-docs', input, '--inlineBundle', '-o', output, '--title', `${doc.info.title} reference`], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
-    const html = readFileSync(output, 'utf8');
-    if (!html.includes(REDOC_LOGO)) throw new Error(`Redoc no longer links ${REDOC_LOGO}; re-check what ${page} loads from outside.`);
-    writeFileSync(output, html.split(REDOC_LOGO).join(INLINE_LOGO));
+    // The sandbox's page is the one it serves itself: built (or kept) there, and copied.
+    if (family === SANDBOX_FAMILY) cpSync(writeSandboxReference(), join(siteDir, page));
+    else writeReference(family, doc, join(siteDir, page));
     cpSync(join(distDir, `${family}.json`), join(siteDir, 'openapi', `${family}.json`));
     cpSync(join(distDir, `${family}.yaml`), join(siteDir, 'openapi', `${family}.yaml`));
   }

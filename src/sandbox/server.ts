@@ -15,6 +15,7 @@ import { tenantForToken } from './resources/tenants.js';
 import { countCall, limitableOperations, rateLimitHandlers } from './rate-limits.js';
 import { buildRoutes, type Route } from './router.js';
 import { eventHandlers, startEvents, type SandboxEvents } from './events/index.js';
+import { readReferencePage } from './reference.js';
 
 export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -99,15 +100,20 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function docsPage(docs: OpenApiDocument): string {
+/**
+ * What /sandbox/docs shows where the rendered reference (reference.ts) was never built, as in a checkout before
+ * any bundle, build or docs run: the operations by summary, the description, and how to build the page.
+ */
+function unbuiltDocsPage(docs: OpenApiDocument): string {
   const esc = (s: unknown) => String(s ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const rows = Object.entries(docs.paths ?? {}).flatMap(([path, item]) =>
     Object.entries(item as Record<string, any>)
       .filter(([, op]) => op && typeof op === 'object' && op.operationId)
-      .map(([method, op]) => `<tr><td><code>${esc(op.operationId)}</code></td><td><code>${method.toUpperCase()} ${esc(path)}</code></td><td>${esc(op.description)}</td></tr>`),
+      .map(([method, op]) => `<tr><td><code>${esc(op.operationId)}</code></td><td><code>${method.toUpperCase()} ${esc(path)}</code></td><td>${esc(op.summary)}</td></tr>`),
   );
-  return `<!doctype html><meta charset="utf-8"><title>${esc(docs.info.title)}</title><style>body{font-family:sans-serif;max-width:70em;margin:2em auto}td{vertical-align:top;border-top:1px solid #ddd;padding:.4em}pre{white-space:pre-wrap}</style>
-<h1>${esc(docs.info.title)}</h1><pre>${esc(docs.info.description)}</pre><p>Description: <a href="/sandbox/openapi.json">/sandbox/openapi.json</a> (typed client: <code>createSandboxClient</code> from <code>ramp-api/sandbox</code>).</p>
+  return `<!doctype html><meta charset="utf-8"><title>${esc(docs.info.title)}</title><style>body{font-family:sans-serif;max-width:70em;margin:2em auto}td{vertical-align:top;border-top:1px solid #ddd;padding:.4em}</style>
+<h1>${esc(docs.info.title)}</h1><p>${esc(docs.info.summary)}</p>
+<p>The rendered reference is not built here: <code>npm run bundle</code> (or <code>npm run docs</code>) in the repository builds it, and the package ships it. Meanwhile, the description: <a href="/sandbox/openapi.json">/sandbox/openapi.json</a> (typed client: <code>createSandboxClient</code> from <code>ramp-api/sandbox</code>).</p>
 <table><tr><th>operationId</th><th>Call</th><th>What it does</th></tr>${rows.join('')}</table>`;
 }
 
@@ -274,7 +280,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       const method = (req.method ?? 'GET').toLowerCase();
       if (method === 'get' && url.pathname === '/sandbox/openapi.json' && controlDoc) return send(res, 200, controlDoc);
-      if (method === 'get' && (url.pathname === '/sandbox' || url.pathname === '/sandbox/docs') && controlDoc) return send(res, 200, docsPage(controlDoc), 'text/html');
+      if (method === 'get' && (url.pathname === '/sandbox' || url.pathname === '/sandbox/docs') && controlDoc) {
+        return send(res, 200, (await readReferencePage()) ?? unbuiltDocsPage(controlDoc), 'text/html');
+      }
       let pathMatched = false;
       const segments = url.pathname.split('/').length;
       for (const route of routes) {

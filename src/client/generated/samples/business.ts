@@ -2,8 +2,9 @@
 import { createBusinessClient, orThrow } from '../../index.js';
 
 export async function createTokenSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -16,8 +17,10 @@ export async function createTokenSample(): Promise<void> {
 }
 
 export async function getClientInfoSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
+  // BUSINESS_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's businessCredentials).
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}') },
   });
 
@@ -29,8 +32,10 @@ export async function getClientInfoSample(): Promise<void> {
 }
 
 export async function listClientUsersSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
+  // BUSINESS_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's businessCredentials).
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}') },
   });
 
@@ -48,8 +53,10 @@ export async function listClientUsersSample(): Promise<void> {
 }
 
 export async function listCustodyWalletsSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
+  // BUSINESS_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's businessCredentials).
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}') },
   });
 
@@ -68,8 +75,10 @@ export async function listCustodyWalletsSample(): Promise<void> {
 }
 
 export async function createCustodyWalletSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
+  // BUSINESS_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's businessCredentials).
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}') },
   });
 
@@ -92,8 +101,10 @@ export async function createCustodyWalletSample(): Promise<void> {
 }
 
 export async function getCustodyWalletBalanceSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
+  // BUSINESS_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's businessCredentials).
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}') },
   });
 
@@ -113,8 +124,10 @@ export async function getCustodyWalletBalanceSample(): Promise<void> {
 }
 
 export async function listWalletTransfersSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
+  // BUSINESS_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's businessCredentials).
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}') },
   });
 
@@ -133,8 +146,10 @@ export async function listWalletTransfersSample(): Promise<void> {
 }
 
 export async function createWalletTransferSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
+  // BUSINESS_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's businessCredentials).
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}') },
   });
 
@@ -154,8 +169,10 @@ export async function createWalletTransferSample(): Promise<void> {
 }
 
 export async function listBankAccountsSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
+  // BUSINESS_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's businessCredentials).
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}') },
   });
 
@@ -173,8 +190,9 @@ export async function listBankAccountsSample(): Promise<void> {
 }
 
 export async function listBanksSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -185,8 +203,10 @@ export async function listBanksSample(): Promise<void> {
 }
 
 export async function listWebhooksSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
+  // BUSINESS_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's businessCredentials).
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}') },
   });
 
@@ -204,8 +224,10 @@ export async function listWebhooksSample(): Promise<void> {
 }
 
 export async function deleteWebhookSample(): Promise<void> {
+  // BUSINESS_API_URL: your deployment's address, else the sandbox's.
+  // BUSINESS_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's businessCredentials).
   const business = createBusinessClient({
-    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.BUSINESS_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}') },
   });
 

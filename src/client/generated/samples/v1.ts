@@ -2,8 +2,9 @@
 import { createV1Client, orThrow } from '../../index.js';
 
 export async function createClientTokenSample(): Promise<void> {
+  // V1_API_URL: your deployment's address, else the sandbox's.
   const v1 = createV1Client({
-    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4020',
   });
 
   // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
@@ -16,8 +17,10 @@ export async function createClientTokenSample(): Promise<void> {
 }
 
 export async function listAdminUsersSample(): Promise<void> {
+  // V1_API_URL: your deployment's address, else the sandbox's.
+  // V1_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's v1Credentials).
   const v1 = createV1Client({
-    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.V1_API_CREDENTIALS ?? '{}') },
   });
 
@@ -29,8 +32,10 @@ export async function listAdminUsersSample(): Promise<void> {
 }
 
 export async function listAdminAccountsSample(): Promise<void> {
+  // V1_API_URL: your deployment's address, else the sandbox's.
+  // V1_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's v1Credentials).
   const v1 = createV1Client({
-    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.V1_API_CREDENTIALS ?? '{}') },
   });
 
@@ -42,8 +47,10 @@ export async function listAdminAccountsSample(): Promise<void> {
 }
 
 export async function listAdminBanksSample(): Promise<void> {
+  // V1_API_URL: your deployment's address, else the sandbox's.
+  // V1_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's v1Credentials).
   const v1 = createV1Client({
-    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.V1_API_CREDENTIALS ?? '{}') },
   });
 
@@ -55,8 +62,10 @@ export async function listAdminBanksSample(): Promise<void> {
 }
 
 export async function registerUserSample(): Promise<void> {
+  // V1_API_URL: your deployment's address, else the sandbox's.
+  // V1_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's v1Credentials).
   const v1 = createV1Client({
-    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.V1_API_CREDENTIALS ?? '{}') },
   });
 
@@ -117,8 +126,10 @@ export async function registerUserSample(): Promise<void> {
 }
 
 export async function generateKycUrlSample(): Promise<void> {
+  // V1_API_URL: your deployment's address, else the sandbox's.
+  // V1_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's v1Credentials).
   const v1 = createV1Client({
-    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.V1_API_CREDENTIALS ?? '{}') },
   });
 
@@ -136,8 +147,10 @@ export async function generateKycUrlSample(): Promise<void> {
 }
 
 export async function createPayoutSample(): Promise<void> {
+  // V1_API_URL: your deployment's address, else the sandbox's.
+  // V1_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's v1Credentials).
   const v1 = createV1Client({
-    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.V1_API_CREDENTIALS ?? '{}') },
   });
 
@@ -161,8 +174,10 @@ export async function createPayoutSample(): Promise<void> {
 }
 
 export async function createOnRampSample(): Promise<void> {
+  // V1_API_URL: your deployment's address, else the sandbox's.
+  // V1_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's v1Credentials).
   const v1 = createV1Client({
-    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.V1_API_CREDENTIALS ?? '{}') },
   });
 
@@ -192,8 +207,10 @@ export async function createOnRampSample(): Promise<void> {
 }
 
 export async function createIntegrationEndpointSample(): Promise<void> {
+  // V1_API_URL: your deployment's address, else the sandbox's.
+  // V1_API_CREDENTIALS: the token call's body as JSON (in the sandbox: a tenant's v1Credentials).
   const v1 = createV1Client({
-    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4010',
+    baseUrl: process.env.V1_API_URL ?? 'http://127.0.0.1:4020',
     auth: { credentials: JSON.parse(process.env.V1_API_CREDENTIALS ?? '{}') },
   });
 

@@ -1,0 +1,28 @@
+// What a sample shown in the docs must share with the README: the environment variables it reads (and their
+// defaults, where the README gives one), the loopback addresses it calls, and where it imports each name from.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './apis.js';
+
+export const readmeText = () => readFileSync(join(repoRoot, 'README.md'), 'utf8');
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const defaultOf = (text: string, name: string) => new RegExp(`process\\.env\\.${escape(name)} \\?\\? ('[^']*')`).exec(text)?.[1];
+const imports = (text: string) =>
+  [...text.matchAll(/import \{([^}]*)\} from '([^']+)'/g)].flatMap(([, names, from]) => names!.split(',').map((n) => `${n.trim()} from ${from}`)).filter((n) => !n.startsWith('type '));
+
+/** How `sample` differs from the README: one line per variable, address or import the README does not use that way. */
+export function unlikeReadme(sample: string, readme = readmeText()): string[] {
+  const problems: string[] = [];
+  for (const name of new Set([...sample.matchAll(/process\.env\.([A-Z0-9_]+)/g)].map((m) => m[1]!))) {
+    if (!new RegExp(`\\b${name}\\b`).test(readme)) problems.push(`${name} is not a variable the README names`);
+    const [ours, theirs] = [defaultOf(sample, name), defaultOf(readme, name)];
+    if (ours && theirs && ours !== theirs) problems.push(`${name} defaults to ${ours}, in the README to ${theirs}`);
+  }
+  for (const address of new Set([...sample.matchAll(/127\.0\.0\.1:\d+/g)].map((m) => m[0]))) {
+    if (!readme.includes(address)) problems.push(`${address} is not an address the README uses`);
+  }
+  const known = new Set(imports(readme));
+  for (const entry of imports(sample)) if (!known.has(entry)) problems.push(`the README never imports ${entry}`);
+  return problems;
+}

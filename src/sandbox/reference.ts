@@ -1,0 +1,28 @@
+// The control API's reference as the docs site shows it (`sandbox.html`: Redoc with a TypeScript sample per
+// operation, working offline), which the sandbox serves at /sandbox/docs. `npm run bundle` (and so `npm run
+// build` and `npm pack`), `npm run docs` and `npm run sandbox` write it beside the compiled sandbox, so the
+// package ships it.
+import { readFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REFERENCE_PAGE = 'reference.html';
+
+/**
+ * Where the page is: beside this module once compiled (the package's `dist/`), and, run from the sources
+ * (`src/sandbox/`), where the build puts the compiled sandbox (`src/sandbox/dist/`).
+ */
+export function referencePagePath(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return here.endsWith(`${sep}dist`) ? join(here, REFERENCE_PAGE) : join(here, 'dist', REFERENCE_PAGE);
+}
+
+/** The page, or undefined when it has not been built (a checkout where no build, bundle or docs run made it). */
+export async function readReferencePage(file = referencePagePath()): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
