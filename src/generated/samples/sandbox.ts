@@ -14,6 +14,19 @@ export async function resetSandboxSample(): Promise<void> {
   console.log(result);
 }
 
+export async function listTenantsSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.listTenants(),
+  );
+  console.log(result);
+}
+
 export async function createTenantSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
@@ -27,6 +40,38 @@ export async function createTenantSample(): Promise<void> {
         name: 'Acme Pagos SAS'
       },
     }),
+  );
+  console.log(result);
+}
+
+export async function getTenantStateSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.getTenantState({
+      params: {
+        path: {
+          tenantId: '8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function getClockSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.getClock(),
   );
   console.log(result);
 }
@@ -167,6 +212,60 @@ export async function setTierLimitSample(): Promise<void> {
       },
       body: {
         maxAmount: 5000000
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function getKycSessionSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.getKycSession({
+      params: {
+        path: {
+          sessionId: 'kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function approveKycSessionSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.approveKycSession({
+      params: {
+        path: {
+          sessionId: 'kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function rejectKycSessionSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.rejectKycSession({
+      params: {
+        path: {
+          sessionId: 'kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m'
+        }
       },
     }),
   );
@@ -331,6 +430,79 @@ export async function payOnRampSample(): Promise<void> {
   console.log(result);
 }
 
+export async function rejectOnRampSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.rejectOnRamp({
+      params: {
+        path: {
+          operationId: '3f1c9a52-8d4b-4f0e-9a3c-6b2d7e8f1a04'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function getCheckoutSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.getCheckout({
+      params: {
+        path: {
+          checkoutId: 'chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function payCheckoutSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.payCheckout({
+      params: {
+        path: {
+          checkoutId: 'chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function rejectCheckoutSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.rejectCheckout({
+      params: {
+        path: {
+          checkoutId: 'chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
 export async function completeWalletTransferSample(): Promise<void> {
   const sandbox = createSandboxClient({
     baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
@@ -384,6 +556,19 @@ export async function createBusinessWebhookSample(): Promise<void> {
         process: 'ramp'
       },
     }),
+  );
+  console.log(result);
+}
+
+export async function listEventsSample(): Promise<void> {
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.listEvents(),
   );
   console.log(result);
 }
