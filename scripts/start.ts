@@ -32,5 +32,5 @@ try {
 }
 console.log(`Documentation:      ${site.url}/`);
 for (const { name, server } of mocks) console.log(`${`${name} API mock:`.padEnd(20)}${server.url}`);
-if (sandbox) console.log(`${'Sandbox:'.padEnd(20)}${sandbox.url} (both families, with state; control API docs ${sandbox.docsUrl})`);
+if (sandbox) console.log(`${'Sandbox:'.padEnd(20)}${sandbox.url} (both families, with state; dashboard ${sandbox.url}/; control API docs ${sandbox.docsUrl})`);
 console.log('Ctrl-C to stop.');

@@ -49,6 +49,9 @@ describe('the packed package', () => {
     expect(files).toEqual(expect.arrayContaining(['dist/lib/index.js', 'dist/lib/webhooks/index.d.ts', 'dist/openapi/v1.json', 'dist/openapi/business.yaml']));
     // The sandbox entry point, its `ramp-api` command and the bundles it serves.
     expect(files).toEqual(expect.arrayContaining(['dist/lib/sandbox/index.js', 'dist/lib/sandbox/index.d.ts', 'dist/lib/sandbox/bin.js', 'dist/openapi/sandbox.json']));
+    // The sandbox's pages, built (never their sources, which need Preact and esbuild at build time only).
+    expect(files).toEqual(expect.arrayContaining(['dist/sandbox-pages/dashboard.html', 'dist/sandbox-pages/dashboard.js', 'dist/sandbox-pages/kyc.js', 'dist/sandbox-pages/checkout.js', 'dist/sandbox-pages/pages.css']));
+    expect(files.some((f) => f.includes('sandbox/pages/') || f.endsWith('.tsx'))).toBe(false);
     expect(files.some((f) => f.includes('.test.') || f.includes('testing/'))).toBe(false);
 
     const project = join(work, 'consumer');
