@@ -60,7 +60,7 @@ export interface paths {
         };
         /**
          * Read a tenant's records
-         * @description Everything the sandbox holds for one tenant, each record in the state it is in now, oldest first within each list (what the dashboard at `/` shows, and the state each control action is offered from). Credentials and tokens are never shown.
+         * @description Everything the sandbox holds for one tenant, each record in the state it is in now (what the dashboard at `/` shows, and the state each control action is offered from). Records with a creation time come oldest first; balances by owner and currency. Credentials and tokens are never shown. With a tenant's own token, that tenant only; another tenant answers 404 as an unknown one does.
          */
         get: operations["getTenantState"];
         put?: never;
@@ -1178,7 +1178,7 @@ export interface components {
         Clock: {
             /**
              * Format: date-time
-             * @description Sandbox time after the change.
+             * @description Sandbox time now (for `advanceClock`, after the change).
              */
             now: string;
             /** @description How far sandbox time runs ahead of the real clock, in seconds. */
