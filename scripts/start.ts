@@ -1,5 +1,6 @@
 // The main job: builds the site, serves it on loopback, starts Prism mocks of both API families and the
 // stateful sandbox (in memory), prints their addresses, and stops everything on Ctrl-C or SIGTERM.
+import { buildSandboxPages } from './build-sandbox-pages.js';
 import { apiFamilies } from './lib/apis.js';
 import { startPrism, type PrismServer } from './lib/prism.js';
 import { buildSite, siteDir } from './lib/site.js';
@@ -9,6 +10,7 @@ import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 // The port first: a busy PORT is one clear line and a non-zero exit, before anything is built or started.
 const site = await listenOrExit(() => serveFolder(siteDir, Number(process.env.PORT ?? 0)), process.env.PORT ?? '0');
 buildSite();
+buildSandboxPages();
 const mocks: { name: string; server: PrismServer }[] = [];
 let sandbox: Sandbox | undefined;
 let stopping = false;
@@ -30,5 +32,5 @@ try {
 }
 console.log(`Documentation:      ${site.url}/`);
 for (const { name, server } of mocks) console.log(`${`${name} API mock:`.padEnd(20)}${server.url}`);
-if (sandbox) console.log(`${'Sandbox:'.padEnd(20)}${sandbox.url} (both families, with state; control API docs ${sandbox.docsUrl})`);
+if (sandbox) console.log(`${'Sandbox:'.padEnd(20)}${sandbox.url} (both families, with state; dashboard ${sandbox.url}/; control API docs ${sandbox.docsUrl})`);
 console.log('Ctrl-C to stop.');

@@ -19,7 +19,13 @@ const PROMISED = [
   'listDeliveries', 'redeliver', 'triggerEvent',
   // issue 14's contract coverage: the inferred 429 of listBanks
   'setRateLimit', 'clearRateLimit',
+  // issue 25: the dashboard's reads, the deposit's rejection, and the KYC and checkout pages
+  'listTenants', 'getTenantState', 'getClock', 'listEvents', 'rejectOnRamp',
+  'getKycSession', 'approveKycSession', 'rejectKycSession', 'getCheckout', 'payCheckout', 'rejectCheckout',
 ];
+
+/** Operations behind a link's own page (KYC, checkout): the link's ID is their credential, so they take no token. */
+const LINK_OPERATIONS = ['getKycSession', 'approveKycSession', 'rejectKycSession', 'getCheckout', 'payCheckout', 'rejectCheckout'];
 
 describe('the sandbox control API description', () => {
   it('is a valid OpenAPI 3.1.0 document whose examples validate (Ajv 2020-12)', async () => {
@@ -29,7 +35,7 @@ describe('the sandbox control API description', () => {
     expect(report.checked.length).toBeGreaterThan(10);
   });
 
-  it('has exactly the operationIds issues 14 and 15 promise, all under /sandbox/, each taking the admin token and, unless it reaches every tenant, a tenant\'s own token', () => {
+  it('has exactly the operationIds issues 14, 15 and 25 promise, all under /sandbox/, each taking the admin token and, unless it reaches every tenant, a tenant\'s own token; a link\'s operations take none', () => {
     const operations = listOperations(doc);
     expect(operations.map((o) => o.operationId).sort()).toEqual([...PROMISED].sort());
     const schemes = doc.components?.securitySchemes as Record<string, Record<string, unknown>>;
@@ -41,6 +47,11 @@ describe('the sandbox control API description', () => {
     const global = ['resetSandbox', 'createTenant', 'advanceClock', 'setRateLimit', 'clearRateLimit'];
     for (const o of operations) {
       expect(o.path.startsWith('/sandbox/'), o.operationId).toBe(true);
+      if (LINK_OPERATIONS.includes(o.operationId)) {
+        expect(o.operation.security, o.operationId).toEqual([]);
+        expect(o.path, o.operationId).toMatch(/^\/sandbox\/(kyc-sessions\/\{sessionId\}|checkouts\/\{checkoutId\})/);
+        continue;
+      }
       const accepted = (o.operation.security as Record<string, unknown>[]).map((r) => Object.keys(r).join('+'));
       expect(accepted, o.operationId).toEqual(global.includes(o.operationId) ? ['adminToken'] : ['adminToken', 'businessToken', 'v1Token']);
       expect(Object.keys(o.operation.responses), o.operationId).toContain('401');

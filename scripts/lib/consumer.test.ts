@@ -107,8 +107,8 @@ beforeAll(async () => {
   for (const p of packed) expect(p.files.some((f) => /\.test\.|testing\/|\.check\./.test(f.path)), `${p.name} ships tests`).toBe(false);
   const files = (name: string) => packed.find((p) => p.name === name)!.files.map((f) => f.path);
   expect(files('ramp-api')).toEqual(expect.arrayContaining(['dist/lib/index.js', 'dist/lib/bin.js', 'dist/openapi/v1.json', 'dist/openapi/business.yaml', 'dist/openapi/sandbox.json']));
-  // The sandbox's command, and the control API's rendered reference it serves at /sandbox/docs.
-  expect(files('ramp-api-sandbox')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/bin.js', 'dist/reference.html']));
+  // The sandbox's command, the control API's rendered reference it serves at /sandbox/docs, and its pages.
+  expect(files('ramp-api-sandbox')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/bin.js', 'dist/reference.html', 'dist/pages/dashboard.js', 'dist/pages/kyc.js', 'dist/pages/checkout.js']));
   registry = await startLocalRegistry({
     nodeModules: [join(repoRoot, 'node_modules'), join(repoRoot, 'scripts', 'consumer-toolchain', 'node_modules')],
     tarballs: Object.values(tarballs),

@@ -117,6 +117,7 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   console.log(`Sandbox:           ${sandbox.url}  (Business API /api/..., v1 API /api/v1/..., control API /sandbox/...)`);
+  console.log(`Dashboard:         ${sandbox.url}/  (tenants, records, control actions, the clock and the delivery timeline)`);
   console.log(`Control API docs:  ${sandbox.docsUrl}  (description: ${sandbox.url}/sandbox/openapi.json)`);
   const where = options.databaseUrl ? `PostgreSQL at ${new URL(options.databaseUrl).host}` : (options.dataDir ?? 'in memory (nothing written to disk)');
   console.log(`Data:              ${where}`);

@@ -18,11 +18,18 @@ export interface HandlerContext {
   /** The database: inside one transaction for every call that is not a GET (committed before the answer is sent). */
   sql: Sql;
   clock: Clock;
+  /**
+   * The sandbox's own origin as the caller reached it (`http://host:port`, from a well-formed `Host` header,
+   * else the address it listens on): links to the sandbox's pages are made from it.
+   */
+  origin: string;
 }
 
 export interface Answer {
   status: number;
   body?: unknown;
+  /** false: a read whose answer depends on more than the data (the clock), never kept for the next read. */
+  keep?: false;
 }
 
 export type Handler = (ctx: HandlerContext) => Promise<Answer>;

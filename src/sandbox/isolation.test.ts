@@ -74,6 +74,13 @@ const CHOSEN_IDS = new Set(['registerUser body.external_user_id', 'createExterna
 /** Identifiers of things outside the sandbox's records (the KYC provider's): no tenant owns one, so there is nothing of A to put there. */
 const NOT_RECORDS = new Set(['registerUser body.identity_verification_id', 'generateKycUrl query.template_id']);
 
+/**
+ * The IDs of a KYC link and of a checkout link: each is its own credential, given to the end user as a hosted
+ * page's link is, so whoever holds it acts on its one record, with no token (issue 25). There is no "another
+ * tenant's" call to try with them; instead no read of B's ever shows A's links (they are in A's `data`).
+ */
+const LINK_IDS = new Set(['sessionId', 'checkoutId']);
+
 const idLike = (name: string, schema: JsonObject | undefined, example?: unknown) =>
   schema?.format === 'uuid' || [example, schema?.example].some((e) => typeof e === 'string' && UUID.test(e)) || /(^id|Id|_id)$/.test(name);
 
@@ -124,7 +131,7 @@ function operations(): Op[] {
         if (!own && Object.keys(propertiesOf(doc, schema)).length === 0) throw new Error(`${entry.operationId}: its body shows no properties; say which identifiers it takes in OWN_BODIES`);
         slots.push(...ids.map((path) => ({ where: `body.${path.join('.')}`, name: path.at(-1)! })));
       }
-      slots = slots.filter((s) => !NOT_RECORDS.has(`${entry.operationId} ${s.where}`));
+      slots = slots.filter((s) => !NOT_RECORDS.has(`${entry.operationId} ${s.where}`) && !LINK_IDS.has(s.name));
       const security = (entry.operation.security ?? doc.security ?? []) as JsonObject[];
       const credentials = [...new Set(security.flatMap((r) => Object.keys(r)).map((n) => (schemes[n]?.['x-sandbox-credential'] as string | undefined) ?? family))];
       return { family, doc, entry, slots, credentials };
@@ -216,6 +223,8 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
     const payout = await ok('v1', 'createPayout', v1Token, { user_id: userId }, { amount: 100_000, currency: 'COP', destinationId: accountId, paymentMethod: 'ACH' });
     const { externalWalletId } = await orThrow(admin.createExternalWallet({ body: { userId } }));
     const onRamp = await ok('v1', 'createOnRamp', v1Token, { user_id: userId }, { amount: 400_000, paymentMethod: 'NEQUI', phone: person.cell_phone_number, destination: { type: 'EXTERNAL', externalWalletId } });
+    const kycLink = (await ok('v1', 'generateKycUrl', v1Token, { user_id: userId })).url as string;
+    const checkoutLink = onRamp.depositInfo.depositInstructions.checkoutUrl as string;
     const webhookUrl = `${receiverUrl}/${label.toLowerCase()}-business-hook`;
     const webhook = await orThrow(admin.createBusinessWebhook({ body: { clientId, url: webhookUrl, process: 'ramp' } }));
     const endpointUrl = `${receiverUrl}/${label.toLowerCase()}-integration`;
@@ -230,7 +239,7 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
       businessToken, v1Token, userId, walletId: wallet.id, walletId2: wallet2.id, transferId: transfer.id, accountId, payoutId: payout.id,
       onRampId: onRamp.operation.id, externalWalletId, webhookId: webhook.id, endpointId: endpoint.id, deliveryId: deliveries[0]!.id,
       data: [tenant.name, person.first_name, person.first_surname, person.email, person.document_number, person.cell_phone_number, accountNumber, `${label}ndrea Holder`,
-        address!.address, wallet.wallet, webhookUrl, endpointUrl, tenant.businessCredentials.clientSecret, tenant.v1Credentials.clientSecret, tenant.integrationRegister, businessToken, v1Token],
+        address!.address, wallet.wallet, webhookUrl, endpointUrl, kycLink, checkoutLink, tenant.businessCredentials.clientSecret, tenant.v1Credentials.clientSecret, tenant.integrationRegister, businessToken, v1Token],
     };
   }
 
@@ -351,7 +360,11 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
   it('answers 401 to a control call without the admin token, whatever was sent instead, and never repeats it', async () => {
     const before = await snapshotOf(a);
     const wrong = `wrong-${ADMIN_TOKEN.slice(4)}x`;
-    const control = ops.filter((o) => o.family === 'sandbox');
+    // The KYC and checkout links' operations take no token (their ID is their credential): not here.
+    const control = ops.filter((o) => o.family === 'sandbox' && o.credentials.length);
+    expect(ops.filter((o) => o.family === 'sandbox' && !o.credentials.length).map((o) => o.entry.operationId).sort()).toEqual([
+      'approveKycSession', 'getCheckout', 'getKycSession', 'payCheckout', 'rejectCheckout', 'rejectKycSession',
+    ]);
     for (const op of control) {
       const call = callFor(op, a);
       const sent: [string, string | undefined][] = [['no token', undefined], ['a wrong token', wrong], ['the admin token with a letter changed', ADMIN_TOKEN.slice(0, -1) + (ADMIN_TOKEN.endsWith('a') ? 'b' : 'a')]];

@@ -24,12 +24,15 @@ async function launch(args: string[]): Promise<SandboxProcess> {
 
 // Concurrent: each case has its own process and data directory; starting processes is most of the time.
 describe.concurrent('the sandbox process', () => {
-  it('prints its address and the control API docs address', async () => {
+  it('prints its address, the dashboard and the control API docs address, and serves the dashboard from the package', async () => {
     const s = await launch(['--memory']);
     expect(s.output()).toContain(`Control API docs:  ${s.url}/sandbox/docs`);
+    expect(s.output()).toContain(`Dashboard:         ${s.url}/ `);
     expect(s.output()).toContain('in memory');
     const docs = await fetch(`${s.url}/sandbox/docs`);
     expect(await docs.text()).toContain('advanceClock');
+    const dashboard = await fetch(`${s.url}/`);
+    expect([dashboard.status, await dashboard.text()]).toEqual([200, expect.stringContaining('/sandbox/assets/dashboard.js')]);
     s.child.kill('SIGTERM');
     await s.exit;
   }, 60_000);

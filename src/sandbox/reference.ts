@@ -9,12 +9,17 @@ import { fileURLToPath } from 'node:url';
 export const REFERENCE_PAGE = 'reference.html';
 
 /**
- * Where the page is: beside this module once compiled (the package's `dist/`), and, run from the sources
- * (`src/sandbox/`), where the build puts the compiled sandbox (`src/sandbox/dist/`).
+ * Where what the build makes for the sandbox lies (its rendered reference, its pages): beside this module once
+ * compiled (the package's `dist/`), and, run from the sources (`src/sandbox/`), where the build puts the
+ * compiled sandbox (`src/sandbox/dist/`).
  */
-export function referencePagePath(): string {
+export function sandboxDistDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  return here.endsWith(`${sep}dist`) ? join(here, REFERENCE_PAGE) : join(here, 'dist', REFERENCE_PAGE);
+  return here.endsWith(`${sep}dist`) ? here : join(here, 'dist');
+}
+
+export function referencePagePath(): string {
+  return join(sandboxDistDir(), REFERENCE_PAGE);
 }
 
 /** The page, or undefined when it has not been built (a checkout where no build, bundle or docs run made it). */

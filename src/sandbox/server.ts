@@ -16,6 +16,7 @@ import { countCall, limitableOperations, rateLimitHandlers } from './rate-limits
 import { buildRoutes, type Route } from './router.js';
 import { eventHandlers, startEvents, type SandboxEvents } from './events/index.js';
 import { readReferencePage } from './reference.js';
+import { createPageServer } from './page-server.js';
 
 export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -81,9 +82,12 @@ export function checkExposure(host: string, adminToken: string | undefined): voi
   }
 }
 
+/** A `Host` header that names a host (name, IPv4 or bracketed IPv6) and an optional port, and nothing else. */
+const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::\d{1,5})?$/;
+
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-function send(res: ServerResponse, status: number, body: unknown, type = 'application/json', headers?: Record<string, string>, json?: string): void {
+function send(res: ServerResponse, status: number, body: unknown, type = 'application/json', headers?: Record<string, string>, json?: string | Buffer): void {
   const text = json ?? (body === undefined ? '' : type === 'application/json' ? JSON.stringify(body) : String(body));
   res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
   res.end(text);
@@ -169,6 +173,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const violations: string[] = [];
   const onViolation = options.onViolation ?? 'fail';
   const controlDoc = bundles.find((b) => b.family === 'sandbox')?.doc;
+  const pages = createPageServer();
+  /** The address the sandbox listens on, set once it does: the origin of links when a request's Host is unusable. */
+  let ownOrigin = '';
 
   /**
    * The tenant a call acts for: null for a public operation, and for a control call made with the admin token
@@ -233,7 +240,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const headers = req.headers as Record<string, string | undefined>;
       const problems = route.checkRequest({ path: params, query, headers, body, hasBody: text.length > 0 });
       if (problems.length) throw new Refusal(route.invalidStatus, 'invalid_request', `The request breaks the description: ${problems.join('; ')}`);
-      const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock });
+      const origin = typeof headers.host === 'string' && HOST_HEADER.test(headers.host) ? `http://${headers.host}` : ownOrigin;
+      const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock, origin });
       if (route.entry.method !== 'get') {
         // A write is committed before its answer is sent: the transaction ends before this returns.
         const result = await db.transaction((tx) => handler(context(tx)));
@@ -247,7 +255,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (known && known.generation === generation) return known.answer;
       const result = await handler(context(db.reads));
       const answer: Kept = { status: result.status, body: result.body };
-      if (generation !== undefined && db.generation!() === generation) remember(route, key, { generation, answer });
+      if (generation !== undefined && db.generation!() === generation && result.keep !== false) remember(route, key, { generation, answer });
       return answer;
     } catch (error) {
       if (error instanceof Refusal) {
@@ -283,6 +291,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (method === 'get' && (url.pathname === '/sandbox' || url.pathname === '/sandbox/docs') && controlDoc) {
         return send(res, 200, (await readReferencePage()) ?? unbuiltDocsPage(controlDoc), 'text/html');
       }
+      const page = pages(method, url.pathname);
+      if (page) return send(res, page.status, undefined, page.type, page.headers, page.body);
       let pathMatched = false;
       const segments = url.pathname.split('/').length;
       for (const route of routes) {
@@ -315,6 +325,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+  ownOrigin = url;
   let closed: Promise<void> | undefined;
   return {
     url,

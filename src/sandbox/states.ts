@@ -48,6 +48,7 @@ export const onRampStates: Machine = [
   { from: null, trigger: 'createOnRamp', condition: 'user approved; pair enabled; destination approved and the user\'s; within tier; NORMAL mode', to: 'PENDING_DEPOSIT', events: ['operation.created'], source: false },
   { from: null, trigger: 'createOnRamp', condition: 'as above, INVERSE mode: paid from the COP balance (debited)', to: 'COMPLETED', events: ['operation.created', 'fiat.payin.completed'], source: false },
   { from: 'PENDING_DEPOSIT', trigger: 'payOnRamp', condition: 'deposit arrives (stablecoin credited)', to: 'COMPLETED', events: ['fiat.payin.completed', 'operation.status_updated'], source: false },
+  { from: 'PENDING_DEPOSIT', trigger: 'rejectOnRamp', condition: 'the deposit fails at the bank (nothing credited)', to: 'REJECTED', events: ['fiat.payin.rejected', 'operation.status_updated'], source: false },
 ];
 
 export const businessWebhookStates: Machine = [

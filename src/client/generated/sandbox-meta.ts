@@ -7,9 +7,24 @@ export const sandboxOperations = {
     "path": "/sandbox/reset",
     "secured": true
   },
+  "listTenants": {
+    "method": "get",
+    "path": "/sandbox/tenants",
+    "secured": true
+  },
   "createTenant": {
     "method": "post",
     "path": "/sandbox/tenants",
+    "secured": true
+  },
+  "getTenantState": {
+    "method": "get",
+    "path": "/sandbox/tenants/{tenantId}",
+    "secured": true
+  },
+  "getClock": {
+    "method": "get",
+    "path": "/sandbox/clock",
     "secured": true
   },
   "advanceClock": {
@@ -46,6 +61,21 @@ export const sandboxOperations = {
     "method": "post",
     "path": "/sandbox/users/{userId}/tier-limit",
     "secured": true
+  },
+  "getKycSession": {
+    "method": "get",
+    "path": "/sandbox/kyc-sessions/{sessionId}",
+    "secured": false
+  },
+  "approveKycSession": {
+    "method": "post",
+    "path": "/sandbox/kyc-sessions/{sessionId}/approve",
+    "secured": false
+  },
+  "rejectKycSession": {
+    "method": "post",
+    "path": "/sandbox/kyc-sessions/{sessionId}/reject",
+    "secured": false
   },
   "createBankAccount": {
     "method": "post",
@@ -87,6 +117,26 @@ export const sandboxOperations = {
     "path": "/sandbox/on-ramps/{operationId}/pay",
     "secured": true
   },
+  "rejectOnRamp": {
+    "method": "post",
+    "path": "/sandbox/on-ramps/{operationId}/reject",
+    "secured": true
+  },
+  "getCheckout": {
+    "method": "get",
+    "path": "/sandbox/checkouts/{checkoutId}",
+    "secured": false
+  },
+  "payCheckout": {
+    "method": "post",
+    "path": "/sandbox/checkouts/{checkoutId}/pay",
+    "secured": false
+  },
+  "rejectCheckout": {
+    "method": "post",
+    "path": "/sandbox/checkouts/{checkoutId}/reject",
+    "secured": false
+  },
   "completeWalletTransfer": {
     "method": "post",
     "path": "/sandbox/wallet-transfers/{transferId}/complete",
@@ -100,6 +150,11 @@ export const sandboxOperations = {
   "createBusinessWebhook": {
     "method": "post",
     "path": "/sandbox/business-webhooks",
+    "secured": true
+  },
+  "listEvents": {
+    "method": "get",
+    "path": "/sandbox/events",
     "secured": true
   },
   "triggerEvent": {

@@ -28,13 +28,63 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List tenants
+         * @description Every tenant, oldest first, without credentials (the dashboard's list). With a tenant's own token, that tenant only.
+         */
+        get: operations["listTenants"];
         put?: never;
         /**
          * Create a tenant
          * @description Creates a client with its credentials for both API families and the `x-integration-register` value its user registrations need.
          */
         post: operations["createTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/tenants/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The tenant's client ID (`clientId` of `createTenant`).
+                 * @example 8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d
+                 */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a tenant's records
+         * @description Everything the sandbox holds for one tenant, each record in the state it is in now (what the dashboard at `/` shows, and the state each control action is offered from). Records with a creation time come oldest first; balances by owner and currency. Credentials and tokens are never shown. With a tenant's own token, that tenant only; another tenant answers 404 as an unknown one does.
+         */
+        get: operations["getTenantState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the clock
+         * @description Sandbox time now, and how far it runs ahead of the real clock (`advanceClock` moves it).
+         */
+        get: operations["getClock"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -197,6 +247,89 @@ export interface paths {
          * @description Sets the largest on-ramp amount (COP) the user may start. Sandbox's own choice: without one, a user has no limit.
          */
         post: operations["setTierLimit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/kyc-sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the `url` that `generateKycUrl` answered. It is the link's only credential, as the link a real KYC provider sends is.
+                 * @example kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m
+                 */
+                sessionId: components["parameters"]["KycSessionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a KYC link
+         * @description What the page behind a KYC link shows (`/sandbox/kyc/{sessionId}`, the `url` that `generateKycUrl` answers): who
+         *     is being verified (name and document), the `template_id` and `custom_metadata_name` the link was generated
+         *     with, the user's status now, and whether the link was used.
+         *
+         *     The sandbox's own choice: the source shows no KYC page. A link belongs to one user of one tenant; its ID is its
+         *     only credential, as a link a real KYC provider sends is, so these calls take no token (with an admin token too).
+         */
+        get: operations["getKycSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/kyc-sessions/{sessionId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the `url` that `generateKycUrl` answered. It is the link's only credential, as the link a real KYC provider sends is.
+                 * @example kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m
+                 */
+                sessionId: components["parameters"]["KycSessionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve through a KYC link
+         * @description The tester's verdict on the KYC page. Runs the same transition as `approveUser` on the link's own user (`approved`, with `user.updated`), and uses the link up. A link already used, or whose user is no longer `pending`, is refused with 409 and a message that says which.
+         */
+        post: operations["approveKycSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/kyc-sessions/{sessionId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the `url` that `generateKycUrl` answered. It is the link's only credential, as the link a real KYC provider sends is.
+                 * @example kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m
+                 */
+                sessionId: components["parameters"]["KycSessionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject through a KYC link
+         * @description The tester's verdict on the KYC page. Runs the same transition as `rejectUser` on the link's own user (`rejected`, with `user.canceled`), and uses the link up. A link already used, or whose user is no longer `pending`, is refused with 409 and a message that says which.
+         */
+        post: operations["rejectKycSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -399,6 +532,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/on-ramps/{operationId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `operation.id` of a `createOnRamp` answer.
+                 * @example 3f1c9a52-8d4b-4f0e-9a3c-6b2d7e8f1a04
+                 */
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject an on-ramp's deposit
+         * @description The user's payment fails at the bank: the on-ramp operation moves from `PENDING_DEPOSIT` to `REJECTED` (sandbox's own state name), nothing is credited, and `fiat.payin.rejected` is sent.
+         */
+        post: operations["rejectOnRamp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/checkouts/{checkoutId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the on-ramp's `depositInstructions.checkoutUrl`. It is the link's only credential, as a bank's payment link is.
+                 * @example chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i
+                 */
+                checkoutId: components["parameters"]["CheckoutId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a checkout
+         * @description What the sandbox's checkout page (`/sandbox/checkout/{checkoutId}`, the on-ramp's
+         *     `depositInstructions.checkoutUrl`) shows: what is to be paid, by which method and bank, the on-ramp's status,
+         *     and where the user returns to (`redirectUrl`).
+         *
+         *     The sandbox's own choice: the source shows no payment page. The link's ID is its only credential, as a bank's
+         *     payment link is, so these calls take no token (with an admin token too).
+         */
+        get: operations["getCheckout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/checkouts/{checkoutId}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the on-ramp's `depositInstructions.checkoutUrl`. It is the link's only credential, as a bank's payment link is.
+                 * @example chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i
+                 */
+                checkoutId: components["parameters"]["CheckoutId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay at the checkout
+         * @description The tester's outcome on the checkout page. Runs the same transition as `payOnRamp` on the link's own on-ramp (`COMPLETED`, with `fiat.payin.completed`) and answers where the user returns to. An on-ramp no longer `PENDING_DEPOSIT` is refused with 409.
+         */
+        post: operations["payCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/checkouts/{checkoutId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the on-ramp's `depositInstructions.checkoutUrl`. It is the link's only credential, as a bank's payment link is.
+                 * @example chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i
+                 */
+                checkoutId: components["parameters"]["CheckoutId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fail the payment at the checkout
+         * @description The tester's outcome on the checkout page. Runs the same transition as `rejectOnRamp` on the link's own on-ramp (`REJECTED`, with `fiat.payin.rejected`) and answers where the user returns to. An on-ramp no longer `PENDING_DEPOSIT` is refused with 409.
+         */
+        post: operations["rejectCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/wallet-transfers/{transferId}/complete": {
         parameters: {
             query?: never;
@@ -478,7 +720,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List events
+         * @description Every event the sandbox emitted, oldest first, with its envelope as it was sent (the dashboard's timeline pairs each with its deliveries from `listDeliveries`). With a tenant's own token, that tenant's events only.
+         */
+        get: operations["listEvents"];
         put?: never;
         /**
          * Emit an event
@@ -515,6 +761,8 @@ export interface paths {
          *     | onRamp | (new) → COMPLETED | `createOnRamp` | `fiat.payin.completed` | `ramp` |
          *     | onRamp | PENDING_DEPOSIT → COMPLETED | `payOnRamp` | `fiat.payin.completed` | `ramp` |
          *     | onRamp | PENDING_DEPOSIT → COMPLETED | `payOnRamp` | `operation.status_updated` | `ramp` |
+         *     | onRamp | PENDING_DEPOSIT → REJECTED | `rejectOnRamp` | `fiat.payin.rejected` | `ramp` |
+         *     | onRamp | PENDING_DEPOSIT → REJECTED | `rejectOnRamp` | `operation.status_updated` | `ramp` |
          *     <!-- event-mapping:end -->
          */
         post: operations["triggerEvent"];
@@ -586,6 +834,26 @@ export interface components {
             /** @description What was wrong, in words. Never carries credentials or tokens. */
             message: string;
         };
+        /** @description A tenant, without its credentials. */
+        TenantSummary: {
+            /**
+             * Format: uuid
+             * @description The tenant's client ID.
+             */
+            clientId: string;
+            /** @description The label given at `createTenant`. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it was created, in sandbox time.
+             */
+            createdAt: string;
+        };
+        /** @description Tenants. */
+        TenantList: {
+            /** @description The tenants, oldest first. */
+            tenants: components["schemas"]["TenantSummary"][];
+        };
         /** @description Optional details of a new tenant. */
         CreateTenantRequest: {
             /** @description A label for the tenant, shown in `getClientInfo`. */
@@ -617,20 +885,309 @@ export interface components {
             /** @description The value of the `x-integration-register` header that user registration needs. */
             integrationRegister: string;
         };
-        /** @description How far to move the sandbox clock. */
-        AdvanceClockRequest: {
-            /** @description Seconds to move forward; more than 0. */
-            seconds: number;
+        /** @description A registered user as the dashboard shows it. */
+        TenantUser: {
+            /**
+             * Format: uuid
+             * @description The user.
+             */
+            userId: string;
+            /**
+             * @description The user's status (and compliance status).
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "rejected";
+            /** @description Given name, as registered. */
+            firstName: string;
+            /** @description Second given name, as registered. */
+            middleName: string | null;
+            /** @description First surname, as registered. */
+            firstSurname: string;
+            /** @description Second surname, as registered (the service's `lastName`). */
+            lastName: string | null;
+            /** @description The identity document's type (`CC`). */
+            documentType: string;
+            /** @description The identity document's number. */
+            documentNumber: string;
+            /** @description The e-mail address registered. */
+            email: string;
+            /**
+             * Format: date-time
+             * @description When the user was registered, in sandbox time.
+             */
+            registeredAt: string;
+        };
+        /** @description A user's fiat balance in one currency. */
+        UserBalance: {
+            /**
+             * Format: uuid
+             * @description The user.
+             */
+            userId: string;
+            /** @description Fiat currency. */
+            currency: string;
+            /** @description The balance after the change. */
+            balance: number;
+        };
+        /** @description A custody wallet and its balance. */
+        TenantCustodyWallet: {
+            /**
+             * Format: uuid
+             * @description The custody wallet.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Its owner (the client ID or one of its users).
+             */
+            userId: string;
+            /** @description The token it holds. */
+            token: string;
+            /** @description Its network. */
+            network: string;
+            /** @description Its address, partially masked as the Business API shows it. */
+            wallet: string;
+            /** @description Its status (`accepted`). */
+            status: string;
+            /** @description Its balance as a decimal string, as `getCustodyWalletBalance` shows it. */
+            balance: string;
+        };
+        /** @description A bank account and its review state. */
+        TenantBankAccount: {
+            /**
+             * Format: uuid
+             * @description The account.
+             */
+            accountId: string;
+            /**
+             * Format: uuid
+             * @description The owning user (the client ID for its own account).
+             */
+            userId: string;
+            /**
+             * @description Its review state.
+             * @enum {string}
+             */
+            status: "in_review" | "accepted" | "rejected";
+            /** @description The bank. */
+            bankName: string;
+            /** @description The account number. */
+            accountNumber: string;
+            /** @description `ahorros` or `corriente`. */
+            accountType: string;
+            /** @description The holder. */
+            accountHolderName: string;
+        };
+        /** @description An external wallet; an approved one is usable as an on-ramp destination. */
+        ExternalWallet: {
+            /**
+             * Format: uuid
+             * @description Use it as `destination.externalWalletId` of an on-ramp.
+             */
+            externalWalletId: string;
+            /**
+             * Format: uuid
+             * @description The owner.
+             */
+            userId: string;
+            /** @description Token. */
+            token: string;
+            /** @description Network. */
+            network: string;
+            /**
+             * @description `APPROVED` unless created `PENDING`.
+             * @enum {string}
+             */
+            status: "APPROVED" | "PENDING";
+        };
+        /** @description A payout and its state. */
+        TenantPayout: {
+            /**
+             * Format: uuid
+             * @description The payout.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Whose balance paid it.
+             */
+            userId: string;
+            /**
+             * Format: uuid
+             * @description The bank account it goes to.
+             */
+            destinationId: string;
+            /** @description The amount. */
+            amount: number;
+            /** @description The fiat currency. */
+            currency: string;
+            /** @description The rail. */
+            paymentMethod: string;
+            /**
+             * @description `PENDING` on creation, then `COMPLETED` or `REJECTED`.
+             * @enum {string}
+             */
+            status: "PENDING" | "COMPLETED" | "REJECTED";
+            /**
+             * Format: date-time
+             * @description When it was created, in sandbox time.
+             */
+            createdAt: string;
+        };
+        /** @description An on-ramp operation and its state. */
+        TenantOnRamp: {
+            /**
+             * Format: uuid
+             * @description The on-ramp operation.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user who pays and receives.
+             */
+            userId: string;
+            /** @description Its number. */
+            numberCode: string;
+            /** @description The fiat amount to pay. */
+            amountOrigin: number;
+            /** @description The fiat currency. */
+            symbolOrigin: string;
+            /** @description The stablecoin amount to receive. */
+            amountDestination: number;
+            /** @description The stablecoin. */
+            symbolDestination: string;
+            /** @description How the user pays (`PSE`, `NEQUI`, `DAVIPLATA`). */
+            paymentMethod: string;
+            /**
+             * @description `PENDING_DEPOSIT` while the deposit is awaited, then `COMPLETED` or `REJECTED`.
+             * @enum {string}
+             */
+            status: "PENDING_DEPOSIT" | "COMPLETED" | "REJECTED";
+            /** @description The sandbox's checkout page for the deposit; null for an on-ramp paid from the balance (`INVERSE`). */
+            checkoutUrl: string | null;
+            /**
+             * Format: date-time
+             * @description When it was created, in sandbox time.
+             */
+            createdAt: string;
+        };
+        /** @description A wallet transfer and its state. */
+        TenantTransfer: {
+            /**
+             * Format: uuid
+             * @description The wallet transfer.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user who made it.
+             */
+            userId: string;
+            /**
+             * Format: uuid
+             * @description The custody wallet debited.
+             */
+            walletOriginId: string;
+            /**
+             * Format: uuid
+             * @description The custody wallet credited when it completes.
+             */
+            walletDestinationId: string;
+            /** @description The amount of the token. */
+            amount: number;
+            /** @description The token moved. */
+            token: string;
+            /**
+             * @description `pending` on creation, then `completed` or `cancelled`.
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "cancelled";
+            /**
+             * Format: date-time
+             * @description When it was created, in sandbox time.
+             */
+            createdAt: string;
+        };
+        /** @description A Business-API webhook, as `listWebhooks` shows it. */
+        BusinessWebhook: {
+            /**
+             * Format: uuid
+             * @description The webhook.
+             */
+            id: string;
+            /** @description HTTP method of the calls. */
+            method: string;
+            /** @description Its process. */
+            process: string;
+            /** @description `true` on creation. */
+            status: boolean;
+            /** @description Its address. */
+            url: string;
+            /**
+             * Format: uuid
+             * @description The owning client.
+             */
+            userId: string;
+        };
+        /** @description A v1 integration endpoint. */
+        TenantEndpoint: {
+            /**
+             * Format: uuid
+             * @description The integration endpoint.
+             */
+            id: string;
+            /** @description Its unique name. */
+            name: string;
+            /** @description Where its calls go. */
+            url: string;
+            /** @description The event it receives; null when none was given (it then receives nothing). */
+            triggerEvent: string | null;
+            /** @description Whether it receives calls. */
+            isActive: boolean;
+            /**
+             * Format: date-time
+             * @description When it was registered, in sandbox time.
+             */
+            registerDate: string;
+        };
+        /** @description One tenant's records in the sandbox, as they are now. */
+        TenantState: {
+            tenant: components["schemas"]["TenantSummary"];
+            /** @description Registered users. */
+            users: components["schemas"]["TenantUser"][];
+            /** @description Fiat balances of the users and the client itself, per currency. */
+            balances: components["schemas"]["UserBalance"][];
+            /** @description Custody wallets and their balances. */
+            custodyWallets: components["schemas"]["TenantCustodyWallet"][];
+            /** @description Bank accounts and their review state. */
+            bankAccounts: components["schemas"]["TenantBankAccount"][];
+            /** @description External wallets (on-ramp destinations). */
+            externalWallets: components["schemas"]["ExternalWallet"][];
+            /** @description Payouts. */
+            payouts: components["schemas"]["TenantPayout"][];
+            /** @description On-ramp operations. */
+            onRamps: components["schemas"]["TenantOnRamp"][];
+            /** @description Wallet transfers. */
+            transfers: components["schemas"]["TenantTransfer"][];
+            /** @description Business-API webhooks (`status` false once deleted). */
+            webhooks: components["schemas"]["BusinessWebhook"][];
+            /** @description v1 integration endpoints. */
+            endpoints: components["schemas"]["TenantEndpoint"][];
         };
         /** @description The sandbox clock. */
         Clock: {
             /**
              * Format: date-time
-             * @description Sandbox time after the change.
+             * @description Sandbox time now (for `advanceClock`, after the change).
              */
             now: string;
             /** @description How far sandbox time runs ahead of the real clock, in seconds. */
             offsetSeconds: number;
+        };
+        /** @description How far to move the sandbox clock. */
+        AdvanceClockRequest: {
+            /** @description Seconds to move forward; more than 0. */
+            seconds: number;
         };
         /** @description How many calls of the operation the sandbox answers per window. */
         RateLimitRequest: {
@@ -678,18 +1235,6 @@ export interface components {
             /** @description Fiat currency, e.g. COP. */
             currency: string;
         };
-        /** @description A user's fiat balance in one currency. */
-        UserBalance: {
-            /**
-             * Format: uuid
-             * @description The user.
-             */
-            userId: string;
-            /** @description Fiat currency. */
-            currency: string;
-            /** @description The balance after the change. */
-            balance: number;
-        };
         /** @description The user's on-ramp tier limit. */
         TierLimitRequest: {
             /** @description Largest on-ramp amount in COP the user may start; larger ones are refused with 422 and a `tierEscalation`. */
@@ -704,6 +1249,54 @@ export interface components {
             userId: string;
             /** @description Largest on-ramp amount in COP. */
             maxAmount: number;
+        };
+        /** @description A KYC link of the sandbox and the person it verifies. */
+        KycSession: {
+            /** @description The link's ID. */
+            sessionId: string;
+            /**
+             * Format: uuid
+             * @description The user the link verifies; it acts on no other.
+             */
+            userId: string;
+            /**
+             * Format: uuid
+             * @description The tenant the user belongs to.
+             */
+            clientId: string;
+            /** @description The user's full name, as registered (given names, then surnames). */
+            name: string;
+            /** @description The identity document's type, as registered (`CC`). */
+            documentType: string;
+            /** @description The identity document's number. */
+            documentNumber: string;
+            /** @description The `template_id` the link was generated with; null when none was given. */
+            templateId: string | null;
+            /** @description The `custom_metadata_name` the link was generated with; null when none was given. */
+            customMetadataName: string | null;
+            /**
+             * @description The user's status now; only a `pending` user can be decided through the link.
+             * @enum {string}
+             */
+            userStatus: "pending" | "approved" | "rejected";
+            /** @description The decision taken through this link; null while it is unused. */
+            used: {
+                /**
+                 * @description What the tester chose.
+                 * @enum {string}
+                 */
+                outcome: "approved" | "rejected";
+                /**
+                 * Format: date-time
+                 * @description When, in sandbox time.
+                 */
+                at: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When `generateKycUrl` made the link, in sandbox time.
+             */
+            createdAt: string;
         };
         /** @description A bank account to register, as the service does when a client or user registers one. */
         CreateBankAccountRequest: {
@@ -783,28 +1376,6 @@ export interface components {
              */
             status?: "APPROVED" | "PENDING";
         };
-        /** @description An external wallet; an approved one is usable as an on-ramp destination. */
-        ExternalWallet: {
-            /**
-             * Format: uuid
-             * @description Use it as `destination.externalWalletId` of an on-ramp.
-             */
-            externalWalletId: string;
-            /**
-             * Format: uuid
-             * @description The owner.
-             */
-            userId: string;
-            /** @description Token. */
-            token: string;
-            /** @description Network. */
-            network: string;
-            /**
-             * @description `APPROVED` unless created `PENDING`.
-             * @enum {string}
-             */
-            status: "APPROVED" | "PENDING";
-        };
         /** @description Stablecoin to credit to a custody wallet. */
         FundWalletRequest: {
             /** @description Amount of the wallet token; more than 0. */
@@ -832,6 +1403,63 @@ export interface components {
             /** @description Its status after the change (payouts `COMPLETED`/`REJECTED`, on-ramps `COMPLETED`, transfers `completed`/`cancelled`). */
             status: string;
         };
+        /** @description A payment the sandbox's checkout page asks for. */
+        Checkout: {
+            /** @description The link's ID. */
+            checkoutId: string;
+            /**
+             * Format: uuid
+             * @description The on-ramp operation it pays; it pays no other.
+             */
+            operationId: string;
+            /**
+             * Format: uuid
+             * @description The tenant the on-ramp belongs to.
+             */
+            clientId: string;
+            /** @description The on-ramp's number. */
+            numberCode: string;
+            /** @description The amount to pay. */
+            amount: number;
+            /** @description The fiat currency to pay in. */
+            currency: string;
+            /** @description The stablecoin amount the user receives once paid. */
+            amountDestination: number;
+            /** @description The stablecoin. */
+            symbolDestination: string;
+            /** @description How the user pays (`PSE`, `NEQUI`, `DAVIPLATA`). */
+            paymentMethod: string;
+            /** @description The bank's code, for `PSE`; null otherwise. */
+            bankCode: string | null;
+            /** @description The bank's name (as given, else from the bank list), for `PSE`; null otherwise. */
+            bankName: string | null;
+            /** @description The phone given, for `NEQUI` or `DAVIPLATA`; null when none was. */
+            phone: string | null;
+            /** @description The payment reference of the deposit instructions. */
+            reference: string;
+            /** @description Where the user returns to after paying, as given on the on-ramp; null when none was. */
+            redirectUrl: string | null;
+            /**
+             * @description The on-ramp's status now; only `PENDING_DEPOSIT` can be paid or rejected.
+             * @enum {string}
+             */
+            status: "PENDING_DEPOSIT" | "COMPLETED" | "REJECTED";
+        };
+        /** @description The on-ramp after the checkout's outcome. */
+        CheckoutOutcome: {
+            /**
+             * Format: uuid
+             * @description The on-ramp operation.
+             */
+            operationId: string;
+            /**
+             * @description Its status after the outcome.
+             * @enum {string}
+             */
+            status: "COMPLETED" | "REJECTED";
+            /** @description Where the user returns to now (the on-ramp's `redirectUrl`); null when it has none. */
+            redirectUrl: string | null;
+        };
         /** @description A Business-API webhook to create. */
         CreateBusinessWebhookRequest: {
             /**
@@ -849,41 +1477,6 @@ export interface components {
              * @enum {string}
              */
             process: "ramp" | "compliance" | "wallet_transfer";
-        };
-        /** @description A Business-API webhook, as `listWebhooks` shows it. */
-        BusinessWebhook: {
-            /**
-             * Format: uuid
-             * @description The webhook.
-             */
-            id: string;
-            /** @description HTTP method of the calls. */
-            method: string;
-            /** @description Its process. */
-            process: string;
-            /** @description `true` on creation. */
-            status: boolean;
-            /** @description Its address. */
-            url: string;
-            /**
-             * Format: uuid
-             * @description The owning client.
-             */
-            userId: string;
-        };
-        /** @description An event to emit as if the sandbox's state had changed. */
-        TriggerEventRequest: {
-            /**
-             * Format: uuid
-             * @description The tenant (`clientId` from `createTenant`).
-             */
-            tenantId: string;
-            /** @description One of the events the v1 description's `webhooks:` lists; any other name gets 400. */
-            event: string;
-            /** @description The resource to put in the envelope's `data`; default `{}`. */
-            subject?: {
-                [key: string]: unknown;
-            };
         };
         /**
          * @description The body of every event the sandbox sends.
@@ -909,6 +1502,25 @@ export interface components {
             tenantId: string;
             /** @description The resource as the API returns it after the change (a user, custody wallet, payout, on-ramp operation or wallet transfer). */
             data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Events. */
+        EventList: {
+            /** @description The events, oldest first, each as its envelope was sent. */
+            events: components["schemas"]["EventEnvelope"][];
+        };
+        /** @description An event to emit as if the sandbox's state had changed. */
+        TriggerEventRequest: {
+            /**
+             * Format: uuid
+             * @description The tenant (`clientId` from `createTenant`).
+             */
+            tenantId: string;
+            /** @description One of the events the v1 description's `webhooks:` lists; any other name gets 400. */
+            event: string;
+            /** @description The resource to put in the envelope's `data`; default `{}`. */
+            subject?: {
                 [key: string]: unknown;
             };
         };
@@ -1028,7 +1640,18 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description The last segment of the `url` that `generateKycUrl` answered. It is the link's only credential, as the link a real KYC provider sends is.
+         * @example kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m
+         */
+        KycSessionId: string;
+        /**
+         * @description The last segment of the on-ramp's `depositInstructions.checkoutUrl`. It is the link's only credential, as a bank's payment link is.
+         * @example chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i
+         */
+        CheckoutId: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -1057,6 +1680,28 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    listTenants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     createTenant: {
         parameters: {
             query?: never;
@@ -1077,6 +1722,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getTenantState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The tenant's client ID (`clientId` of `createTenant`).
+                 * @example 8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d
+                 */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantState"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -1300,6 +1996,92 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getKycSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the `url` that `generateKycUrl` answered. It is the link's only credential, as the link a real KYC provider sends is.
+                 * @example kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m
+                 */
+                sessionId: components["parameters"]["KycSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link and the person it verifies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycSession"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    approveKycSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the `url` that `generateKycUrl` answered. It is the link's only credential, as the link a real KYC provider sends is.
+                 * @example kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m
+                 */
+                sessionId: components["parameters"]["KycSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is approved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxUser"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    rejectKycSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the `url` that `generateKycUrl` answered. It is the link's only credential, as the link a real KYC provider sends is.
+                 * @example kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m
+                 */
+                sessionId: components["parameters"]["KycSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is rejected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxUser"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     createBankAccount: {
@@ -1540,6 +2322,122 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    rejectOnRamp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `operation.id` of a `createOnRamp` answer.
+                 * @example 3f1c9a52-8d4b-4f0e-9a3c-6b2d7e8f1a04
+                 */
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reject an on-ramp's deposit: done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the on-ramp's `depositInstructions.checkoutUrl`. It is the link's only credential, as a bank's payment link is.
+                 * @example chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i
+                 */
+                checkoutId: components["parameters"]["CheckoutId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment asked for. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    payCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the on-ramp's `depositInstructions.checkoutUrl`. It is the link's only credential, as a bank's payment link is.
+                 * @example chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i
+                 */
+                checkoutId: components["parameters"]["CheckoutId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The on-ramp is COMPLETED. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutOutcome"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    rejectCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The last segment of the on-ramp's `depositInstructions.checkoutUrl`. It is the link's only credential, as a bank's payment link is.
+                 * @example chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i
+                 */
+                checkoutId: components["parameters"]["CheckoutId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The on-ramp is REJECTED. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutOutcome"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
     completeWalletTransfer: {
         parameters: {
             query?: never;
@@ -1625,6 +2523,31 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only this tenant's events. */
+                tenant?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     triggerEvent: {

@@ -1,4 +1,4 @@
-// The control API's event operations: listDeliveries, redeliver, triggerEvent.
+// The control API's event operations: listEvents, listDeliveries, redeliver, triggerEvent.
 import { refuse, requireInScope, type Handlers } from '../handler.js';
 import type { Sql } from '../db.js';
 import { documentedEvents, emitEvent } from './store.js';
@@ -42,6 +42,19 @@ async function deliveries(sql: Sql, where: string, params: unknown[]) {
 }
 
 export const eventHandlers: Handlers = {
+  listEvents: async (ctx) => {
+    const filters: string[] = ['true'];
+    const params: unknown[] = [];
+    // A tenant's own token lists that tenant's events only.
+    for (const value of [ctx.tenant?.id, ctx.query.tenant]) {
+      if (typeof value !== 'string') continue;
+      params.push(value);
+      filters.push(`tenant_id::text = $${params.length}`);
+    }
+    const rows = await ctx.sql.query<{ payload: unknown }>(`select payload from sandbox_events where ${filters.join(' and ')} order by created_at, seq`, params);
+    return { status: 200, body: { events: rows.map((r) => r.payload) } };
+  },
+
   listDeliveries: async (ctx) => {
     const filters: string[] = ['true'];
     const params: unknown[] = [];

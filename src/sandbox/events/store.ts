@@ -17,6 +17,8 @@ create table if not exists sandbox_events (
   payload jsonb not null,
   created_at timestamptz not null
 );
+-- The order events were emitted in (several in one transaction can share a time): listEvents sorts by it.
+alter table sandbox_events add column if not exists seq bigserial;
 create table if not exists sandbox_deliveries (
   id uuid primary key,
   event_id uuid not null references sandbox_events(id) on delete cascade,

@@ -2,7 +2,9 @@
 import type { Sql } from '../db.js';
 import type { Handlers } from '../handler.js';
 import * as accounts from './accounts.js';
+import * as kyc from './kyc.js';
 import * as onramps from './onramps.js';
+import * as overview from './overview.js';
 import * as payouts from './payouts.js';
 import { migration as rateLimitsMigration } from '../rate-limits.js';
 import * as tenants from './tenants.js';
@@ -10,7 +12,7 @@ import * as users from './users.js';
 import * as wallets from './wallets.js';
 import * as webhooks from './webhooks.js';
 
-const resources = { tenants, users, wallets, accounts, payouts, onramps, webhooks };
+const resources = { tenants, users, kyc, wallets, accounts, payouts, onramps, webhooks, overview };
 // Rate-limit handlers are built by the server, which knows the operations that declare a 429.
 const migrations = [...Object.values(resources).map((r) => r.migration), rateLimitsMigration];
 

@@ -1,6 +1,8 @@
 // On-ramps: the user pays COP and receives a stablecoin in a registered external wallet; the sandbox also
-// credits the user's custody wallet of that token, which is where its ledger keeps stablecoin.
-import { randomUUID } from 'node:crypto';
+// credits the user's custody wallet of that token, which is where its ledger keeps stablecoin. An on-ramp
+// waiting for its deposit has a checkout: a page of the sandbox (/sandbox/checkout/{checkoutId}) where a tester
+// pays it or has it rejected (getCheckout, payCheckout, rejectCheckout).
+import { randomBytes, randomUUID } from 'node:crypto';
 import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
 import { nextState, onRampStates } from '../states.js';
 import { BANKS } from './accounts.js';
@@ -20,6 +22,12 @@ create table if not exists on_ramps (
   record jsonb not null,
   created_at timestamptz not null
 );
+create table if not exists on_ramp_checkouts (
+  id text primary key,
+  operation_id uuid not null references on_ramps(id) on delete cascade,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  redirect_url text
+);
 `;
 
 /** Sandbox's own rate: COP per unit of stablecoin. */
@@ -29,18 +37,41 @@ export const ENABLED_PAIRS = ['COP/USDC', 'COP/USDT'];
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
-async function pay(ctx: HandlerContext) {
-  const rows = await ctx.sql.query<{ id: string; tenant_id: string; user_id: string; status: string; amount_destination: string; symbol_destination: string }>(
-    'select * from on_ramps where id = $1 for update',
-    [ctx.path.operationId],
-  );
+interface OnRampRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  status: string;
+  amount_destination: string;
+  symbol_destination: string;
+  record: Record<string, any>;
+}
+
+/** Pays (the deposit arrived: stablecoin credited) or rejects (nothing credited) an on-ramp, per the state table, with its events. */
+async function settle(ctx: HandlerContext, operationId: string, trigger: 'payOnRamp' | 'rejectOnRamp') {
+  const rows = await ctx.sql.query<OnRampRow>('select * from on_ramps where id = $1 for update', [operationId]);
   const op = rows[0] ?? refuse(404, 'not_found', 'No on-ramp operation has this ID.');
   requireInScope(ctx, op.tenant_id, 'No on-ramp operation has this ID.');
-  const { to } = nextState(onRampStates, 'on-ramp', op.status, 'payOnRamp');
-  await creditStablecoin(ctx, op.tenant_id, op.user_id, op.symbol_destination, Number(op.amount_destination));
-  await ctx.sql.query(`update on_ramps set status = $2, record = jsonb_set(record, '{status}', to_jsonb($2::text)) where id = $1`, [op.id, to]);
-  await emitTransition(ctx, op.tenant_id, nextState(onRampStates, 'on-ramp', op.status, 'payOnRamp'), { ...((await ctx.sql.query<{ record: Record<string, unknown> }>('select record from on_ramps where id = $1', [op.id]))[0]?.record ?? {}), id: op.id, status: to });
-  return { status: 200, body: { id: op.id, status: to } };
+  const transition = nextState(onRampStates, 'on-ramp', op.status, trigger);
+  if (trigger === 'payOnRamp') await creditStablecoin(ctx, op.tenant_id, op.user_id, op.symbol_destination, Number(op.amount_destination));
+  await ctx.sql.query(`update on_ramps set status = $2, record = jsonb_set(record, '{status}', to_jsonb($2::text)) where id = $1`, [op.id, transition.to]);
+  await emitTransition(ctx, op.tenant_id, transition, { ...op.record, id: op.id, status: transition.to });
+  return { id: op.id, status: transition.to };
+}
+
+/** A checkout, the on-ramp it pays and where the user returns to; 404 when unknown. */
+async function checkoutOf(ctx: HandlerContext) {
+  const rows = await ctx.sql.query<OnRampRow & { checkout_id: string; redirect_url: string | null }>(
+    'select o.*, c.id as checkout_id, c.redirect_url from on_ramp_checkouts c join on_ramps o on o.id = c.operation_id and o.tenant_id = c.tenant_id where c.id = $1',
+    [ctx.path.checkoutId],
+  );
+  return rows[0] ?? refuse(404, 'not_found', 'No checkout has this ID.');
+}
+
+async function checkoutOutcome(ctx: HandlerContext, trigger: 'payOnRamp' | 'rejectOnRamp') {
+  const checkout = await checkoutOf(ctx);
+  const settled = await settle(ctx, checkout.id, trigger);
+  return { status: 200, body: { operationId: settled.id, status: settled.status, redirectUrl: checkout.redirect_url } };
 }
 
 async function creditStablecoin(ctx: HandlerContext, tenantId: string, userId: string, token: string, amount: number) {
@@ -79,7 +110,12 @@ export const handlers: Handlers = {
     const now = ctx.clock.now();
     const id = randomUUID();
     const amountDestination = round(b.amount / COP_PER_STABLECOIN);
-    const depositInstructions = inverse ? {} : { paymentMethod, reference: `SBX-${id.slice(0, 8).toUpperCase()}`, amount: b.amount, currency: 'COP' };
+    // The sandbox's own deposit instructions (the source shows none), with its checkout page for the deposit.
+    const checkoutId = `chk_${randomBytes(24).toString('base64url')}`;
+    const bank = paymentMethod === 'PSE' ? { bankCode: b.bankCode, bankName: b.bankName ?? BANKS.find((x) => x.code === b.bankCode)!.name } : {};
+    const depositInstructions = inverse
+      ? {}
+      : { paymentMethod, reference: `SBX-${id.slice(0, 8).toUpperCase()}`, amount: b.amount, currency: 'COP', ...bank, ...(b.phone ? { phone: b.phone } : {}), checkoutUrl: `${ctx.origin}/sandbox/checkout/${checkoutId}` };
     const rows = await ctx.sql.query<{ seq: number }>(
       `insert into on_ramps (id, tenant_id, user_id, status, amount_destination, symbol_destination, record, created_at)
        values ($1, $2, $3, $4, $5, $6, '{}'::jsonb, $7) returning seq`,
@@ -91,6 +127,7 @@ export const handlers: Handlers = {
       paymentMethod, status: transition.to, direction: 'ONRAMP', registerDate: now.toISOString(), depositInstructions, treasuryItems: [], events: [],
     };
     await ctx.sql.query('update on_ramps set record = $2 where id = $1', [id, JSON.stringify(operation)]);
+    if (!inverse) await ctx.sql.query('insert into on_ramp_checkouts (id, operation_id, tenant_id, redirect_url) values ($1, $2, $3, $4)', [checkoutId, id, tenant.id, b.redirectUrl ?? null]);
     await emitTransition(ctx, tenant.id, transition, operation);
     if (inverse) await creditStablecoin(ctx, tenant.id, userId, destinationToken, amountDestination);
     // depositInfo: present when the user must send funds (NORMAL), null otherwise (INVERSE, paid from the balance).
@@ -98,5 +135,24 @@ export const handlers: Handlers = {
     return { status: 201, body: { operation, tierEscalation: null, depositInfo } };
   },
 
-  payOnRamp: pay,
+  payOnRamp: async (ctx) => ({ status: 200, body: await settle(ctx, ctx.path.operationId!, 'payOnRamp') }),
+  rejectOnRamp: async (ctx) => ({ status: 200, body: await settle(ctx, ctx.path.operationId!, 'rejectOnRamp') }),
+
+  getCheckout: async (ctx) => {
+    const c = await checkoutOf(ctx);
+    const op = c.record;
+    const instructions = (op.depositInstructions ?? {}) as Record<string, unknown>;
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    return {
+      status: 200,
+      body: {
+        checkoutId: c.checkout_id, operationId: c.id, clientId: c.tenant_id, numberCode: op.numberCode, amount: op.amountOrigin, currency: op.symbolOrigin,
+        amountDestination: op.amountDestination, symbolDestination: op.symbolDestination, paymentMethod: op.paymentMethod,
+        bankCode: text(instructions.bankCode), bankName: text(instructions.bankName), phone: text(instructions.phone), reference: String(instructions.reference ?? ''),
+        redirectUrl: c.redirect_url, status: c.status,
+      },
+    };
+  },
+  payCheckout: (ctx) => checkoutOutcome(ctx, 'payOnRamp'),
+  rejectCheckout: (ctx) => checkoutOutcome(ctx, 'rejectOnRamp'),
 };

@@ -130,6 +130,9 @@ export const handlers: Handlers = {
     return { status: 200, body: { tenantsRemoved: removed.length } };
   },
 
+  // Sandbox time moves with the real clock: the answer is never kept for the next read.
+  getClock: async (ctx) => ({ status: 200, body: { now: ctx.clock.now().toISOString(), offsetSeconds: ctx.clock.offsetMs / 1000 }, keep: false }),
+
   advanceClock: async (ctx) => {
     // One statement adds to the stored offset: concurrent advances (on several instances too) all count.
     const rows = await ctx.sql.query<{ offset_ms: string | number }>(

@@ -30,6 +30,17 @@ export interface UserRow {
   status: string;
   tier_limit: string | null;
   record: Record<string, any>;
+  created_at: Date | string;
+}
+
+/** A user's person as registered: full name (given names, then surnames) and identity document. */
+export function personOf(user: UserRow) {
+  const p = user.record.person ?? {};
+  return {
+    name: [p.firstName, p.middleName, p.firstSurname, p.lastName].filter((part) => typeof part === 'string' && part.trim()).join(' '),
+    documentType: String(p.identificationType ?? '').toUpperCase(),
+    documentNumber: String(p.identificationNro ?? ''),
+  };
 }
 
 /** A user of the tenant: `'client'` for the tenant's own ID (which acts as an approved user), null if unknown. */
@@ -114,16 +125,21 @@ function registeredUser(id: string, body: Record<string, any>, now: Date) {
   };
 }
 
-const userView = (row: UserRow) => ({ ...row.record, status: row.status, complianceStatus: row.status });
+export const userView = (row: UserRow) => ({ ...row.record, status: row.status, complianceStatus: row.status });
+
+/** Moves a user (locked by the caller) by `trigger` per the state table, with its events; the control API's answer. */
+export async function transitionUser(ctx: HandlerContext, user: UserRow, trigger: 'approveUser' | 'rejectUser') {
+  const transition = nextState(userStates, 'user', user.status, trigger);
+  await ctx.sql.query('update users set status = $2 where id = $1', [user.id, transition.to]);
+  await emitTransition(ctx, user.tenant_id, transition, userView({ ...user, status: transition.to }));
+  return { userId: user.id, clientId: user.tenant_id, status: transition.to, complianceStatus: transition.to };
+}
 
 async function decide(ctx: HandlerContext, trigger: 'approveUser' | 'rejectUser') {
   const rows = await ctx.sql.query<UserRow>('select * from users where id = $1 for update', [ctx.path.userId]);
   const user = rows[0] ?? refuse(404, 'not_found', 'No registered user has this ID.');
   requireInScope(ctx, user.tenant_id, 'No registered user has this ID.');
-  const { to } = nextState(userStates, 'user', user.status, trigger);
-  await ctx.sql.query('update users set status = $2 where id = $1', [user.id, to]);
-  await emitTransition(ctx, user.tenant_id, nextState(userStates, 'user', user.status, trigger), userView({ ...user, status: to }));
-  return { status: 200, body: { userId: user.id, clientId: user.tenant_id, status: to, complianceStatus: to } };
+  return { status: 200, body: await transitionUser(ctx, user, trigger) };
 }
 
 async function userOrClient(sql: Sql, userId: string): Promise<{ tenantId: string } | null> {
@@ -160,12 +176,6 @@ export const handlers: Handlers = {
   listAdminUsers: async (ctx) => {
     const rows = await ctx.sql.query<UserRow>('select * from users where tenant_id = $1 order by created_at', [tenantOf(ctx).id]);
     return { status: 200, body: { users: rows.map(userView) } };
-  },
-
-  generateKycUrl: async (ctx) => {
-    const user = await findUser(ctx.sql, tenantOf(ctx), ctx.path.user_id!);
-    if (!user || user === 'client') refuse(404, 'not_found', 'No user of this client has this ID.');
-    return { status: 200, body: { url: `https://kyc.sandbox.invalid/session/${encodeURIComponent(ctx.path.user_id!)}` } };
   },
 
   approveUser: (ctx) => decide(ctx, 'approveUser'),

@@ -33,7 +33,7 @@ interface WebhookRow {
   status: boolean;
 }
 
-const webhookView = (w: WebhookRow) => ({ id: w.id, method: 'POST', process: w.process, status: w.status, url: w.url, userId: w.tenant_id });
+export const webhookView = (w: WebhookRow) => ({ id: w.id, method: 'POST', process: w.process, status: w.status, url: w.url, userId: w.tenant_id });
 
 export const handlers: Handlers = {
   listWebhooks: async (ctx) => {

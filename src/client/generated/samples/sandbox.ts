@@ -17,6 +17,21 @@ export async function resetSandboxSample(): Promise<void> {
   console.log(result);
 }
 
+export async function listTenantsSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.listTenants(),
+  );
+  console.log(result);
+}
+
 export async function createTenantSample(): Promise<void> {
   // SANDBOX_URL: the sandbox's address.
   // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
@@ -32,6 +47,42 @@ export async function createTenantSample(): Promise<void> {
         name: 'Acme Pagos SAS'
       },
     }),
+  );
+  console.log(result);
+}
+
+export async function getTenantStateSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.getTenantState({
+      params: {
+        path: {
+          tenantId: '8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function getClockSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.getClock(),
   );
   console.log(result);
 }
@@ -186,6 +237,63 @@ export async function setTierLimitSample(): Promise<void> {
       },
       body: {
         maxAmount: 5000000
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function getKycSessionSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.getKycSession({
+      params: {
+        path: {
+          sessionId: 'kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function approveKycSessionSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.approveKycSession({
+      params: {
+        path: {
+          sessionId: 'kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function rejectKycSessionSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.rejectKycSession({
+      params: {
+        path: {
+          sessionId: 'kyc_Q2hlY2tpbmctdGhlLWlkZW50aXR5LW9m'
+        }
       },
     }),
   );
@@ -366,6 +474,84 @@ export async function payOnRampSample(): Promise<void> {
   console.log(result);
 }
 
+export async function rejectOnRampSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.rejectOnRamp({
+      params: {
+        path: {
+          operationId: '3f1c9a52-8d4b-4f0e-9a3c-6b2d7e8f1a04'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function getCheckoutSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.getCheckout({
+      params: {
+        path: {
+          checkoutId: 'chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function payCheckoutSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.payCheckout({
+      params: {
+        path: {
+          checkoutId: 'chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
+export async function rejectCheckoutSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.rejectCheckout({
+      params: {
+        path: {
+          checkoutId: 'chk_UGF5LXRoZS1vbi1yYW1wLWF0LXRoZS1i'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}
+
 export async function completeWalletTransferSample(): Promise<void> {
   // SANDBOX_URL: the sandbox's address.
   // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
@@ -425,6 +611,21 @@ export async function createBusinessWebhookSample(): Promise<void> {
         process: 'ramp'
       },
     }),
+  );
+  console.log(result);
+}
+
+export async function listEventsSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+    adminToken: process.env.SANDBOX_ADMIN_TOKEN,
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.listEvents(),
   );
   console.log(result);
 }

@@ -1,0 +1,39 @@
+// Builds the sandbox's pages (src/sandbox/pages/) into src/sandbox/dist/pages/, which the package ships and the
+// sandbox serves: one minified ES module per page (Preact bundled in, no CDN), the stylesheet, and each page's HTML.
+// `npm run build:pages`; also run by `npm run build`, `npm run sandbox`, `npm start` and the tests' global setup.
+import { buildSync } from 'esbuild';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const source = join(root, 'src', 'sandbox', 'pages');
+export const sandboxPagesDir = join(root, 'src', 'sandbox', 'dist', 'pages');
+
+/** Each page: its script (src/sandbox/pages/<name>.tsx) and its title. */
+const PAGES = { dashboard: 'Ramp sandbox: dashboard', kyc: 'Identity verification (sandbox)', checkout: 'Checkout (sandbox)' };
+
+export function buildSandboxPages(out = sandboxPagesDir): string[] {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  buildSync({
+    entryPoints: [...Object.keys(PAGES).map((name) => join(source, `${name}.tsx`)), join(source, 'pages.css')],
+    outdir: out,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const template = readFileSync(join(source, 'page.html'), 'utf8');
+  for (const [name, title] of Object.entries(PAGES)) writeFileSync(join(out, `${name}.html`), template.replaceAll('{{title}}', title).replaceAll('{{script}}', name));
+  return Object.keys(PAGES);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const pages = buildSandboxPages();
+  console.log(`Built ${pages.join(', ')} into ${sandboxPagesDir}`);
+}

@@ -1,0 +1,87 @@
+// KYC links: `generateKycUrl` answers a link to the sandbox's own KYC page (/sandbox/kyc/{sessionId}), where a
+// tester approves or rejects the user through getKycSession, approveKycSession and rejectKycSession. A link
+// belongs to one user of one tenant, decides once, and only while the user is pending (the sandbox's choice:
+// the source shows only that the call answers a `url`).
+import { randomBytes } from 'node:crypto';
+import { refuse, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
+import { findUser, personOf, transitionUser, type UserRow } from './users.js';
+
+export const migration = `
+create table if not exists kyc_sessions (
+  id text primary key,
+  tenant_id uuid not null references tenants(id) on delete cascade,
+  user_id uuid not null,
+  template_id text,
+  custom_metadata_name text,
+  created_at timestamptz not null,
+  used_at timestamptz,
+  outcome text
+);
+`;
+
+interface SessionRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  template_id: string | null;
+  custom_metadata_name: string | null;
+  created_at: Date | string;
+  used_at: Date | string | null;
+  outcome: string | null;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+const NOT_FOUND = 'No KYC link has this ID.';
+
+/** The link's session and its user (same tenant: a link never reaches another tenant's user); 404 when either is unknown. */
+async function sessionAndUser(ctx: HandlerContext, lock: boolean): Promise<{ session: SessionRow; user: UserRow }> {
+  const forUpdate = lock ? ' for update' : '';
+  const session = (await ctx.sql.query<SessionRow>(`select * from kyc_sessions where id = $1${forUpdate}`, [ctx.path.sessionId]))[0] ?? refuse(404, 'not_found', NOT_FOUND);
+  const user = (await ctx.sql.query<UserRow>(`select * from users where id = $1 and tenant_id = $2${forUpdate}`, [session.user_id, session.tenant_id]))[0] ?? refuse(404, 'not_found', NOT_FOUND);
+  return { session, user };
+}
+
+async function decide(ctx: HandlerContext, trigger: 'approveUser' | 'rejectUser') {
+  const { session, user } = await sessionAndUser(ctx, true);
+  if (session.used_at !== null) refuse(409, 'conflict', `This link was already used: the user was ${session.outcome} through it at ${iso(session.used_at)}.`);
+  if (user.status !== 'pending') refuse(409, 'conflict', `The user is no longer pending (now ${user.status}): a KYC link decides a pending user only.`);
+  const body = await transitionUser(ctx, user, trigger);
+  await ctx.sql.query('update kyc_sessions set used_at = $2, outcome = $3 where id = $1', [session.id, ctx.clock.now().toISOString(), body.status]);
+  return { status: 200, body };
+}
+
+export const handlers: Handlers = {
+  generateKycUrl: async (ctx) => {
+    const tenant = tenantOf(ctx);
+    const user = await findUser(ctx.sql, tenant, ctx.path.user_id!);
+    if (!user || user === 'client') refuse(404, 'not_found', 'No user of this client has this ID.');
+    const id = `kyc_${randomBytes(24).toString('base64url')}`;
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    await ctx.sql.query(
+      'insert into kyc_sessions (id, tenant_id, user_id, template_id, custom_metadata_name, created_at) values ($1, $2, $3, $4, $5, $6)',
+      [id, tenant.id, ctx.path.user_id, text(ctx.query.template_id), text(ctx.query.custom_metadata_name), ctx.clock.now().toISOString()],
+    );
+    return { status: 200, body: { url: `${ctx.origin}/sandbox/kyc/${id}` } };
+  },
+
+  getKycSession: async (ctx) => {
+    const { session, user } = await sessionAndUser(ctx, false);
+    return {
+      status: 200,
+      body: {
+        sessionId: session.id,
+        userId: user.id,
+        clientId: session.tenant_id,
+        ...personOf(user),
+        templateId: session.template_id,
+        customMetadataName: session.custom_metadata_name,
+        userStatus: user.status,
+        used: session.used_at === null ? null : { outcome: session.outcome, at: iso(session.used_at) },
+        createdAt: iso(session.created_at),
+      },
+    };
+  },
+
+  approveKycSession: (ctx) => decide(ctx, 'approveUser'),
+  rejectKycSession: (ctx) => decide(ctx, 'rejectUser'),
+};
