@@ -75,7 +75,7 @@ describe('the packed package', () => {
       clients: ['function', 'function', 'function', 'function', 'function'],
       first: 'user.accepted_terms',
       path: '/api/v1/admin/fiats/{user_id}/payout',
-      calls: 4,
+      calls: 3,
       receiver: 'function',
       apiError: 400,
       businessVersion: '1.0',
