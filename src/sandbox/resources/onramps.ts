@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
 import { nextState, onRampStates } from '../states.js';
 import { BANKS } from './accounts.js';
-import { debit, findUser } from './users.js';
+import { MAX_BALANCE, debit, findUser } from './users.js';
 import { openCustodyWallet } from './wallets.js';
 import { emitTransition } from '../events/store.js';
 
@@ -49,7 +49,8 @@ async function creditStablecoin(ctx: HandlerContext, tenantId: string, userId: s
   await ctx.sql.query('select pg_advisory_xact_lock(hashtext($1))', [`custody-wallet:${userId}:${token}`]);
   const wallets = await ctx.sql.query<{ id: string }>('select id from custody_wallets where user_id = $1 and token = $2 order by created_at limit 1', [userId, token]);
   const walletId = wallets[0]?.id ?? (await openCustodyWallet(ctx.sql, tenantId, userId, token, 'POLYGON', ctx.clock.now())).id;
-  await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1', [walletId, amount]);
+  const credited = await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1 and balance + $2 <= $3 returning id', [walletId, amount, MAX_BALANCE]);
+  if (!credited.length) refuse(409, 'balance_limit', `The custody wallet's balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
 }
 
 export const handlers: Handlers = {
