@@ -63,10 +63,10 @@ async function send(family: string, entry: OperationEntry, name: string, options
 }
 
 /** The example body with every string holding a NUL character, and the JSON text with every number past Number.MAX_VALUE. */
-function oddBodies(example: unknown): { nul: string; huge: string } {
+function oddBodies(example: unknown): { nul: string; huge: string; largest: string } {
   const nul = JSON.stringify(example, (_key, value: unknown) => (typeof value === 'string' ? `odd\u0000${value}` : value));
-  const huge = JSON.stringify(example, (_key, value: unknown) => (typeof value === 'number' ? '__huge__' : value)).replaceAll('"__huge__"', '1e400');
-  return { nul, huge };
+  const numbers = (text: string) => JSON.stringify(example, (_key, value: unknown) => (typeof value === 'number' ? '__number__' : value)).replaceAll('"__number__"', text);
+  return { nul, huge: numbers('1e400'), largest: numbers(String(Number.MAX_VALUE)) };
 }
 
 const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
@@ -88,6 +88,20 @@ describe('the cases the issue names', () => {
       const sent = await send(family, e, 'another client', { path: { clientId: randomUUID() } });
       expect([sent.status, JSON.parse(sent.body).error], operationId).toEqual([403, 'forbidden']);
     }
+  });
+
+  it('an on-ramp of Number.MAX_VALUE COP, which the description allows, is created with numbers in its answer; paying it would pass the balance limit (409)', async () => {
+    const control = createSandboxClient({ baseUrl: sandbox.url });
+    const external = await orThrow(control.createExternalWallet({ body: { userId: records.userId! } }));
+    const { family, entry: e } = entry('createOnRamp');
+    const body = { amount: Number.MAX_VALUE, destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId } };
+    const sent = await send(family, e, 'amount Number.MAX_VALUE', { path: { user_id: records.userId! }, body: JSON.stringify(body) });
+    expect(sent.status, sent.body).toBe(201);
+    const { operation } = JSON.parse(sent.body) as { operation: { id: string; amountOrigin: number; amountDestination: number } };
+    expect([operation.amountOrigin, operation.amountDestination]).toEqual([Number.MAX_VALUE, Number.MAX_VALUE / 4000]);
+    const pay = await control.payOnRamp({ params: { path: { operationId: operation.id } } });
+    expect([pay.response.status, (pay.error as { error?: string }).error]).toEqual([409, 'balance_limit']);
+    expect(sandbox.violations).toEqual([]);
   });
 
   it('a wallet transfer filter from year 0 is a valid bound: every transfer is after it', async () => {
@@ -131,7 +145,7 @@ describe('every operation answers odd input with a status its description docume
         if (p.schema?.format === 'date') answers.push(await send(family, entry, `query ${p.name} in year 0`, { query: { [p.name]: '0000-01-01' } }));
       }
       if (entry.operation.requestBody) {
-        const { nul, huge } = oddBodies(example);
+        const { nul, huge, largest } = oddBodies(example);
         const cases: [string, string, string | null | undefined, number][] = [
           ['body as text/plain', text, 'text/plain', 415],
           ['body without Content-Type', text, null, 415],
@@ -139,6 +153,8 @@ describe('every operation answers odd input with a status its description docume
           ['body 100,000 levels deep', deep, undefined, invalid],
           ['NUL in every string of the body', nul, undefined, nul === text ? -1 : invalid],
           ['every number of the body past Number.MAX_VALUE', huge, undefined, huge === text ? -1 : invalid],
+          // Allowed by the description: whatever the answer, it is documented and its numbers are numbers.
+          ['every number of the body at Number.MAX_VALUE', largest, undefined, -1],
           ['a NUL in a key', '{"a\\u0000b":1}', undefined, invalid],
         ];
         for (const [name, body, contentType, status] of cases) {

@@ -27,7 +27,11 @@ export const COP_PER_STABLECOIN = 4000;
 /** Sandbox's own list of enabled asset pairs. */
 export const ENABLED_PAIRS = ['COP/USDC', 'COP/USDT'];
 
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
+/** To 6 decimals; a number so large that scaling it overflows has no decimals to round (it stays as it is, finite). */
+const round = (n: number) => {
+  const rounded = Math.round(n * 1e6) / 1e6;
+  return Number.isFinite(rounded) ? rounded : n;
+};
 
 async function pay(ctx: HandlerContext) {
   const rows = await ctx.sql.query<{ id: string; tenant_id: string; user_id: string; status: string; amount_destination: string; symbol_destination: string }>(
