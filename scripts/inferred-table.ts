@@ -1,13 +1,15 @@
 // Writes openapi/INFERRED.md, the table of everything the descriptions mark `x-inferred`; `--check` fails if it is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBundle, repoRoot } from './lib/apis.js';
+import { apiFamilies, readBundle, repoRoot } from './lib/apis.js';
 import { bundleAll } from './lib/bundle.js';
 import { collectInferred, renderInferredTable } from './lib/inferred.js';
 
 export const inferredTablePath = join(repoRoot, 'openapi', 'INFERRED.md');
 
-const table = renderInferredTable(bundleAll().flatMap((api) => collectInferred(api.name, readBundle(api))));
+// The service's two families only: the control API describes the sandbox's own choices, not guesses about the source.
+const service = new Set(apiFamilies().map((api) => api.name));
+const table = renderInferredTable(bundleAll().filter((api) => service.has(api.name)).flatMap((api) => collectInferred(api.name, readBundle(api))));
 if (process.argv.includes('--check')) {
   let current = '';
   try {
