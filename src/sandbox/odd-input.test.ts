@@ -90,17 +90,19 @@ describe('the cases the issue names', () => {
     }
   });
 
-  it('an on-ramp of Number.MAX_VALUE COP, which the description allows, is created with numbers in its answer; paying it would pass the balance limit (409)', async () => {
+  it('an on-ramp of Number.MAX_VALUE COP, which the description allows, is over the default tier limit (10^15 COP): the documented 422 with a tierEscalation', async () => {
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const external = await orThrow(control.createExternalWallet({ body: { userId: records.userId! } }));
     const { family, entry: e } = entry('createOnRamp');
-    const body = { amount: Number.MAX_VALUE, destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId } };
-    const sent = await send(family, e, 'amount Number.MAX_VALUE', { path: { user_id: records.userId! }, body: JSON.stringify(body) });
-    expect(sent.status, sent.body).toBe(201);
-    const { operation } = JSON.parse(sent.body) as { operation: { id: string; amountOrigin: number; amountDestination: number } };
-    expect([operation.amountOrigin, operation.amountDestination]).toEqual([Number.MAX_VALUE, Number.MAX_VALUE / 4000]);
-    const pay = await control.payOnRamp({ params: { path: { operationId: operation.id } } });
-    expect([pay.response.status, (pay.error as { error?: string }).error]).toEqual([409, 'balance_limit']);
+    for (const executionMode of ['NORMAL', 'INVERSE']) {
+      const body = { amount: Number.MAX_VALUE, executionMode, destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId } };
+      const sent = await send(family, e, 'amount Number.MAX_VALUE', { path: { user_id: records.userId! }, body: JSON.stringify(body) });
+      expect(sent.status, sent.body).toBe(422);
+      expect(JSON.parse(sent.body)).toMatchObject({ error: 'tier_limit_exceeded', tierEscalation: { actionType: 'DOC_UPLOAD' } });
+    }
+    const within = { amount: 1e15, destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId } };
+    const created = await send(family, e, 'amount 10^15', { path: { user_id: records.userId! }, body: JSON.stringify(within) });
+    expect(created.status, created.body).toBe(201);
     expect(sandbox.violations).toEqual([]);
   });
 

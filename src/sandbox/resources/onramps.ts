@@ -72,8 +72,9 @@ export const handlers: Handlers = {
     if (wallet!.user_id !== userId) refuse(422, 'destination_not_owned', 'The destination wallet is not the user\'s.');
     const paymentMethod: string = b.paymentMethod ?? 'DAVIPLATA';
     if (paymentMethod === 'PSE' && !BANKS.some((bank) => bank.code === b.bankCode)) refuse(422, 'unknown_bank', 'bankCode is not in the bank list.');
-    const limit = user === 'client' || user.tier_limit === null ? null : Number(user.tier_limit);
-    if (limit !== null && b.amount > limit) {
+    // Until setTierLimit, the tier allows up to MAX_BALANCE, the most a balance of the sandbox holds.
+    const limit = user === 'client' || user.tier_limit === null ? MAX_BALANCE : Number(user.tier_limit);
+    if (b.amount > limit) {
       refuse(422, 'tier_limit_exceeded', `The amount is over the user's tier limit of ${limit} COP.`, {
         tierEscalation: { actionType: 'DOC_UPLOAD', actionPayload: {}, message: 'Upload proof of funds to raise the limit.', expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000).toISOString() },
       });
