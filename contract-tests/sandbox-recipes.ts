@@ -2,10 +2,13 @@
 // of Prism's Prefer header: for each (operation, status) cell the bundles list, a small named recipe sets up
 // state through the control API and sends the request that the service answers with that status.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { OpenApiDocument } from '../scripts/lib/apis.js';
 import { listOperations, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
+import { expect } from 'vitest';
 import { orThrow } from '../src/client/index.js';
 import type { SandboxClient } from '../src/client/sandbox/client.js';
+import { MAX_BODY_BYTES } from '../src/sandbox/request-body.js';
 import { sandboxToken } from '../src/testing/sandbox-users.js';
 import { validRequest, violations, type RequestInit } from './requests.js';
 
@@ -92,6 +95,80 @@ const rateLimited: Recipe = {
   },
 };
 
+const familyOf = (entry: OperationEntry): 'business' | 'v1' => (entry.path.startsWith('/api/v1/') ? 'v1' : 'business');
+
+/** A token of the operation's family, fetched now (so that a recipe can send it while the token call would fail). */
+const freshToken = (ctx: RecipeContext) => sandboxToken(ctx.baseUrl, familyOf(ctx.entry), ctx.credentials);
+
+/**
+ * Sends `init` as raw HTTP, with the body text and content type given (the generated client always sends JSON),
+ * with a fresh token of the family unless the operation is public.
+ */
+async function sendRaw(ctx: RecipeContext, init: RequestInit, body: string, contentType: string | undefined): Promise<CallResult> {
+  const path = ctx.entry.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(init.params.path[name])));
+  const query = new URLSearchParams(Object.entries(init.params.query).map(([k, v]) => [k, String(v)])).toString();
+  const headers: Record<string, string> = Object.fromEntries(Object.entries(init.params.header).map(([k, v]) => [k, String(v)]));
+  if (contentType) headers['content-type'] = contentType;
+  if (ctx.entry.operation.security?.length !== 0) headers.authorization = `Bearer ${await freshToken(ctx)}`;
+  const response = await fetch(`${ctx.baseUrl}${path}${query ? `?${query}` : ''}`, { method: ctx.entry.method.toUpperCase(), headers, body });
+  const parsed = (await response.clone().json().catch(() => undefined)) as unknown;
+  return response.ok ? { data: parsed, response } : { error: parsed, response };
+}
+
+/** The body of a conforming request, for the recipes that send it in another form. */
+const bodyText = (ctx: RecipeContext) => JSON.stringify(isTokenCall(ctx.entry) ? ctx.credentials : (ctx.request().body ?? {}));
+
+/** A JSON body one byte over the 1 MiB the sandbox reads: the conforming body with a long extra field. */
+const tooLarge: Recipe = {
+  name: 'a JSON body over 1 MiB',
+  reason: 'too_large',
+  run: (ctx) => {
+    const text = bodyText(ctx);
+    return sendRaw(ctx, ctx.request(), `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"padding":"${'x'.repeat(MAX_BODY_BYTES)}"}`, 'application/json');
+  },
+};
+
+/** The conforming body, sent as text/plain: not JSON as far as HTTP says. */
+const notJson: Recipe = {
+  name: 'the conforming body sent with Content-Type: text/plain',
+  reason: 'unsupported_media_type',
+  run: (ctx) => sendRaw(ctx, ctx.request(), bodyText(ctx), 'text/plain'),
+};
+
+/**
+ * The sandbox's PostgreSQL database refusing connections for the call: `ALLOW_CONNECTIONS false` and its
+ * sessions ended, as when the server is stopped or restarting; allowed again afterwards. Only the PostgreSQL
+ * run of `npm run contract:sandbox` sets SANDBOX_DATABASE_URL (and the cluster's RAMP_TEST_POSTGRES_URL).
+ */
+function databaseDown(): Recipe | Unreachable {
+  const databaseUrl = process.env.SANDBOX_DATABASE_URL;
+  const adminUrl = process.env.RAMP_TEST_POSTGRES_URL;
+  if (!databaseUrl || !adminUrl) {
+    return { unreachable: 'PGlite runs inside the sandbox\'s own process and is never down while it answers; the PostgreSQL run reaches this status (and src/sandbox/unavailable.test.ts for every operation of the three bundles)' };
+  }
+  return {
+    name: 'the sandbox\'s PostgreSQL database refusing connections (ALLOW_CONNECTIONS false, its sessions ended)',
+    reason: 'unavailable',
+    run: async (ctx) => {
+      const token = ctx.entry.operation.security?.length === 0 ? undefined : await freshToken(ctx);
+      const name = new URL(databaseUrl).pathname.slice(1);
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      try {
+        await admin.query(`alter database "${name}" with allow_connections false`);
+        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+        const init = isTokenCall(ctx.entry) ? { ...ctx.request(), body: ctx.credentials } : ctx.request();
+        const result = await ctx.send(init, token === undefined ? false : { token });
+        expect(result.response.headers.get('retry-after'), `${ctx.entry.operationId} 503 without Retry-After`).toMatch(/^\d+$/);
+        return result;
+      } finally {
+        await admin.query(`alter database "${name}" with allow_connections true`);
+        await admin.end();
+      }
+    },
+  };
+}
+
 /** Recipes a single operation needs, by operationId and status; the others come from `byStatus`. */
 const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
   deleteWebhook: {
@@ -104,7 +181,17 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
     },
     404: { name: 'an unknown webhook ID', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { webhook_id: randomUUID() })) },
   },
-  generateKycUrl: { 404: { name: 'an unknown user ID', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) } },
+  generateKycUrl: {
+    400: {
+      name: 'a template_id holding a NUL character',
+      reason: 'invalid_request',
+      run: (ctx) => ctx.send({ ...ctx.request(), params: { ...ctx.request().params, query: { template_id: 'kyc\u0000basic' } } }),
+    },
+    404: { name: 'an unknown user ID', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) },
+  },
+  getCustodyWalletBalance: {
+    404: { name: 'an unknown wallet ID of the approved user', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { walletId: randomUUID() })) },
+  },
   createCustodyWallet: {
     403: {
       name: 'a registered user that is not approved',
@@ -124,6 +211,7 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
     },
   },
   createPayout: {
+    403: { name: 'a user that does not exist', reason: 'forbidden', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) },
     400: { name: 'insufficient funds: an amount over the user\'s funded balance', reason: 'insufficient_funds', run: (ctx) => ctx.send(withBody(ctx.request(), { amount: 1e13 })) },
     422: {
       name: 'destination not accepted: a bank account still in_review',
@@ -166,11 +254,14 @@ function byStatus(entry: OperationEntry, status: number): Recipe | undefined {
   if (status === 403 && entry.parameters.some((p) => p.in === 'path' && p.name === 'clientId')) return otherTenant;
   if (status === 400 || status === 422) return breaksDescription;
   if (status === 429) return rateLimited;
+  if (status === 413) return tooLarge;
+  if (status === 415) return notJson;
   return undefined;
 }
 
 /** The recipe for a documented cell; undefined when none exists (the run then fails, naming the cell). */
 export function recipeFor(entry: OperationEntry, key: string): Recipe | Unreachable | undefined {
+  if (key === '503') return databaseDown();
   return byOperation[entry.operationId]?.[key] ?? byStatus(entry, Number(key.replace(/XX$/i, '00')));
 }
 

@@ -63,6 +63,8 @@ async function runOn(store: SandboxOptions, reportDir: string, postgresUrl: stri
         CONTRACT_REPORT_DIR: reportDir,
         // The suite's vitest setup reuses this run's cluster rather than starting one it does not need.
         ...(postgresUrl ? { RAMP_TEST_POSTGRES_URL: postgresUrl } : {}),
+        // On PostgreSQL the 503 recipes make this database refuse connections for one call (sandbox-recipes.ts).
+        ...(store.databaseUrl ? { SANDBOX_DATABASE_URL: store.databaseUrl } : {}),
       },
     });
     code = await new Promise<number>((resolve) => suite.once('exit', (status) => resolve(status ?? 1)));

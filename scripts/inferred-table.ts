@@ -8,9 +8,9 @@ import { collectInferred, renderInferredTable } from './lib/inferred.js';
 
 export const inferredTablePath = join(repoRoot, 'openapi', 'INFERRED.md');
 
-bundleAll();
-// The same families as the staleness test in scripts/lib/descriptions.test.ts.
-const table = renderInferredTable(apiFamilies().flatMap((api) => collectInferred(api.name, readBundle(api))));
+// The service's two families only: the control API describes the sandbox's own choices, not guesses about the source.
+const service = new Set(apiFamilies().map((api) => api.name));
+const table = renderInferredTable(bundleAll().filter((api) => service.has(api.name)).flatMap((api) => collectInferred(api.name, readBundle(api))));
 if (process.argv.includes('--check')) {
   let current = '';
   try {

@@ -152,10 +152,14 @@ describe('v1 API description', () => {
     }
   });
 
-  it('lets code derive the delivery schedule from the description (max_attempts read as retries): 30 s timeout, delays 1 s, 4 s, 16 s', () => {
+  it('lets code derive the delivery schedule from the description (max_attempts counts calls: "Webhook attempts: 3 by default"): 30 s timeout, 3 calls, delays 1 s, 4 s', () => {
     const request = schemas.CreateIntegrationEndpointRequest.properties;
     const retry = schemas.RetryConfig.properties;
-    const delays = Array.from({ length: retry.max_attempts.default }, (_, i) => retry.initial_delay_ms.default * retry.multiplier.default ** i);
-    expect({ timeoutMs: request.timeoutMs.default, delays }).toEqual({ timeoutMs: 30000, delays: [1000, 4000, 16000] });
+    const delays = Array.from({ length: retry.max_attempts.default - 1 }, (_, i) => retry.initial_delay_ms.default * retry.multiplier.default ** i);
+    expect({ timeoutMs: request.timeoutMs.default, calls: retry.max_attempts.default, delays }).toEqual({ timeoutMs: 30000, calls: 3, delays: [1000, 4000] });
+    // The reading is stated where a reader meets the field, with its reason.
+    expect(schemas.RetryConfig.description).toMatch(/`max_attempts` calls in all, the first one\s+included/);
+    expect(schemas.RetryConfig['x-inferred']).toContain('meaning of max_attempts');
+    expect(schemas.RetryConfig.description).toMatch(/Inferred: the source's limits table gives "Webhook attempts: 3 by default"/);
   });
 });

@@ -47,8 +47,8 @@ describe('redocly.yaml house rules', () => {
     edit(`${schemas}/ErrorBody.yaml`, /Inferred:/, 'Guessed:');
     edit('openapi/business/components/examples/CustodyWalletBalanceUsdc.yaml', "balance: '1520.750000'", 'balance: 1520.75');
     edit('openapi/business/components/examples/WebhookDeactivated.yaml', 'url: https://hooks.cafetera-andina.example/ramp', 'url: https://hooks.cafetera-andina.example/ramp?access=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl');
-    // listWebhooks loses its 400 and 401: no 4xx at all, and no refusal status for its uuid path parameter.
-    edit(`${paths}/api_webhooks_{clientId}.yaml`, /\n    '400':\n      \$ref: \.\.\/components\/responses\/BadRequest\.yaml\n    '401':\n      \$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n/, '\n');
+    // listWebhooks loses its 400, 401 and 403: no 4xx at all, and no refusal status for its uuid path parameter.
+    edit(`${paths}/api_webhooks_{clientId}.yaml`, /\n    '400':\n      \$ref: \.\.\/components\/responses\/BadRequest\.yaml\n    '401':\n      \$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n    '403':\n      \$ref: \.\.\/components\/responses\/OtherClient\.yaml\n/, '\n');
     edit(`${paths}/api_parameters_banks.yaml`, "'429':", '4XX:');
     edit(`${paths}/api_token.yaml`, 'requestBodyNotShown:', 'bodyNotShown:');
 

@@ -132,7 +132,8 @@ export async function openPglite(options: DbOptions): Promise<Db> {
 /** A PostgreSQL server (15 or later) through node-postgres: the same migrations and SQL as PGlite. */
 export async function openPostgres(connectionString: string): Promise<Db> {
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString, max: 10 });
+  // A server that does not take a connection within 5 s counts as down (a 503) instead of holding the request.
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle pooled connection that the server ends (a restart, a failover, pg_terminate_backend) is dropped
   // from the pool by node-postgres, which then reports it here; unheard, it would crash the process. The next
   // query opens a fresh connection.
@@ -167,4 +168,32 @@ export async function openPostgres(connectionString: string): Promise<Db> {
     },
     close: () => pool.end(),
   };
+}
+
+/** Seconds a client is told to wait (`Retry-After`) when the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/** SQLSTATE classes and codes of a server that is down, starting, stopping or out of connections. */
+const UNAVAILABLE_STATES = /^(08|57P0[1-4]|53300|55000|58000|58030)/;
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * Whether `error` says the database could not be reached or went away (a PostgreSQL server stopped or
+ * restarting, a connection it ended, a closed PGlite): the request may succeed later, so it is answered 503.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+  const text = typeof message === 'string' ? message : '';
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end|PGlite is closed/i.test(text);
+}
+
+/**
+ * Whether `error` is PostgreSQL's refusal of a value (SQLSTATE class 22, data exception: a text it cannot
+ * convert, a number or date out of its range). Handlers check what they store; this is the net under them.
+ */
+export function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('22');
 }

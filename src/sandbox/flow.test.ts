@@ -332,7 +332,26 @@ for (const store of storesUnderTest()) describe(`the sandbox on ${store.name}`, 
       expect(await res.json()).toEqual({ error: 'sandbox_contract_violation', message: expect.stringMatching(/^listBanks answered 200, which breaks the description: \/0\/id must be string/) });
       expect(broken.violations).toHaveLength(1);
       expect(broken.gaps).toContain('createPayout');
-      expect((await fetch(`${broken.url}/api/v1/client/token`, { method: 'POST' })).status).toBe(501);
+      // An operation without a handler answers 501, which no description documents: a 500 naming it.
+      const gap = await fetch(`${broken.url}/api/v1/client/token`, { method: 'POST' });
+      expect([gap.status, ((await gap.json()) as { message: string }).message]).toEqual([500, 'createClientToken answered 501, which breaks the description: status 501 is not documented']);
+    } finally {
+      await broken.close();
+    }
+  }, 30_000);
+
+  it('answers a 500 naming the operation for any status its description does not document, 403 and 404 included (no exemption)', async () => {
+    const undocumented = { listBanks: 403, createToken: 404 } as const;
+    const broken = await startSandbox({
+      ...(await store.options()),
+      handlers: Object.fromEntries(Object.entries(undocumented).map(([id, status]) => [id, async () => ({ status, body: { error: 'refused', message: 'no' } })])),
+    });
+    try {
+      const banks = await fetch(`${broken.url}/api/parameters/banks`);
+      const token = await fetch(`${broken.url}/api/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect([banks.status, ((await banks.json()) as { message: string }).message]).toEqual([500, 'listBanks answered 403, which breaks the description: status 403 is not documented']);
+      expect([token.status, ((await token.json()) as { message: string }).message]).toEqual([500, 'createToken answered 404, which breaks the description: status 404 is not documented']);
+      expect(broken.violations).toHaveLength(2);
     } finally {
       await broken.close();
     }

@@ -15,6 +15,8 @@ export interface Route {
   credentials: string[];
   /** Status to answer a request that breaks the description: 422 where the operation documents it, else 400. */
   invalidStatus: number;
+  /** Whether the operation takes a request body: a body sent to one that takes none is not read. */
+  acceptsBody: boolean;
   /** Number of `/`-separated segments of the path template: a path with another count cannot match. */
   segments: number;
   match(path: string): Record<string, string> | null;
@@ -77,6 +79,7 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
         secured: security.length > 0,
         credentials: [...new Set(security.flatMap((requirement) => Object.keys(requirement)).map((name) => schemes[name]?.['x-sandbox-credential'] ?? family))],
         invalidStatus: '422' in responses ? 422 : 400,
+        acceptsBody: bodySchema !== undefined,
         match(path) {
           const m = regex.exec(path);
           if (!m) return null;
@@ -94,6 +97,11 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
             const raw = where[p.in === 'header' ? String(p.name).toLowerCase() : p.name];
             if (raw === undefined) {
               if (p.required) problems.push(`${p.in} parameter ${p.name} is required`);
+              continue;
+            }
+            // PostgreSQL text cannot hold U+0000: a value with one could never be stored or compared (the sandbox's limit).
+            if (typeof raw === 'string' && raw.includes('\u0000')) {
+              problems.push(`${p.in} parameter ${p.name} contains a NUL character (U+0000), which the sandbox does not accept in any text`);
               continue;
             }
             const value = typeof raw === 'string' ? coerce(p.schema, raw) : raw;

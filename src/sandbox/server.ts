@@ -8,10 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleDir, readBundleFile, type OpenApiDocument } from './openapi/document.js';
 import { createClock, type Clock } from './clock.js';
-import { openPglite, openPostgres, type Db, type DbOptions } from './db.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDataException, isDatabaseUnavailable, openPglite, openPostgres, type Db, type DbOptions } from './db.js';
+import { hasBody, parseBody, readBody, requireJson } from './request-body.js';
 import { Refusal, type Handlers, type HandlerContext, type Tenant } from './handler.js';
 import { allHandlers, migrate, loadClockOffset } from './resources/index.js';
-import { tenantForToken } from './resources/tenants.js';
+import { ensureSigningKey, tenantForToken } from './resources/tenants.js';
 import { countCall, limitableOperations, rateLimitHandlers } from './rate-limits.js';
 import { buildRoutes, type Route } from './router.js';
 import { eventHandlers, startEvents, type SandboxEvents } from './events/index.js';
@@ -19,7 +20,6 @@ import { readReferencePage } from './reference.js';
 import { createPageServer } from './page-server.js';
 
 export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;
-const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface SandboxOptions extends DbOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
@@ -89,19 +89,10 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json', headers?: Record<string, string>, json?: string | Buffer): void {
   const text = json ?? (body === undefined ? '' : type === 'application/json' ? JSON.stringify(body) : String(body));
-  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+  // A body left unread (refused, too large, or sent to an operation that takes none) ends the connection.
+  const unread = res.req && !res.req.complete ? { connection: 'close' } : undefined;
+  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers, ...unread });
   res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Refusal(413, 'too_large', `The body is over ${MAX_BODY_BYTES} bytes.`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
@@ -167,6 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
   const db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
   await migrate(db);
+  await ensureSigningKey(db);
   // On a shared PostgreSQL, another instance may move the clock: each request and each delivery pass reads it.
   const clock = createClock(options.realNow, await loadClockOffset(db), db.shared ? () => loadClockOffset(db) : undefined);
   const events = await startEvents(db, clock);
@@ -226,16 +218,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (db.shared) await clock.sync();
       const tenant = await authenticate(route, req);
       if (limitable.has(route.entry.operationId)) await countCall(db, route.entry.operationId, tenant, clock);
-      // A request without a body (no length, not chunked: every GET here) has nothing to read.
-      const text = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? '' : await readBody(req);
-      let body: unknown;
-      if (text.length) {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new Refusal(route.invalidStatus, 'invalid_request', 'The body is not valid JSON.');
-        }
+      // A body is read only for an operation that takes one, and only as JSON (415 otherwise, 413 past 1 MiB).
+      // One sent to an operation that takes none is left unread (the connection is closed after the answer).
+      let text = '';
+      if (route.acceptsBody && hasBody(req)) {
+        requireJson(req);
+        text = await readBody(req);
       }
+      const body: unknown = text.length ? parseBody(text, route.invalidStatus) : undefined;
       const query: Record<string, unknown> = Object.fromEntries(url.searchParams);
       const headers = req.headers as Record<string, string | undefined>;
       const problems = route.checkRequest({ path: params, query, headers, body, hasBody: text.length > 0 });
@@ -262,6 +252,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const body = route.family === 'sandbox' ? { error: error.code, message: error.message } : { error: error.code, message: error.message, ...error.details };
         return { status: error.status, body, headers: error.headers };
       }
+      // The database is down, restarting or out of connections: nothing was done; the client may try again.
+      if (isDatabaseUnavailable(error)) {
+        console.error(`[sandbox] ${route.entry.operationId}: the database is unavailable (${(error as { code?: string }).code ?? (error as Error).message})`);
+        const message = `The sandbox's database is unavailable (down or restarting); nothing was done. Retry after ${DATABASE_RETRY_AFTER_SECONDS} seconds.`;
+        return { status: 503, body: { error: 'unavailable', message }, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } };
+      }
+      // A value PostgreSQL cannot take (a text it cannot convert, a number or date outside its range): the request's.
+      if (isDataException(error)) {
+        const message = `A value of the request cannot be stored or compared: ${(error as Error).message}.`;
+        return { status: route.invalidStatus, body: { error: 'invalid_request', message } };
+      }
       throw error;
     }
   }
@@ -270,8 +271,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   function checked(route: Route, status: number, body: unknown): { status: number; body: unknown } {
     const problems = route.checkResponse(status, body);
     if (problems?.length === 0) return { status, body };
-    // 403 and 404 refusals of another tenant's data are the sandbox's own answer where the description has none.
-    if (problems === null && (status === 403 || status === 404 || status === 501)) return { status, body };
     const message = `${route.entry.operationId} answered ${status}, which breaks the description: ${problems === null ? `status ${status} is not documented` : problems.join('; ')}`;
     violations.push(message);
     console.error(`[sandbox] ${message}`);

@@ -12,6 +12,10 @@ export interface PostgresCluster {
   /** URL of the cluster's `postgres` database, as the `postgres` superuser (trust authentication, loopback only). */
   url: string;
   stop(): void;
+  /** Stops the server (fast shutdown: sessions are ended) and keeps its data, as a restart or an outage would. */
+  pause(): void;
+  /** Starts the paused server again on the same port, with the same data. */
+  resume(): void;
 }
 
 /** The directory of the newest installed PostgreSQL's binaries, or null when there is none. */
@@ -68,12 +72,15 @@ export async function startPostgres(): Promise<PostgresCluster> {
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  try {
-    run(`${bin}/initdb -D ${quote(data)} --auth=trust -U postgres --no-sync >/dev/null`);
-    // fsync off: a throwaway cluster for tests; a crash of the machine loses nothing anyone needs.
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  // fsync off: a throwaway cluster for tests; a crash of the machine loses nothing anyone needs.
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  const start = () => {
     run(`${bin}/pg_ctl -D ${quote(data)} -o ${quote(options)} -w -l ${quote(join(dir, 'log'))} start >/dev/null`);
     started = true;
+  };
+  try {
+    run(`${bin}/initdb -D ${quote(data)} --auth=trust -U postgres --no-sync >/dev/null`);
+    start();
   } catch (error) {
     const log = existsSync(join(dir, 'log')) ? execFileSync('cat', [join(dir, 'log')]).toString() : '';
     stop();
@@ -82,7 +89,15 @@ export async function startPostgres(): Promise<PostgresCluster> {
   // pg_ctl runs the server in a session of its own, out of reach of a Ctrl-C: whatever ends this process
   // (a signal handler's exit, vitest's on SIGINT/SIGTERM, an error) stops the cluster on its way out.
   process.once('exit', stop);
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop,
+    pause() {
+      run(`${bin}/pg_ctl -D ${quote(data)} -m fast -w stop >/dev/null`);
+      started = false;
+    },
+    resume: start,
+  };
 }
 
 let databases = 0;

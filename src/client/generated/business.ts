@@ -730,6 +730,51 @@ export interface components {
             };
         };
         /**
+         * @description The request body is too large to be taken; nothing was done. Send a smaller body.
+         *     Inferred: the source shows no size limit and no error for it; 413 is the standard status for a body over the
+         *     server's limit, and the body is not shown. The sandbox reads at most 1 MiB.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The request body was not sent as JSON: send it with `Content-Type: application/json`. Nothing was done.
+         *     Inferred: the source says request bodies are JSON but shows no answer for a body of another type (or of no
+         *     stated type); 415 is the standard status for that, and the body is not shown.
+         */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The service cannot answer for now (for example while its database is down or restarting); nothing was
+         *     done. Repeat the request after the number of seconds in `Retry-After`.
+         *     Inferred: the source shows no such answer; 503 with `Retry-After` is the standard answer of a service that
+         *     is briefly unavailable, and the body is not shown.
+         */
+        ServiceUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds to wait before repeating the request.
+                 * @example 2
+                 */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
          * @description The access token is missing, malformed or expired (tokens live 5 minutes). Obtain a new token and repeat the request.
          *     Inferred: the source shows no error responses for the Business API; 401 is the usual answer of HTTP bearer authentication, and the body is not shown.
          */
@@ -742,10 +787,37 @@ export interface components {
             };
         };
         /**
+         * @description The `clientId` in the path is not the client the access token was issued to; the service does not show
+         *     another client's records.
+         *     Inferred: the source shows no error for this call; 403 is the most plausible status for a valid token used on
+         *     another client's path, as for a user the service refuses to act for, and the body is not shown.
+         */
+        OtherClient: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
          * @description The `userId` is neither your client ID nor one of your approved users, so the service refuses to act for it.
          *     Inferred: the source says such a user is refused but shows neither the status nor the body; 403 is the most plausible status.
          */
         UserNotApproved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description No custody wallet with this `walletId` belongs to the user.
+         *     Inferred: the source says `walletId` comes from the list of the user's custody wallets but shows no error for
+         *     one that is not there; 404 is the most plausible status, and the body is not shown.
+         */
+        WalletNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -856,6 +928,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getClientInfo: {
@@ -877,6 +952,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listClientUsers: {
@@ -905,6 +981,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OtherClient"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustodyWallets: {
@@ -940,6 +1018,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["UserNotApproved"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustodyWallet: {
@@ -979,6 +1058,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["UserNotApproved"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustodyWalletBalance: {
@@ -1019,6 +1101,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["UserNotApproved"];
+            404: components["responses"]["WalletNotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWalletTransfers: {
@@ -1075,6 +1159,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["UserNotApproved"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWalletTransfer: {
@@ -1114,6 +1199,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["UserNotApproved"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBankAccounts: {
@@ -1148,6 +1236,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OtherClient"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBanks: {
@@ -1169,6 +1259,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {
@@ -1197,6 +1288,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OtherClient"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -1231,6 +1324,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookNotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -256,8 +256,9 @@ export interface paths {
          * @description Registers an HTTP endpoint on your server that the service calls (direction `OUTBOUND`, method `POST`,
          *     authType `NONE` by default) whenever `triggerEvent` occurs. `name` must be unique and `url` at most 500
          *     characters. A call to the endpoint that does not finish within `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the source does not show the success status (201, as the call creates a record) nor the errors
          *     (401 for a missing token, 409 for a name already in use, 422 for an invalid body).
@@ -286,8 +287,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `user.accepted_terms`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -315,8 +317,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `user.canceled`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -344,8 +347,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `user.created`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -373,8 +377,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `user.updated`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -402,8 +407,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `auth.otp_requested`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -431,8 +437,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `operation.created`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -460,8 +467,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `operation.status_updated`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -489,8 +497,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `operation.transfer.created`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -518,8 +527,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `operation.transfer.status_updated`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -547,8 +557,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `wallet.created`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -576,8 +587,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `fiat.payin.completed`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -605,8 +617,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `fiat.payout.completed`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -634,8 +647,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `fiat.payment.completed`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -663,8 +677,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `fiat.payin.rejected`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -692,8 +707,9 @@ export interface webhooks {
          *     `POST` to every endpoint registered with `triggerEvent` `fiat.payout.rejected`.
          *
          *     Delivery: a call that does not complete within the endpoint's `timeoutMs` (default 30000 ms) counts as
-         *     failed and is retried up to `retryConfig.max_attempts` times (default 3), the first retry after
-         *     `initial_delay_ms` (default 1000 ms) and each later delay multiplied by `multiplier` (default 4).
+         *     failed; the endpoint is called at most `retryConfig.max_attempts` times in all (default 3: the first call
+         *     and two retries), the first retry `initial_delay_ms` (default 1000 ms) after a failed call and each later
+         *     delay multiplied by `multiplier` (default 4): with the defaults, calls at 0 s, 1 s and 5 s.
          *
          *     Inferred: the payload is not shown, so it is an open object, and which operation emits this event is
          *     not shown either. Any 2xx answer is taken as acknowledging the call, and a 4xx or 5xx as a failure;
@@ -1244,21 +1260,21 @@ export interface components {
          */
         EventName: "user.accepted_terms" | "user.canceled" | "user.created" | "user.updated" | "auth.otp_requested" | "operation.created" | "operation.status_updated" | "operation.transfer.created" | "operation.transfer.status_updated" | "wallet.created" | "fiat.payin.completed" | "fiat.payout.completed" | "fiat.payment.completed" | "fiat.payin.rejected" | "fiat.payout.rejected";
         /**
-         * @description How the service retries a failed call to the endpoint: with exponential backoff, the first delay being
-         *     `initial_delay_ms` and each later delay the previous one multiplied by `multiplier`, up to
-         *     `max_attempts`. The source leaves open whether `max_attempts` counts the retries or all attempts
-         *     including the first call: its delivery rule says a failed call "is retried up to max_attempts", while
-         *     its limits table lists "Webhook attempts" as "3 by default".
+         * @description How the service retries a failed call to the endpoint: `max_attempts` calls in all, the first one
+         *     included, with exponential backoff between them: the first retry comes `initial_delay_ms` after a failed
+         *     call and each later delay is the previous one multiplied by `multiplier`. With the defaults the endpoint
+         *     is called at most three times: at once, 1 s later and 4 s after that (at 0 s, 1 s and 5 s).
          *
-         *     Inferred: reading `max_attempts` as the number of retries, as the delivery rule words it, the defaults
-         *     give up to three retries after delays of 1 s, 4 s and 16 s; read as total attempts, only the first two
-         *     delays would apply. The source gives the defaults but not the types; whole numbers are assumed for the
+         *     Inferred: the source's limits table gives "Webhook attempts: 3 by default" for this field, so
+         *     `max_attempts` counts every call, the first one included, although its delivery rule says a failed call
+         *     "is retried up to max_attempts"; read as retries only, the defaults would make four calls, which the
+         *     limits table rules out. The source gives the defaults but not the types; whole numbers are assumed for the
          *     attempts and the delay, and a number for the multiplier.
          */
         RetryConfig: {
             /**
-             * @description Upper bound on delivery attempts for a failed call; whether it counts the retries only or also the
-             *     first call is not stated in the source.
+             * @description Calls made at most for one event, the first one included (the default 3 is the first call and two
+             *     retries).
              * @default 3
              */
             max_attempts?: number;
@@ -1361,11 +1377,56 @@ export interface components {
             };
         };
         /**
+         * @description The request body is too large to be taken; nothing was done. Send a smaller body.
+         *     Inferred: the source shows no size limit and no error for it; 413 is the standard status for a body over the
+         *     server's limit, and the body is not shown. The sandbox reads at most 1 MiB.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The request body was not sent as JSON: send it with `Content-Type: application/json`. Nothing was done.
+         *     Inferred: the source says request bodies are JSON but shows no answer for a body of another type (or of no
+         *     stated type); 415 is the standard status for that, and the body is not shown.
+         */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
          * @description The token request was refused because its body is not a JSON object.
          *     Inferred: the source shows neither the token call's body nor its errors; 422 is assumed, as this API uses it for invalid on-ramp bodies, and the body is not shown.
          */
         InvalidTokenRequest: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The service cannot answer for now (for example while its database is down or restarting); nothing was
+         *     done. Repeat the request after the number of seconds in `Retry-After`.
+         *     Inferred: the source shows no such answer; 503 with `Retry-After` is the standard answer of a service that
+         *     is briefly unavailable, and the body is not shown.
+         */
+        ServiceUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds to wait before repeating the request.
+                 * @example 2
+                 */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -1397,6 +1458,19 @@ export interface components {
             };
         };
         /**
+         * @description A parameter cannot be taken (for example a text holding a NUL character); nothing was done.
+         *     Inferred: the source shows no errors for this call; 400 is the most plausible status for a malformed
+         *     parameter, and the body is not shown.
+         */
+        InvalidParameter: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
          * @description No user with this `user_id` exists for the client.
          *     Inferred: the source shows no errors for this call; 404 is the most plausible status for an unknown user, and the body is not shown.
          */
@@ -1413,6 +1487,19 @@ export interface components {
          *     Inferred: the source requires available funds but shows neither the status of the refusal nor its body; 400 is assumed, as this API uses it for insufficient funds on on-ramps.
          */
         PayoutInsufficientFunds: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description No user with this `user_id` exists for the client, so there is no balance to pay out from.
+         *     Inferred: the source shows no errors for payouts; 403 is taken from the on-ramp, whose source table answers 403
+         *     for a user that does not exist, and the body is not shown.
+         */
+        PayoutUserUnknown: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1557,7 +1644,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["InvalidCredentials"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidTokenRequest"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAdminUsers: {
@@ -1579,6 +1669,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAdminAccounts: {
@@ -1600,6 +1691,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAdminBanks: {
@@ -1621,6 +1713,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     registerUser: {
@@ -1652,7 +1745,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRegistration"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     generateKycUrl: {
@@ -1691,8 +1787,10 @@ export interface operations {
                     "application/json": components["schemas"]["KycLink"];
                 };
             };
+            400: components["responses"]["InvalidParameter"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["UserNotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPayout: {
@@ -1726,7 +1824,11 @@ export interface operations {
             };
             400: components["responses"]["PayoutInsufficientFunds"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PayoutUserUnknown"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PayoutRefused"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createOnRamp: {
@@ -1761,7 +1863,10 @@ export interface operations {
             400: components["responses"]["OnRampInsufficientFunds"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OnRampUserNotApproved"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["OnRampRefused"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createIntegrationEndpoint: {
@@ -1788,7 +1893,10 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["IntegrationEndpointNameTaken"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidIntegrationEndpoint"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     userAcceptedTermsEvent: {

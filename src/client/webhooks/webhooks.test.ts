@@ -155,13 +155,15 @@ describe('events and delivery schedule', () => {
     expect([...eventNames]).toEqual(Object.keys(readBundleJson('v1').webhooks ?? {}));
   });
 
-  it('computes the schedule from the description defaults and from a given retryConfig', () => {
-    expect(deliverySchedule()).toEqual({ timeoutMs: 30000, calls: 4, retryDelaysMs: [1000, 4000, 16000] });
-    expect(deliverySchedule({ timeoutMs: 5000, retryConfig: { max_attempts: 2, initial_delay_ms: 500, multiplier: 3 } })).toEqual({
+  it('computes the schedule from the description defaults and from a given retryConfig: max_attempts counts calls, the first included', () => {
+    // The source: "Webhook attempts: 3 by default": the first call at 0, retries at 1 s and 5 s.
+    expect(deliverySchedule()).toEqual({ timeoutMs: 30000, calls: 3, retryDelaysMs: [1000, 4000] });
+    expect(deliverySchedule({ timeoutMs: 5000, retryConfig: { max_attempts: 4, initial_delay_ms: 500, multiplier: 3 } })).toEqual({
       timeoutMs: 5000,
-      calls: 3,
-      retryDelaysMs: [500, 1500],
+      calls: 4,
+      retryDelaysMs: [500, 1500, 4500],
     });
+    expect(deliverySchedule({ retryConfig: { max_attempts: 1 } })).toEqual({ timeoutMs: 30000, calls: 1, retryDelaysMs: [] });
   });
 });
 

@@ -154,11 +154,20 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
     }
   }
 
+  // A database that is down fails every pass: the first failure is logged, then the recovery, not each pass.
+  let failing = false;
   const timer = setInterval(() => {
     expire();
-    kick().catch((error: unknown) => {
-      if (!closed) console.error('[sandbox] delivery worker:', error instanceof Error ? error.message : error);
-    });
+    kick().then(
+      () => {
+        if (failing && !closed) console.error('[sandbox] delivery worker: the database answers again.');
+        failing = false;
+      },
+      (error: unknown) => {
+        if (!closed && !failing) console.error('[sandbox] delivery worker (retrying every pass until the database answers):', error instanceof Error ? error.message : error);
+        failing = true;
+      },
+    );
   }, options.pollMs ?? 20);
   timer.unref();
 

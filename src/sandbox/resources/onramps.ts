@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
 import { nextState, onRampStates } from '../states.js';
 import { BANKS } from './accounts.js';
-import { debit, findUser } from './users.js';
+import { MAX_BALANCE, debit, findUser } from './users.js';
 import { openCustodyWallet } from './wallets.js';
 import { emitTransition } from '../events/store.js';
 
@@ -35,7 +35,11 @@ export const COP_PER_STABLECOIN = 4000;
 /** Sandbox's own list of enabled asset pairs. */
 export const ENABLED_PAIRS = ['COP/USDC', 'COP/USDT'];
 
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
+/** To 6 decimals; a number so large that scaling it overflows has no decimals to round (it stays as it is, finite). */
+const round = (n: number) => {
+  const rounded = Math.round(n * 1e6) / 1e6;
+  return Number.isFinite(rounded) ? rounded : n;
+};
 
 interface OnRampRow {
   id: string;
@@ -80,7 +84,8 @@ async function creditStablecoin(ctx: HandlerContext, tenantId: string, userId: s
   await ctx.sql.query('select pg_advisory_xact_lock(hashtext($1))', [`custody-wallet:${userId}:${token}`]);
   const wallets = await ctx.sql.query<{ id: string }>('select id from custody_wallets where user_id = $1 and token = $2 order by created_at limit 1', [userId, token]);
   const walletId = wallets[0]?.id ?? (await openCustodyWallet(ctx.sql, tenantId, userId, token, 'POLYGON', ctx.clock.now())).id;
-  await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1', [walletId, amount]);
+  const credited = await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1 and balance + $2 <= $3 returning id', [walletId, amount, MAX_BALANCE]);
+  if (!credited.length) refuse(409, 'balance_limit', `The custody wallet's balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
 }
 
 export const handlers: Handlers = {
@@ -98,8 +103,9 @@ export const handlers: Handlers = {
     if (wallet!.user_id !== userId) refuse(422, 'destination_not_owned', 'The destination wallet is not the user\'s.');
     const paymentMethod: string = b.paymentMethod ?? 'DAVIPLATA';
     if (paymentMethod === 'PSE' && !BANKS.some((bank) => bank.code === b.bankCode)) refuse(422, 'unknown_bank', 'bankCode is not in the bank list.');
-    const limit = user === 'client' || user.tier_limit === null ? null : Number(user.tier_limit);
-    if (limit !== null && b.amount > limit) {
+    // Until setTierLimit, the tier allows up to MAX_BALANCE, the most a balance of the sandbox holds.
+    const limit = user === 'client' || user.tier_limit === null ? MAX_BALANCE : Number(user.tier_limit);
+    if (b.amount > limit) {
       refuse(422, 'tier_limit_exceeded', `The amount is over the user's tier limit of ${limit} COP.`, {
         tierEscalation: { actionType: 'DOC_UPLOAD', actionPayload: {}, message: 'Upload proof of funds to raise the limit.', expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000).toISOString() },
       });

@@ -37,7 +37,7 @@ async function settle(ctx: HandlerContext, trigger: 'completePayout' | 'rejectPa
   const payout = rows[0] ?? refuse(404, 'not_found', 'No payout has this ID.');
   requireInScope(ctx, payout.tenant_id, 'No payout has this ID.');
   const { to } = nextState(payoutStates, 'payout', payout.status, trigger);
-  if (to === 'REJECTED') await credit(ctx.sql, payout.tenant_id, payout.user_id, payout.currency, Number(payout.amount));
+  if (to === 'REJECTED') await credit(ctx.sql, payout.tenant_id, payout.user_id, payout.currency, Number(payout.amount), null);
   await ctx.sql.query('update payouts set status = $2 where id = $1', [payout.id, to]);
   await emitTransition(ctx, payout.tenant_id, nextState(payoutStates, 'payout', payout.status, trigger), { ...payoutView(payout), status: to });
   return { status: 200, body: { id: payout.id, status: to } };

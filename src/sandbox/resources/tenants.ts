@@ -1,5 +1,5 @@
 // Tenants (clients), their credentials and tokens, and the sandbox clock.
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Db, Sql } from '../db.js';
 import { refuse, tenantOf, type Handlers, type Tenant } from '../handler.js';
@@ -24,10 +24,33 @@ create table if not exists sandbox_clock (
   offset_ms bigint not null
 );
 insert into sandbox_clock (id, offset_ms) values (1, 0) on conflict (id) do nothing;
+create table if not exists sandbox_signing_key (
+  id integer primary key check (id = 1),
+  secret text not null
+);
 `;
 
-/** Business tokens live 5 minutes of sandbox time (the source); v1 tokens do not expire (the sandbox's choice). */
-export const TOKEN_LIFETIME_SECONDS: Record<string, number | null> = { business: 300, v1: null };
+/** Business tokens live 5 minutes of sandbox time (the source); v1 tokens 24 hours (the sandbox's choice: the source shows no lifetime). */
+export const TOKEN_LIFETIME_SECONDS: Record<'business' | 'v1', number> = { business: 300, v1: 86_400 };
+
+/** Who signs the sandbox's tokens (`iss`). */
+export const TOKEN_ISSUER = 'ramp-api-sandbox';
+
+/**
+ * The sandbox's key for signing tokens (HMAC-SHA256), made once per database with 32 random bytes and kept in
+ * it, so every instance on one PostgreSQL signs and accepts the same tokens. Never answered or logged.
+ */
+export async function ensureSigningKey(db: Sql): Promise<void> {
+  await db.query('insert into sandbox_signing_key (id, secret) values (1, $1) on conflict (id) do nothing', [randomBytes(32).toString('base64url')]);
+}
+
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A JWT (HS256) with `claims`, signed with `key`. */
+export function signJwt(claims: Record<string, unknown>, key: string): string {
+  const unsigned = `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url(claims)}`;
+  return `${unsigned}.${createHmac('sha256', key).update(unsigned).digest('base64url')}`;
+}
 
 const secret = () => randomBytes(24).toString('base64url');
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -74,11 +97,15 @@ async function issueToken(sql: Sql, body: unknown, family: 'business' | 'v1', no
     ? await sql.query<{ id: string; secret: string }>(`select id, ${column} as secret from tenants where id = $1`, [clientId])
     : [];
   if (!rows[0] || !sameText(rows[0].secret, String(clientSecret))) refuse(401, 'invalid_credentials', 'These credentials belong to no tenant.');
-  const lifetime = TOKEN_LIFETIME_SECONDS[family] ?? null;
-  const token = `sbx_${family}_${randomBytes(24).toString('base64url')}`;
-  const expires = lifetime === null ? null : new Date(now.getTime() + lifetime * 1000);
-  await sql.query('insert into tokens (token, tenant_id, family, expires_at) values ($1, $2, $3, $4)', [token, rows[0]!.id, family, expires?.toISOString() ?? null]);
-  return { status: 200, body: { access_token: token, token_type: 'Bearer', ...(lifetime === null ? {} : { expires_in: lifetime }) } };
+  // A signed JWT: `sub` the client, `aud` the family, `iat` and `exp` in sandbox time, `jti` unique per token.
+  // The token is also stored, so resetSandbox (which removes the tenant) ends it at once.
+  const lifetime = TOKEN_LIFETIME_SECONDS[family];
+  const iat = Math.floor(now.getTime() / 1000);
+  const key = (await sql.query<{ secret: string }>('select secret from sandbox_signing_key where id = 1'))[0]!.secret;
+  const token = signJwt({ iss: TOKEN_ISSUER, sub: rows[0]!.id, aud: family, iat, exp: iat + lifetime, jti: randomUUID() }, key);
+  const expires = new Date((iat + lifetime) * 1000);
+  await sql.query('insert into tokens (token, tenant_id, family, expires_at) values ($1, $2, $3, $4)', [token, rows[0]!.id, family, expires.toISOString()]);
+  return { status: 200, body: { access_token: token, token_type: 'Bearer', expires_in: lifetime } };
 }
 
 /**

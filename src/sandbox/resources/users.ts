@@ -43,9 +43,16 @@ export function personOf(user: UserRow) {
   };
 }
 
-/** A user of the tenant: `'client'` for the tenant's own ID (which acts as an approved user), null if unknown. */
+/** Whether `id` has the form of a UUID, the only form a record ID of the sandbox takes. */
+export const isUuid = (id: unknown): id is string => typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+/**
+ * A user of the tenant: `'client'` for the tenant's own ID (which acts as an approved user), null if unknown.
+ * The v1 paths type `user_id` as a plain string: one that is not a UUID names no record, so it is unknown.
+ */
 export async function findUser(sql: Sql, tenant: Tenant, userId: string): Promise<UserRow | 'client' | null> {
   if (userId === tenant.id) return 'client';
+  if (!isUuid(userId)) return null;
   const rows = await sql.query<UserRow>('select * from users where id = $1 and tenant_id = $2', [userId, tenant.id]);
   return rows[0] ?? null;
 }
@@ -73,13 +80,24 @@ export async function balanceOf(sql: Sql, ownerId: string, currency: string): Pr
   return rows[0] ? Number(rows[0].amount) : 0;
 }
 
-export async function credit(sql: Sql, tenantId: string, ownerId: string, currency: string, amount: number): Promise<number> {
+/**
+ * The most a balance (a user's fiat, a custody wallet's token) may hold: the sandbox's own limit, so that every
+ * balance and amount it answers stays an exact JSON number. Funding past it is refused.
+ */
+export const MAX_BALANCE = 1e15;
+
+/**
+ * Credits `amount`; null (nothing changed) when the balance would pass `limit` (MAX_BALANCE for new money; a
+ * refund of money debited before passes null, and is never refused).
+ */
+export async function credit(sql: Sql, tenantId: string, ownerId: string, currency: string, amount: number, limit: number | null = MAX_BALANCE): Promise<number | null> {
   const rows = await sql.query<{ amount: string }>(
-    `insert into balances (tenant_id, owner_id, currency, amount) values ($1, $2, $3, $4)
-     on conflict (owner_id, currency) do update set amount = balances.amount + excluded.amount returning amount`,
-    [tenantId, ownerId, currency, amount],
+    `insert into balances (tenant_id, owner_id, currency, amount) select $1, $2, $3, $4 where $5::numeric is null or $4::numeric <= $5
+     on conflict (owner_id, currency) do update set amount = balances.amount + excluded.amount
+       where $5::numeric is null or balances.amount + excluded.amount <= $5 returning amount`,
+    [tenantId, ownerId, currency, amount, limit],
   );
-  return Number(rows[0]!.amount);
+  return rows[0] ? Number(rows[0].amount) : null;
 }
 
 /** Debits atomically (one statement, safe under concurrency); false when the balance is short. */
@@ -185,6 +203,7 @@ export const handlers: Handlers = {
     const owner = (await userOrClient(ctx.sql, ctx.path.userId!)) ?? refuse(404, 'not_found', 'No user or client has this ID.');
     requireInScope(ctx, owner.tenantId, 'No user or client has this ID.');
     const balance = await credit(ctx.sql, owner.tenantId, ctx.path.userId!, ctx.body.currency, ctx.body.amount);
+    if (balance === null) refuse(400, 'balance_limit', `The balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
     return { status: 200, body: { userId: ctx.path.userId, currency: ctx.body.currency, balance } };
   },
 

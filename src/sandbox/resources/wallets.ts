@@ -4,7 +4,7 @@ import type { Sql } from '../db.js';
 import { registerDate } from '../clock.js';
 import { refuse, requireInScope, type HandlerContext, type Handlers } from '../handler.js';
 import { custodyWalletStates, nextState, walletTransferStates } from '../states.js';
-import { requireApprovedUser, requireOwnClient } from './users.js';
+import { MAX_BALANCE, isUuid, requireApprovedUser, requireOwnClient } from './users.js';
 import { emitTransition } from '../events/store.js';
 
 export const migration = `
@@ -59,6 +59,21 @@ interface WalletRow {
   status: string;
   balance: string;
   created_at: Date;
+}
+
+/** A numeric column as decimal text without an exponent or trailing zeros (`1e-7` is `0.0000001`, `2.500000` is `2.5`). */
+export function decimalText(value: string | number): string {
+  const text = typeof value === 'number' ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : value;
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+/** Epoch milliseconds of the start of `date` (`YYYY-MM-DD`, UTC) plus `days`, kept inside PostgreSQL's timestamp range. */
+function dayStartMs(date: string, days = 0): number {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const start = new Date(Date.UTC(2000, month - 1, day + days));
+  start.setUTCFullYear(year, month - 1, day + days);
+  // PostgreSQL timestamps run from 4713 BC to 294276 AD; a bound outside is the same as the nearest end.
+  return Math.min(Math.max(start.getTime(), -210_000_000_000_000), 9_000_000_000_000_000);
 }
 
 const maskAddress = (address: string) => `${address.slice(0, 6)}****${address.slice(-4)}`;
@@ -160,7 +175,7 @@ export const handlers: Handlers = {
     await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
     const rows = await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2 and user_id = $3', [ctx.path.walletId, tenant.id, ctx.path.userId]);
     const wallet = rows[0] ?? refuse(404, 'not_found', 'No custody wallet of this user has this ID.');
-    return { status: 200, body: { balance: String(Number(wallet.balance)), token: wallet.token } };
+    return { status: 200, body: { balance: decimalText(wallet.balance), token: wallet.token } };
   },
 
   listWalletTransfers: async (ctx) => {
@@ -174,8 +189,10 @@ export const handlers: Handlers = {
     };
     if (ctx.query.status !== undefined) add('status = ?', ctx.query.status);
     if (ctx.query.originWallet !== undefined) add('origin_wallet::text = ?', ctx.query.originWallet);
-    if (ctx.query.startDate !== undefined) add("created_at >= (?::date)::timestamp at time zone 'UTC'", ctx.query.startDate);
-    if (ctx.query.finalDate !== undefined) add("created_at < ((?::date) + 1)::timestamp at time zone 'UTC'", ctx.query.finalDate);
+    // A day's bounds in epoch milliseconds, computed here: any date the description allows (year 0 included, which
+    // PostgreSQL's date type refuses) is a valid bound, before or after every transfer.
+    if (ctx.query.startDate !== undefined) add('created_at >= to_timestamp(?::double precision / 1000)', dayStartMs(String(ctx.query.startDate)));
+    if (ctx.query.finalDate !== undefined) add('created_at < to_timestamp(?::double precision / 1000)', dayStartMs(String(ctx.query.finalDate), 1));
     const rows = await ctx.sql.query<TransferRow>(
       `select * from wallet_transfers where ${where.join(' and ')} order by created_at desc, seq desc limit ${MAX_TRANSFERS}`,
       params,
@@ -188,8 +205,8 @@ export const handlers: Handlers = {
     const tenant = requireOwnClient(ctx);
     await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
     const { walletOriginId, walletDestinationId, amount } = ctx.body as Record<string, unknown>;
-    if (typeof walletOriginId !== 'string' || typeof walletDestinationId !== 'string' || typeof amount !== 'number' || !(amount > 0)) {
-      refuse(400, 'invalid_request', 'The sandbox expects { walletOriginId, walletDestinationId, amount > 0 }.');
+    if (!isUuid(walletOriginId) || !isUuid(walletDestinationId) || typeof amount !== 'number' || !(amount > 0)) {
+      refuse(400, 'invalid_request', 'The sandbox expects { walletOriginId, walletDestinationId (custody wallet IDs), amount > 0 }.');
     }
     const origin = (await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2 and user_id = $3 for update', [walletOriginId, tenant.id, ctx.path.userId]))[0];
     if (!origin) return refuse(403, 'forbidden', 'The origin wallet is not a custody wallet of this user.');
@@ -209,9 +226,11 @@ export const handlers: Handlers = {
   },
 
   fundWallet: async (ctx) => {
-    const rows = await ctx.sql.query<WalletRow>('update custody_wallets set balance = balance + $2 where id = $1 and ($3::uuid is null or tenant_id = $3) returning *', [ctx.path.walletId, ctx.body.amount, ctx.tenant?.id ?? null]);
-    const wallet = rows[0] ?? refuse(404, 'not_found', 'No custody wallet has this ID.');
-    return { status: 200, body: { walletId: wallet.id, token: wallet.token, balance: String(Number(wallet.balance)) } };
+    const found = await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and ($2::uuid is null or tenant_id = $2) for update', [ctx.path.walletId, ctx.tenant?.id ?? null]);
+    if (!found[0]) refuse(404, 'not_found', 'No custody wallet has this ID.');
+    const rows = await ctx.sql.query<WalletRow>('update custody_wallets set balance = balance + $2 where id = $1 and balance + $2 <= $3 returning *', [ctx.path.walletId, ctx.body.amount, MAX_BALANCE]);
+    const wallet = rows[0] ?? refuse(400, 'balance_limit', `The balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
+    return { status: 200, body: { walletId: wallet.id, token: wallet.token, balance: decimalText(wallet.balance) } };
   },
 
   createExternalWallet: async (ctx) => {

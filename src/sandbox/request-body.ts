@@ -1,0 +1,100 @@
+// Request bodies as the sandbox takes them: JSON only (415 otherwise), at most 1 MiB (413), nested at most
+// MAX_JSON_DEPTH levels, no NUL character in any text and no number JSON cannot carry back. Each refusal names
+// what was wrong; none of them reaches a handler or the database.
+import type { IncomingMessage } from 'node:http';
+import { Refusal } from './handler.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Objects and arrays inside one another, at most (the sandbox's limit: no body of either API nests more than 4). */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether the request carries a body: a length other than 0, or a chunked one. */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return length.trim() !== '0';
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+/** The media type of a Content-Type header, lowercased, without its parameters; '' when there is none. */
+export function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Refuses a body that is not sent as JSON (415): the descriptions take `application/json` only. */
+export function requireJson(req: IncomingMessage): void {
+  const type = mediaType(req.headers['content-type']);
+  if (type !== 'application/json') {
+    throw new Refusal(415, 'unsupported_media_type', `The body must be JSON sent with Content-Type: application/json; got ${type ? `"${type.slice(0, 100)}"` : 'no Content-Type'}.`);
+  }
+}
+
+/** The body as text, refused with 413 as soon as it passes MAX_BODY_BYTES (the rest is not read). */
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Refusal(413, 'too_large', `The body is over ${MAX_BODY_BYTES} bytes (1 MiB), the most the sandbox reads.`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The deepest nesting of objects and arrays in a JSON text, counted without parsing it (strings skipped). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) deepest = Math.max(deepest, ++depth);
+    else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * What the sandbox cannot take in a parsed body, each with where it is: a NUL character in a text or a key
+ * (PostgreSQL text cannot hold U+0000), and a number too large for a JSON number (`1e400` parses to Infinity).
+ * The body is at most MAX_JSON_DEPTH deep when this runs, so the recursion is bounded.
+ */
+export function unstorable(value: unknown, at = 'body', found: string[] = []): string[] {
+  if (found.length >= 5) return found;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push(`${at} contains a NUL character (U+0000), which the sandbox does not accept in any text`);
+  } else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) found.push(`${at} is a number too large to hold (${value})`);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => unstorable(item, `${at}[${i}]`, found));
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) found.push(`${at} has a key with a NUL character (U+0000), which the sandbox does not accept in any text`);
+      unstorable(item, `${at}/${key.replaceAll('\u0000', '\\u0000').slice(0, 60)}`, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * The parsed body, or a refusal with `invalidStatus` (the operation's documented status for a request that breaks
+ * its description) naming what is wrong.
+ */
+export function parseBody(text: string, invalidStatus: number): unknown {
+  const depth = jsonDepth(text);
+  if (depth > MAX_JSON_DEPTH) {
+    throw new Refusal(invalidStatus, 'invalid_request', `The body nests objects and arrays ${depth} levels deep; the sandbox takes at most ${MAX_JSON_DEPTH}.`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Refusal(invalidStatus, 'invalid_request', 'The body is not valid JSON.');
+  }
+  const problems = unstorable(body);
+  if (problems.length) throw new Refusal(invalidStatus, 'invalid_request', `The request cannot be taken: ${problems.join('; ')}.`);
+  return body;
+}
