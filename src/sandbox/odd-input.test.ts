@@ -6,10 +6,9 @@
 // one: a non-UUID user_id, a date in year 0, a balance funded past Number.MAX_VALUE, another client's clientId.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyExamples } from '../../contract-tests/requests.js';
 import { orThrow } from '../client/core/client.js';
 import { readBundleFile } from './openapi/document.js';
-import { listOperations, type OperationEntry } from './openapi/lookup.js';
+import { bodyExamples, listOperations, type OperationEntry } from './openapi/lookup.js';
 import { rawRequest } from '../testing/raw-http.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { createSandboxClient } from '../client/sandbox/client.js';

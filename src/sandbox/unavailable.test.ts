@@ -4,10 +4,9 @@
 // where Debian's `postgresql` is not installed (under CI that is a failure, as for the other PostgreSQL suites).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyExamples } from '../../contract-tests/requests.js';
 import { orThrow } from '../client/core/client.js';
 import { readBundleFile } from './openapi/document.js';
-import { listOperations } from './openapi/lookup.js';
+import { bodyExamples, listOperations } from './openapi/lookup.js';
 import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../testing/postgres.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { until } from '../testing/until.js';
