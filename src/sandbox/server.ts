@@ -15,6 +15,7 @@ import { tenantForToken } from './resources/tenants.js';
 import { countCall, limitableOperations, rateLimitHandlers } from './rate-limits.js';
 import { buildRoutes, type Route } from './router.js';
 import { eventHandlers, startEvents, type SandboxEvents } from './events/index.js';
+import { guardConnections, type ConnectionLimits } from './connections.js';
 
 export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -44,6 +45,8 @@ export interface SandboxOptions extends DbOptions {
   bundles?: { family: string; doc: OpenApiDocument }[];
   /** Handlers by operationId; default the sandbox's own. */
   handlers?: Handlers;
+  /** How many connections are held and how long a silent or slow one may last (./connections.ts). */
+  connections?: ConnectionLimits;
 }
 
 export interface Sandbox {
@@ -116,8 +119,14 @@ interface Target {
   searchParams: URLSearchParams;
 }
 
-/** A plain origin-form target: a path of unreserved characters and `/` with no dot segment, then an optional query. */
-const PLAIN_TARGET = /^(\/(?:[A-Za-z0-9_~-]+(?:\.[A-Za-z0-9_~-]*)*\/?)*)(?:\?([^#]*))?$/;
+/**
+ * A plain origin-form target: `/`, then unreserved characters and `/`, then an optional query. Each part is one
+ * character class under one quantifier, so a test takes time linear in the target, whatever it holds (a
+ * nested quantifier here once took minutes on `/` and 40 letters and a `!`).
+ */
+const PLAIN_PATH = /^\/[A-Za-z0-9_~.\/-]*$/;
+/** A dot segment or an empty segment: the URL parser, not a plain split, decides what such a path means. */
+const ODD_SEGMENT = /\/\/|\/\.\.?(?:\/|$)/;
 
 /**
  * The path and query of a request target. A plain one, as every client sends, is split as it is (parsing a
@@ -125,8 +134,11 @@ const PLAIN_TARGET = /^(\/(?:[A-Za-z0-9_~-]+(?:\.[A-Za-z0-9_~-]*)*\/?)*)(?:\?([^
  * through the URL parser, which normalizes it, and throws when it cannot.
  */
 function requestTarget(target: string): Target {
-  const plain = PLAIN_TARGET.exec(target);
-  if (plain) return { pathname: plain[1]!, searchParams: new URLSearchParams(plain[2] ?? '') };
+  const query = target.indexOf('?');
+  const path = query < 0 ? target : target.slice(0, query);
+  if (PLAIN_PATH.test(path) && !ODD_SEGMENT.test(path) && (query < 0 || !target.includes('#', query))) {
+    return { pathname: path, searchParams: new URLSearchParams(query < 0 ? '' : target.slice(query + 1)) };
+  }
   return new URL(target, 'http://sandbox.invalid');
 }
 
@@ -301,6 +313,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       else res.destroy();
     });
   });
+  guardConnections(server, options.connections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
