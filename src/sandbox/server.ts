@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleDir, readBundleFile, type OpenApiDocument } from '../openapi/document.js';
 import { createClock, type Clock } from './clock.js';
-import { openPglite, openPostgres, type Db, type DbOptions } from './db.js';
+import { DatabaseUnavailable, openPglite, openPostgres, type Db, type DbOptions } from './db.js';
+import { lockDataFolder } from './data-lock.js';
 import { Refusal, type Handlers, type HandlerContext, type Tenant } from './handler.js';
 import { allHandlers, migrate, loadClockOffset } from './resources/index.js';
 import { tenantForToken } from './resources/tenants.js';
@@ -167,11 +168,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const limitable = limitableOperations(routes);
   const handlers = options.handlers ?? { ...allHandlers, ...eventHandlers, ...rateLimitHandlers(limitable) };
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
-  const db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
-  await migrate(db);
+  // One process per data folder: taken before PGlite opens it, given back when the sandbox closes.
+  const lock = !options.db && !options.databaseUrl && !options.memory && options.dataDir ? lockDataFolder(options.dataDir) : undefined;
+  let db: Db;
+  try {
+    db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
+  } catch (error) {
+    lock?.release();
+    throw options.databaseUrl ? new DatabaseUnavailable(options.databaseUrl, error) : error;
+  }
+  const undo: (() => Promise<void>)[] = [async () => lock?.release(), async () => void (options.db ? undefined : await db.close().catch(() => undefined))];
+  const failed = async (error: unknown) => {
+    for (const step of undo.reverse()) await step();
+    return error;
+  };
+  try {
+    await migrate(db);
+  } catch (error) {
+    throw await failed(options.databaseUrl ? new DatabaseUnavailable(options.databaseUrl, error) : error);
+  }
   // On a shared PostgreSQL, another instance may move the clock: each request and each delivery pass reads it.
   const clock = createClock(options.realNow, await loadClockOffset(db), db.shared ? () => loadClockOffset(db) : undefined);
   const events = await startEvents(db, clock);
+  undo.push(() => events.close());
   const violations: string[] = [];
   const onViolation = options.onViolation ?? 'fail';
   const controlDoc = bundles.find((b) => b.family === 'sandbox')?.doc;
@@ -314,10 +333,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   guardConnections(server, options.connections);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    throw await failed(error);
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
   let closed: Promise<void> | undefined;
@@ -337,6 +360,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           server.closeAllConnections();
         });
         if (!options.db) await db.close();
+        lock?.release();
       })();
       return closed;
     },

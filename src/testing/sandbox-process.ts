@@ -45,7 +45,7 @@ export async function launchSandbox(args: string[], options: LaunchOptions = {})
   );
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`The sandbox did not print its address:\n${out}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`The sandbox did not print its address within 60 s:\n${out}`)), 60_000);
       child.stdout!.on('data', () => {
         const m = /Sandbox:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
         if (m && out.includes('Ctrl-C to stop.')) {
