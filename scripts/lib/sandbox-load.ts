@@ -356,7 +356,7 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
   checks.push({ name: 'no balance is negative', pass: Number(negative!.users) + Number(negative!.wallets) === 0, figures: `${negative!.users} user balances, ${negative!.wallets} wallets below 0` });
   const users = await q<{ id: string; balance: string; payouts: string; inverse: string }>(
     `select u.id::text as id,
-            coalesce((select amount from balances b where b.owner_id = u.id and b.currency = 'COP'), 0) as balance,
+            coalesce((select amount from balances b where b.tenant_id = u.tenant_id and b.owner_id = u.id and b.currency = 'COP'), 0) as balance,
             coalesce((select sum(amount) from payouts p where p.user_id = u.id and p.currency = 'COP' and p.status <> 'REJECTED'), 0) as payouts,
             coalesce((select sum((o.record->>'amountOrigin')::numeric) from on_ramps o where o.user_id = u.id and o.record->'depositInstructions' = '{}'::jsonb), 0) as inverse
        from users u`,
