@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DataFolderError, prepareDataFolder } from './data-lock.js';
 import { DatabaseUnavailable } from './db.js';
+import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './events/addresses.js';
 import { checkExposure, startSandbox, type Sandbox } from './server.js';
 
 export const USAGE = `Usage: ramp-api sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR] [--memory] [--database-url URL]
@@ -18,6 +19,9 @@ export const USAGE = `Usage: ramp-api sandbox [--port N] [--host ADDR] [--admin-
   --memory                 keep nothing on disk
   --database-url URL       keep the state in this PostgreSQL server instead (default DATABASE_URL when
                            neither --memory nor --data is given)
+  --endpoint-networks LIST networks webhook endpoints may be in, comma-separated: loopback, private, any,
+                           or CIDR blocks (default SANDBOX_ENDPOINT_NETWORKS, else loopback,private);
+                           link-local addresses (169.254.0.0/16, fe80::/10) are refused whatever the list
 
 --memory, --data and --database-url contradict each other: give one. A bad value is one line naming the
 option, and exit status 2.
@@ -30,6 +34,8 @@ export interface CliOptions {
   adminToken: string | undefined;
   dataDir: string | null;
   databaseUrl: string | null;
+  /** Networks webhook endpoints may be in (never link-local ones). */
+  endpointNetworks: string[];
   /** Where the port and the database URL came from (an option or an environment variable), to name it in a refusal. */
   from: { port: string; databaseUrl: string };
 }
@@ -75,7 +81,7 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
     if (before !== undefined && before !== value) throw new UsageError(`${name} is given twice (${before}, ${value}); give it once.`);
     given.set(name, value);
   };
-  const VALUE_OPTIONS = ['--port', '--host', '--data', '--admin-token-file', '--database-url'];
+  const VALUE_OPTIONS = ['--port', '--host', '--data', '--admin-token-file', '--database-url', '--endpoint-networks'];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--admin-token' || arg.startsWith('--admin-token=')) {
@@ -105,6 +111,14 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
     : stores.length === 0 && env.DATABASE_URL
       ? postgresUrl('DATABASE_URL', env.DATABASE_URL)
       : null;
+  const networksFrom = given.has('--endpoint-networks') ? '--endpoint-networks' : 'SANDBOX_ENDPOINT_NETWORKS';
+  const networksText = given.get('--endpoint-networks') ?? env.SANDBOX_ENDPOINT_NETWORKS;
+  const endpointNetworks = networksText ? networksText.split(',').map((n) => n.trim()).filter(Boolean) : DEFAULT_ENDPOINT_NETWORKS;
+  try {
+    endpointPolicy(endpointNetworks);
+  } catch (error) {
+    throw new UsageError(`${networksFrom}: ${(error as Error).message}`);
+  }
   try {
     checkExposure(host, adminToken);
   } catch (error) {
@@ -118,7 +132,7 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
       throw new UsageError(`--data: ${(error as Error).message}`);
     }
   }
-  return { port, host, adminToken, dataDir, databaseUrl, from: { port: given.has('--port') || !env.SANDBOX_PORT ? '--port' : 'SANDBOX_PORT', databaseUrl: given.has('--database-url') ? '--database-url' : 'DATABASE_URL' } };
+  return { port, host, adminToken, dataDir, databaseUrl, endpointNetworks, from: { port: given.has('--port') || !env.SANDBOX_PORT ? '--port' : 'SANDBOX_PORT', databaseUrl: given.has('--database-url') ? '--database-url' : 'DATABASE_URL' } };
 }
 
 /** The one line that says which option made the start fail, or null for a failure that is not the caller's to fix. */
@@ -157,7 +171,7 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   const store = options.databaseUrl ? { databaseUrl: options.databaseUrl } : options.dataDir ? { dataDir: options.dataDir } : { memory: true };
   let sandbox: Sandbox;
   try {
-    sandbox = await startSandbox({ port: options.port, host: options.host, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }), ...store });
+    sandbox = await startSandbox({ port: options.port, host: options.host, endpointNetworks: options.endpointNetworks, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }), ...store });
   } catch (error) {
     const why = startRefusal(error, options);
     if (why === null) throw error;
@@ -186,6 +200,7 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   console.log(`Control API docs:  ${sandbox.docsUrl}  (description: ${sandbox.url}/sandbox/openapi.json)`);
   const where = options.databaseUrl ? `PostgreSQL at ${new URL(options.databaseUrl).host}` : (options.dataDir ?? 'in memory (nothing written to disk)');
   console.log(`Data:              ${where}`);
+  console.log(`Endpoints:         webhook endpoints in ${options.endpointNetworks.join(', ')} networks (never link-local)`);
   console.log(`Control API:       ${options.adminToken === undefined ? 'no token (loopback only)' : "admin token required (or a tenant's own token for its records)"}`);
   if (sandbox.gaps.length) console.log(`Operations without a handler (they answer 501): ${sandbox.gaps.join(', ')}`);
   console.log('Ctrl-C to stop.');

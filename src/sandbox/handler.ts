@@ -1,6 +1,7 @@
 // What a handler sees and answers. One handler per operationId, found by name (src/sandbox/resources/).
 import type { Clock } from './clock.js';
 import type { Sql } from './db.js';
+import type { EndpointPolicy } from './events/addresses.js';
 
 export interface Tenant {
   id: string;
@@ -18,6 +19,8 @@ export interface HandlerContext {
   /** The database: inside one transaction for every call that is not a GET (committed before the answer is sent). */
   sql: Sql;
   clock: Clock;
+  /** Where endpoints may be registered (./events/addresses.ts). */
+  endpoints: EndpointPolicy;
 }
 
 export interface Answer {

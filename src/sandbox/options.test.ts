@@ -63,6 +63,7 @@ describe.concurrent('bad options: one line naming the option, exit status 2, no 
     ['--data DIR --database-url URL', ['--data', join(work, 'd'), '--database-url', 'postgres://127.0.0.1:1/x'], {}, /^--data and --database-url contradict each other/],
     ['--memory --database-url URL', ['--memory', '--database-url', 'postgres://127.0.0.1:1/x'], {}, /^--memory and --database-url contradict each other/],
     ['--port given twice', ['--port', '4001', '--port', '4002'], {}, /^--port is given twice \(4001, 4002\)/],
+    ['--endpoint-networks with a bad entry', ['--memory', '--endpoint-networks', 'loopback,intranet'], {}, /^--endpoint-networks: "intranet" is neither loopback, private, any nor a CIDR block/],
     ['an unknown option', ['--colour'], {}, /^Unknown option --colour \(ramp-api sandbox --help lists the options\)/],
     ['--port without a value', ['--memory', '--port'], {}, /^--port needs a value/],
     ['--database-url of a server that is not there', ['--database-url', 'postgres://someone:hunter22@127.0.0.1:1/sandbox'], {}, /^--database-url: cannot reach PostgreSQL at 127\.0\.0\.1:1 \(ECONNREFUSED\)/],

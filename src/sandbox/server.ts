@@ -17,6 +17,7 @@ import { countCall, limitableOperations, rateLimitHandlers } from './rate-limits
 import { buildRoutes, type Route } from './router.js';
 import { eventHandlers, startEvents, type SandboxEvents } from './events/index.js';
 import { guardConnections, type ConnectionLimits } from './connections.js';
+import { endpointPolicy } from './events/addresses.js';
 
 export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -46,6 +47,11 @@ export interface SandboxOptions extends DbOptions {
   bundles?: { family: string; doc: OpenApiDocument }[];
   /** Handlers by operationId; default the sandbox's own. */
   handlers?: Handlers;
+  /**
+   * Networks webhook endpoints may be in, besides never link-local ones: `loopback`, `private`, `any`, or CIDR
+   * blocks. Default loopback and private networks (./events/addresses.ts).
+   */
+  endpointNetworks?: string[];
   /** How many connections are held and how long a silent or slow one may last (./connections.ts). */
   connections?: ConnectionLimits;
 }
@@ -162,6 +168,7 @@ function defaultRoutes(): { bundles: { family: string; doc: OpenApiDocument }[];
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
   checkExposure(host, options.adminToken);
+  const endpoints = endpointPolicy(options.endpointNetworks);
   // Compared as digests of equal length, in constant time: neither the token nor its length leaks by timing.
   const adminDigest = options.adminToken === undefined ? undefined : digest(options.adminToken);
   const { bundles, routes } = options.bundles ? { bundles: options.bundles, routes: buildRoutes(options.bundles) } : defaultRoutes();
@@ -189,7 +196,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   // On a shared PostgreSQL, another instance may move the clock: each request and each delivery pass reads it.
   const clock = createClock(options.realNow, await loadClockOffset(db), db.shared ? () => loadClockOffset(db) : undefined);
-  const events = await startEvents(db, clock);
+  const events = await startEvents(db, clock, endpoints);
   undo.push(() => events.close());
   const violations: string[] = [];
   const onViolation = options.onViolation ?? 'fail';
@@ -258,7 +265,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const headers = req.headers as Record<string, string | undefined>;
       const problems = route.checkRequest({ path: params, query, headers, body, hasBody: text.length > 0 });
       if (problems.length) throw new Refusal(route.invalidStatus, 'invalid_request', `The request breaks the description: ${problems.join('; ')}`);
-      const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock });
+      const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock, endpoints });
       if (route.entry.method !== 'get') {
         // A write is committed before its answer is sent: the transaction ends before this returns.
         const result = await db.transaction((tx) => handler(context(tx)));

@@ -3,7 +3,12 @@
 // next_attempt_at moves past its timeout, so a sandbox killed mid-call retries it when it comes back.
 // On PostgreSQL, `for update skip locked` lets several instances share the queue; each pass reads the shared
 // clock first, so a lease runs out in the same sandbox time for every instance.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import type { Clock } from '../clock.js';
+import { endpointPolicy, type EndpointPolicy } from './addresses.js';
 import type { Db } from '../db.js';
 import { loadClockOffset } from '../resources/tenants.js';
 
@@ -29,7 +34,52 @@ const BATCH = 32;
 
 type Outcome = { outcome: 'delivered' | 'http_status'; status: number } | { outcome: 'timeout' | 'connection_error'; status: null };
 
-export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: number } = {}): DeliveryWorker {
+/** What the sandbox reads of an endpoint's answer at most: the status is all it needs; the rest is left unread. */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * POSTs `body` to `url` and resolves with the answer's status. Never follows a redirect (a 3xx is the answer),
+ * reads at most MAX_ANSWER_BYTES of the answer, and connects only to an address `endpoints` allows: an address
+ * in the URL is checked before connecting, a host name's addresses when it is resolved.
+ */
+function post(url: string, body: string, signal: AbortSignal, endpoints: EndpointPolicy): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const refused = isIP(host) ? endpoints.refuseAddress(host) : null;
+    if (refused) return reject(new Error(refused));
+    const lookup: LookupFunction = (hostname, options, callback) =>
+      dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+        if (error) return callback(error, '', 0);
+        const allowed = addresses.filter((a) => endpoints.refuseAddress(a.address) === null);
+        if (!allowed.length) return callback(new Error(`${hostname} resolves only to addresses the sandbox does not deliver to`), '', 0);
+        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+        callback(null, allowed[0]!.address, allowed[0]!.family);
+      });
+    const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+      target,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, signal, lookup, agent: false },
+      (res) => {
+        let read = 0;
+        const done = () => {
+          res.destroy();
+          resolve(res.statusCode ?? 0);
+        };
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= MAX_ANSWER_BYTES) done();
+        });
+        res.once('end', done);
+        res.once('error', done);
+      },
+    );
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+
+export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: number; endpoints?: EndpointPolicy } = {}): DeliveryWorker {
+  const endpoints = options.endpoints ?? endpointPolicy();
   const inflight = new Set<{ deadline: number; abort: AbortController }>();
   let closed = false;
   let running: Promise<void> | null = null;
@@ -40,9 +90,8 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
     const entry = { deadline: clock.now().getTime() + row.timeout_ms, abort };
     inflight.add(entry);
     try {
-      const res = await fetch(row.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row.payload), signal: abort.signal });
-      await res.arrayBuffer().catch(() => undefined);
-      return { outcome: res.status >= 200 && res.status < 300 ? 'delivered' : 'http_status', status: res.status };
+      const status = await post(row.url, JSON.stringify(row.payload), abort.signal, endpoints);
+      return { outcome: status >= 200 && status < 300 ? 'delivered' : 'http_status', status };
     } catch {
       return abort.signal.aborted ? { outcome: 'timeout', status: null } : { outcome: 'connection_error', status: null };
     } finally {
