@@ -25,7 +25,10 @@ interface DueRow {
   url: string;
   timeout_ms: number;
   retry_delays_ms: number[];
+  /** Claims made so far (this one not counted). */
   attempts: number;
+  /** Attempts recorded so far: this claim makes attempt `recorded + 1`. */
+  recorded: number;
   payload: unknown;
 }
 
@@ -127,8 +130,12 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
         `update sandbox_deliveries d set status = 'skipped', next_attempt_at = null from business_webhooks w
           where d.status = 'pending' and d.endpoint_kind = 'business' and w.id = d.endpoint_id and not w.status`,
       );
+      // `attempts` counts claims; the attempt a claim makes is the one after those recorded. A claim whose
+      // instance died before recording it (never made, or made and not recorded) is made again under its number,
+      // so a killed instance never uses up a scheduled call.
       const rows = await tx.query<DueRow>(
-        `select d.id, d.url, d.timeout_ms, d.retry_delays_ms, d.attempts, e.payload
+        `select d.id, d.url, d.timeout_ms, d.retry_delays_ms, d.attempts,
+                (select count(*) from sandbox_delivery_attempts a where a.delivery_id = d.id)::int as recorded, e.payload
            from sandbox_deliveries d join sandbox_events e on e.id = d.event_id
           where d.status = 'pending' and d.next_attempt_at <= $1
           order by d.next_attempt_at limit ${BATCH} for update of d skip locked`,
@@ -142,7 +149,8 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
   }
 
   async function record(row: DueRow & { startedAt: Date }, result: Outcome): Promise<void> {
-    const attempt = row.attempts + 1;
+    const attempt = row.recorded + 1;
+    const claim = row.attempts + 1;
     const delays = row.retry_delays_ms;
     const done = result.outcome === 'delivered';
     const exhausted = !done && attempt > delays.length;
@@ -160,7 +168,7 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
       ]);
       // Only while the claim is still this worker's: once its lease passed and another instance claimed the
       // delivery again (attempts moved on), that instance's outcome is the one that counts.
-      await tx.query('update sandbox_deliveries set status = $2, next_attempt_at = $3 where id = $1 and attempts = $4', [row.id, done ? 'delivered' : exhausted ? 'failed' : 'pending', next, attempt]);
+      await tx.query('update sandbox_deliveries set status = $2, next_attempt_at = $3 where id = $1 and attempts = $4', [row.id, done ? 'delivered' : exhausted ? 'failed' : 'pending', next, claim]);
     });
   }
 
