@@ -322,3 +322,46 @@ describe('deliveries stay where they were sent', () => {
     expect((await ctl.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.created' } })).response.status).toBe(201);
   });
 });
+
+describe('tenants apart: one tenant\'s failing endpoints do not hold up another\'s deliveries', () => {
+  it('keeps a bounded number of one tenant\'s calls in flight, and delivers another tenant\'s event meanwhile', async () => {
+    const box = await startSandbox({ memory: true, realNow: () => T0 });
+    const held = new Set<import('node:http').ServerResponse>();
+    let open = 0;
+    let most = 0;
+    const hanging = createServer((req, res) => {
+      open++;
+      most = Math.max(most, open);
+      held.add(res);
+      res.once('close', () => open--);
+      req.resume();
+    });
+    const hangingUrl = await listen(hanging);
+    const got: string[] = [];
+    const healthy = createServer((req, res) => {
+      got.push(req.url ?? '');
+      req.resume().on('end', () => res.writeHead(200).end());
+    });
+    const healthyUrl = await listen(healthy);
+    try {
+      const ctl = createSandboxClient({ baseUrl: box.url });
+      const noisy = await orThrow(ctl.createTenant({ body: {} }));
+      const v1 = createV1Client({ baseUrl: box.url, auth: { credentials: noisy.v1Credentials }, retry: false });
+      for (let i = 0; i < 10; i++) await orThrow(v1.createIntegrationEndpoint({ body: { name: `slow-${i}`, direction: 'OUTBOUND', url: `${hangingUrl}/ramp/user.created`, httpMethod: 'POST', triggerEvent: 'user.created' } }));
+      for (let i = 0; i < 20; i++) await orThrow(ctl.triggerEvent({ body: { tenantId: noisy.clientId, event: 'user.created' } }));
+      const quiet = await orThrow(ctl.createTenant({ body: {} }));
+      const quietV1 = createV1Client({ baseUrl: box.url, auth: { credentials: quiet.v1Credentials }, retry: false });
+      await orThrow(quietV1.createIntegrationEndpoint({ body: { name: 'ok', direction: 'OUTBOUND', url: `${healthyUrl}/ramp/user.created`, httpMethod: 'POST', triggerEvent: 'user.created' } }));
+      await orThrow(ctl.triggerEvent({ body: { tenantId: quiet.clientId, event: 'user.created' } }));
+      for (let waited = 0; got.length === 0 && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      expect(got, "the quiet tenant's event, while 200 of the noisy tenant's calls wait").toEqual(['/ramp/user.created']);
+      expect(most, "the noisy tenant's calls in flight at once").toBeLessThanOrEqual(8);
+      expect(most).toBeGreaterThan(0);
+    } finally {
+      for (const res of held) res.destroy();
+      await box.close();
+      await stop(hanging);
+      await stop(healthy);
+    }
+  }, 30_000);
+});

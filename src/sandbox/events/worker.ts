@@ -22,6 +22,7 @@ export interface DeliveryWorker {
 
 interface DueRow {
   id: string;
+  tenant_id: string;
   url: string;
   timeout_ms: number;
   retry_delays_ms: number[];
@@ -33,6 +34,9 @@ interface DueRow {
 }
 
 const LEASE_MARGIN_MS = 5_000;
+/** Calls of one tenant in flight at once on one instance, and of all tenants. */
+export const PER_TENANT = 8;
+export const MAX_IN_FLIGHT = 64;
 const BATCH = 32;
 
 type Outcome = { outcome: 'delivered' | 'http_status'; status: number } | { outcome: 'timeout' | 'connection_error'; status: null };
@@ -84,6 +88,9 @@ function post(url: string, body: string, signal: AbortSignal, endpoints: Endpoin
 export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: number; endpoints?: EndpointPolicy } = {}): DeliveryWorker {
   const endpoints = options.endpoints ?? endpointPolicy();
   const inflight = new Set<{ deadline: number; abort: AbortController }>();
+  const tasks = new Set<Promise<void>>();
+  /** Calls in flight on this instance, by tenant. */
+  const busy = new Map<string, number>();
   let closed = false;
   let running: Promise<void> | null = null;
 
@@ -133,13 +140,21 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
       // `attempts` counts claims; the attempt a claim makes is the one after those recorded. A claim whose
       // instance died before recording it (never made, or made and not recorded) is made again under its number,
       // so a killed instance never uses up a scheduled call.
+      // Tenants apart: at most PER_TENANT calls of one tenant in flight on this instance and MAX_IN_FLIGHT in all,
+      // each tenant's due deliveries taken in turn (its first, then every tenant's second...), so one tenant's
+      // hanging or failing endpoints never hold up another's deliveries nor use up the process's connections.
+      const room = Math.min(BATCH, MAX_IN_FLIGHT - tasks.size);
+      if (room <= 0) return [];
       const rows = await tx.query<DueRow>(
-        `select d.id, d.url, d.timeout_ms, d.retry_delays_ms, d.attempts,
+        `select d.id, d.tenant_id, d.url, d.timeout_ms, d.retry_delays_ms, d.attempts,
                 (select count(*) from sandbox_delivery_attempts a where a.delivery_id = d.id)::int as recorded, e.payload
            from sandbox_deliveries d join sandbox_events e on e.id = d.event_id
+           join (select id, row_number() over (partition by tenant_id order by next_attempt_at, id) as turn
+                   from sandbox_deliveries where status = 'pending' and next_attempt_at <= $1) ranked on ranked.id = d.id
           where d.status = 'pending' and d.next_attempt_at <= $1
-          order by d.next_attempt_at limit ${BATCH} for update of d skip locked`,
-        [now.toISOString()],
+            and ranked.turn <= $2 - coalesce((($3::jsonb) ->> d.tenant_id::text)::int, 0)
+          order by ranked.turn, d.next_attempt_at limit $4 for update of d skip locked`,
+        [now.toISOString(), PER_TENANT, JSON.stringify(Object.fromEntries(busy)), room],
       );
       for (const r of rows) {
         await tx.query('update sandbox_deliveries set attempts = attempts + 1, next_attempt_at = $2 where id = $1', [r.id, new Date(now.getTime() + r.timeout_ms + LEASE_MARGIN_MS).toISOString()]);
@@ -172,8 +187,6 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
     });
   }
 
-  const tasks = new Set<Promise<void>>();
-
   function expire(): void {
     const now = clock.now().getTime();
     for (const entry of inflight) if (entry.deadline <= now) entry.abort.abort();
@@ -186,10 +199,16 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
     // A full batch: more may be due; take them without waiting for the next tick.
     if (due.length === BATCH) setImmediate(() => void kick().catch(() => undefined));
     for (const row of due) {
+      busy.set(row.tenant_id, (busy.get(row.tenant_id) ?? 0) + 1);
       const task: Promise<void> = call(row)
         .then((result) => record(row, result))
         .catch((error: unknown) => console.error('[sandbox] delivery:', error instanceof Error ? error.message : error))
-        .finally(() => tasks.delete(task));
+        .finally(() => {
+          tasks.delete(task);
+          const left = (busy.get(row.tenant_id) ?? 1) - 1;
+          if (left > 0) busy.set(row.tenant_id, left);
+          else busy.delete(row.tenant_id);
+        });
       tasks.add(task);
     }
   }
