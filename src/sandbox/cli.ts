@@ -1,5 +1,5 @@
-// `ramp-api sandbox [--port N] [--host ADDR] [--data DIR] [--memory]`: starts the sandbox (127.0.0.1 by
-// default) until SIGINT/SIGTERM.
+// `ramp-api sandbox [--port N] [--host ADDR] [--data DIR | --memory | --database-url URL] [--endpoint-networks
+// LIST]`: starts the sandbox (127.0.0.1 by default) until SIGINT/SIGTERM. A bad option is one line, exit status 2.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DataFolderError, prepareDataFolder } from './data-lock.js';
@@ -7,7 +7,7 @@ import { DatabaseUnavailable } from './db.js';
 import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './events/addresses.js';
 import { checkExposure, startSandbox, type Sandbox } from './server.js';
 
-export const USAGE = `Usage: ramp-api sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR] [--memory] [--database-url URL]
+export const USAGE = `Usage: ramp-api sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST]
 
   --port N                 port (default SANDBOX_PORT, else a free port)
   --host ADDR              address to listen on (default SANDBOX_HOST, else 127.0.0.1); any address that is
