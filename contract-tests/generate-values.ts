@@ -50,7 +50,8 @@ export function generateValue(doc: OpenApiDocument, node: unknown, random: () =>
     case 'integer':
     case 'number': {
       const low = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : typeof schema.minimum === 'number' ? schema.minimum : 0;
-      const value = low + random() * 10_000_000;
+      const high = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : typeof schema.maximum === 'number' ? schema.maximum : low + 10_000_000;
+      const value = low + random() * (high - low);
       return type === 'integer' ? Math.floor(value) : Math.round(value * 100) / 100 || low + 0.01;
     }
     case 'boolean':

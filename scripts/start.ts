@@ -6,9 +6,19 @@ import { startPrism, type PrismServer } from './lib/prism.js';
 import { buildSite, siteDir } from './lib/site.js';
 import { listenOrExit, serveFolder } from './lib/static-server.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { portNumber, UsageError } from '../src/sandbox/cli.js';
 
-// The port first: a busy PORT is one clear line and a non-zero exit, before anything is built or started.
-const site = await listenOrExit(() => serveFolder(siteDir, Number(process.env.PORT ?? 0)), process.env.PORT ?? '0');
+// The ports first: a bad PORT or SANDBOX_PORT is one line and exit status 2, a busy PORT one clear line and a
+// non-zero exit, before anything is built or started.
+let ports: { site: number; sandbox: number };
+try {
+  ports = { site: process.env.PORT ? portNumber('PORT', process.env.PORT) : 0, sandbox: process.env.SANDBOX_PORT ? portNumber('SANDBOX_PORT', process.env.SANDBOX_PORT) : 0 };
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+const site = await listenOrExit(() => serveFolder(siteDir, ports.site), String(ports.site));
 buildSite();
 buildSandboxPages();
 const mocks: { name: string; server: PrismServer }[] = [];
@@ -25,7 +35,7 @@ process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());
 try {
   for (const api of apiFamilies()) mocks.push({ name: api.name, server: await startPrism({ bundle: api.bundleJson }) });
-  sandbox = await startSandbox({ memory: true, port: Number(process.env.SANDBOX_PORT ?? 0) });
+  sandbox = await startSandbox({ memory: true, port: ports.sandbox });
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   await stop(1);

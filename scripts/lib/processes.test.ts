@@ -72,6 +72,13 @@ describe('npm start', () => {
     const { err } = run.output();
     expect(err.trim().split('\n')).toEqual([`Port ${port} on 127.0.0.1 is already in use: set PORT to a free port, or leave it unset to use any free one.`]);
   }, 60_000);
+
+  it.each([['PORT'], ['SANDBOX_PORT']])('with %s=abc prints one line naming it, no stack, and exits with status 2', async (name) => {
+    const run = npm('start', { [name]: 'abc' });
+    expect(await run.exited).toBe(2);
+    const { err } = run.output();
+    expect(err.trim().split('\n')).toEqual([`${name}: "abc" is not a port number (a whole number from 0 to 65535).`]);
+  }, 60_000);
 });
 
 describe('Prism mocks', () => {

@@ -1,10 +1,13 @@
-// `ramp-api sandbox [--port N] [--host ADDR] [--data DIR] [--memory]`: starts the sandbox (127.0.0.1 by
-// default) until SIGINT/SIGTERM.
+// `ramp-api sandbox [--port N] [--host ADDR] [--data DIR | --memory | --database-url URL] [--endpoint-networks
+// LIST]`: starts the sandbox (127.0.0.1 by default) until SIGINT/SIGTERM. A bad option is one line, exit status 2.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DataFolderError, prepareDataFolder } from './data-lock.js';
+import { DatabaseUnavailable } from './db.js';
+import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './events/addresses.js';
 import { checkExposure, startSandbox, type Sandbox } from './server.js';
 
-export const USAGE = `Usage: ramp-api sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR] [--memory] [--database-url URL]
+export const USAGE = `Usage: ramp-api sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST]
 
   --port N                 port (default SANDBOX_PORT, else a free port)
   --host ADDR              address to listen on (default SANDBOX_HOST, else 127.0.0.1); any address that is
@@ -14,7 +17,14 @@ export const USAGE = `Usage: ramp-api sandbox [--port N] [--host ADDR] [--admin-
                            There is no --admin-token: a command line is visible to every user of the machine.
   --data DIR               where the state is kept (default .ramp-sandbox/ in the working directory)
   --memory                 keep nothing on disk
-  --database-url URL       keep the state in this PostgreSQL server instead (default DATABASE_URL)
+  --database-url URL       keep the state in this PostgreSQL server instead (default DATABASE_URL when
+                           neither --memory nor --data is given)
+  --endpoint-networks LIST networks webhook endpoints may be in, comma-separated: loopback, private, any,
+                           or CIDR blocks (default SANDBOX_ENDPOINT_NETWORKS, else loopback,private);
+                           link-local addresses (169.254.0.0/16, fe80::/10) are refused whatever the list
+
+--memory, --data and --database-url contradict each other: give one. A bad value is one line naming the
+option, and exit status 2.
 `;
 
 export interface CliOptions {
@@ -24,6 +34,10 @@ export interface CliOptions {
   adminToken: string | undefined;
   dataDir: string | null;
   databaseUrl: string | null;
+  /** Networks webhook endpoints may be in (never link-local ones). */
+  endpointNetworks: string[];
+  /** Where the port and the database URL came from (an option or an environment variable), to name it in a refusal. */
+  from: { port: string; databaseUrl: string };
 }
 
 /** A refusal to start that is the caller's to fix (exit status 2), as opposed to a failure (1). */
@@ -31,12 +45,28 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** `value` as a port number, or a UsageError naming `name` (the option or environment variable it came from). */
+export function portNumber(name: string, value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`${name}: "${value}" is not a port number (a whole number from 0 to 65535).`);
+  return Number(value);
+}
+
+/** `value` if it is a PostgreSQL URL, or a UsageError naming `name`; a value that may hold a password is not repeated. */
+function postgresUrl(name: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || (!url.hostname && !url.searchParams.get('host'))) {
+    const shown = /[@:]/.test(value.replace(/^[a-z]+:\/\//i, '')) ? '(the value, not shown here as it may hold a password,)' : `"${value}"`;
+    throw new UsageError(`${name}: ${shown} is not a postgres:// or postgresql:// URL with a host (postgres://user@host:5432/database).`);
+  }
+  return value;
+}
+
 export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
-  let port = env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : 0;
-  let dataDir: string | null = resolve(cwd, '.ramp-sandbox');
-  let databaseUrl: string | null = env.DATABASE_URL || null;
-  let host = env.SANDBOX_HOST || '127.0.0.1';
-  let adminToken: string | undefined = env.SANDBOX_ADMIN_TOKEN || undefined;
   const tokenFile = (file: string) => {
     try {
       return readFileSync(resolve(cwd, file), 'utf8').replace(/\r?\n$/, '');
@@ -44,36 +74,77 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
       throw new UsageError(`--admin-token-file: cannot read ${file} (${(cause as NodeJS.ErrnoException).code ?? 'error'}).`);
     }
   };
+  // Every option given, by name: a value option given twice with two values is refused, not silently replaced.
+  const given = new Map<string, string>();
+  const set = (name: string, value: string) => {
+    const before = given.get(name);
+    if (before !== undefined && before !== value) throw new UsageError(`${name} is given twice (${before}, ${value}); give it once.`);
+    given.set(name, value);
+  };
+  const VALUE_OPTIONS = ['--port', '--host', '--data', '--admin-token-file', '--database-url', '--endpoint-networks'];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const value = () => {
-      const next = args[++i];
-      if (next === undefined) throw new Error(`${arg} needs a value.\n\n${USAGE}`);
-      return next;
-    };
-    if (arg === '--port') port = Number(value());
-    else if (arg.startsWith('--port=')) port = Number(arg.slice(7));
-    else if (arg === '--data') dataDir = resolve(cwd, value());
-    else if (arg.startsWith('--data=')) dataDir = resolve(cwd, arg.slice(7));
-    else if (arg === '--memory') dataDir = null;
-    else if (arg === '--host') host = value();
-    else if (arg.startsWith('--host=')) host = arg.slice(7);
-    else if (arg === '--admin-token-file') adminToken = tokenFile(value());
-    else if (arg.startsWith('--admin-token-file=')) adminToken = tokenFile(arg.slice(19));
-    else if (arg === '--admin-token' || arg.startsWith('--admin-token=')) {
+    if (arg === '--admin-token' || arg.startsWith('--admin-token=')) {
       throw new UsageError(`There is no --admin-token: a command line is visible to every user of the machine (ps). Use SANDBOX_ADMIN_TOKEN or --admin-token-file FILE.`);
     }
-    else if (arg === '--database-url') databaseUrl = value();
-    else if (arg.startsWith('--database-url=')) databaseUrl = arg.slice(15);
-    else throw new Error(`Unknown option ${arg}.\n\n${USAGE}`);
+    if (arg === '--memory') {
+      set('--memory', '');
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (!VALUE_OPTIONS.includes(name)) throw new UsageError(`Unknown option ${arg.split('=')[0]} (ramp-api sandbox --help lists the options).`);
+    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`${name} needs a value (ramp-api sandbox --help lists the options).`);
+    set(name, value);
   }
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${String(port)}.`);
+  // One store: the options that choose one contradict each other; DATABASE_URL applies when none is given.
+  const stores = ['--memory', '--data', '--database-url'].filter((name) => given.has(name));
+  if (stores.length > 1) {
+    throw new UsageError(`${stores[0]} and ${stores[1]} contradict each other: the state is kept in one place (--memory, --data DIR or --database-url URL); give one.`);
+  }
+  const port = given.has('--port') ? portNumber('--port', given.get('--port')!) : env.SANDBOX_PORT ? portNumber('SANDBOX_PORT', env.SANDBOX_PORT) : 0;
+  const host = given.get('--host') ?? (env.SANDBOX_HOST || '127.0.0.1');
+  const adminToken = given.has('--admin-token-file') ? tokenFile(given.get('--admin-token-file')!) : env.SANDBOX_ADMIN_TOKEN || undefined;
+  const databaseUrl = given.has('--database-url')
+    ? postgresUrl('--database-url', given.get('--database-url')!)
+    : stores.length === 0 && env.DATABASE_URL
+      ? postgresUrl('DATABASE_URL', env.DATABASE_URL)
+      : null;
+  const networksFrom = given.has('--endpoint-networks') ? '--endpoint-networks' : 'SANDBOX_ENDPOINT_NETWORKS';
+  const networksText = given.get('--endpoint-networks') ?? env.SANDBOX_ENDPOINT_NETWORKS;
+  const endpointNetworks = networksText ? networksText.split(',').map((n) => n.trim()).filter(Boolean) : DEFAULT_ENDPOINT_NETWORKS;
+  try {
+    endpointPolicy(endpointNetworks);
+  } catch (error) {
+    throw new UsageError(`${networksFrom}: ${(error as Error).message}`);
+  }
   try {
     checkExposure(host, adminToken);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return { port, host, adminToken, dataDir, databaseUrl };
+  const dataDir = given.has('--memory') || databaseUrl ? null : resolve(cwd, given.get('--data') ?? '.ramp-sandbox');
+  if (dataDir) {
+    try {
+      prepareDataFolder(dataDir);
+    } catch (error) {
+      throw new UsageError(`--data: ${(error as Error).message}`);
+    }
+  }
+  return { port, host, adminToken, dataDir, databaseUrl, endpointNetworks, from: { port: given.has('--port') || !env.SANDBOX_PORT ? '--port' : 'SANDBOX_PORT', databaseUrl: given.has('--database-url') ? '--database-url' : 'DATABASE_URL' } };
+}
+
+/** The one line that says which option made the start fail, or null for a failure that is not the caller's to fix. */
+function startRefusal(error: unknown, options: CliOptions): string | null {
+  if (error instanceof DataFolderError) return `--data: ${error.message}`;
+  if (error instanceof DatabaseUnavailable) return `${options.from.databaseUrl}: ${error.message}.`;
+  const code = (error as NodeJS.ErrnoException).code;
+  if ((error as NodeJS.ErrnoException).syscall === 'listen') {
+    if (code === 'EADDRINUSE') return `${options.from.port}: ${options.host}:${options.port} is already in use; choose another port, or 0 for any free one.`;
+    return `--host/--port: cannot listen on ${options.host}:${options.port} (${code ?? 'error'}).`;
+  }
+  return null;
 }
 
 /** Runs the CLI; resolves with the running sandbox (stopped on SIGINT/SIGTERM, after which the process exits). */
@@ -98,7 +169,16 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
     return undefined;
   }
   const store = options.databaseUrl ? { databaseUrl: options.databaseUrl } : options.dataDir ? { dataDir: options.dataDir } : { memory: true };
-  const sandbox = await startSandbox({ port: options.port, host: options.host, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }), ...store });
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({ port: options.port, host: options.host, endpointNetworks: options.endpointNetworks, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }), ...store });
+  } catch (error) {
+    const why = startRefusal(error, options);
+    if (why === null) throw error;
+    console.error(why);
+    process.exitCode = 2;
+    return undefined;
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -121,6 +201,7 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   console.log(`Control API docs:  ${sandbox.docsUrl}  (description: ${sandbox.url}/sandbox/openapi.json)`);
   const where = options.databaseUrl ? `PostgreSQL at ${new URL(options.databaseUrl).host}` : (options.dataDir ?? 'in memory (nothing written to disk)');
   console.log(`Data:              ${where}`);
+  console.log(`Endpoints:         webhook endpoints in ${options.endpointNetworks.join(', ')} networks (never link-local)`);
   console.log(`Control API:       ${options.adminToken === undefined ? 'no token (loopback only)' : "admin token required (or a tenant's own token for its records)"}`);
   if (sandbox.gaps.length) console.log(`Operations without a handler (they answer 501): ${sandbox.gaps.join(', ')}`);
   console.log('Ctrl-C to stop.');

@@ -129,6 +129,32 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   };
 }
 
+/**
+ * The PostgreSQL server of a `databaseUrl` could not be used at start: names the server (`host:port`, never the
+ * user or password) and the reason (a system error code such as ECONNREFUSED, or the server's own message).
+ */
+export class DatabaseUnavailable extends Error {
+  override name = 'DatabaseUnavailable';
+  readonly server: string;
+  readonly reason: string;
+  constructor(databaseUrl: string, cause: unknown) {
+    let server = 'the server';
+    try {
+      const url = new URL(databaseUrl);
+      server = `${url.hostname || 'localhost'}:${url.port || '5432'}`;
+    } catch {
+      // named as "the server"
+    }
+    const error = cause as { code?: string; message?: string; errors?: { code?: string }[] };
+    // node-postgres gives a system error its code (ECONNREFUSED); an AggregateError (IPv4 and IPv6 tried) holds it inside.
+    const code = error?.code ?? error?.errors?.find((e) => e.code)?.code;
+    const reason = code && /^E[A-Z]+$/.test(code) ? `(${code})` : `(${String(error?.message ?? cause).split('\n')[0]})`;
+    super(code && /^E[A-Z]+$/.test(code) ? `cannot reach PostgreSQL at ${server} ${reason}` : `PostgreSQL at ${server} refused the sandbox ${reason}`);
+    this.server = server;
+    this.reason = reason;
+  }
+}
+
 /** A PostgreSQL server (15 or later) through node-postgres: the same migrations and SQL as PGlite. */
 export async function openPostgres(connectionString: string): Promise<Db> {
   const { default: pg } = await import('pg');

@@ -1,6 +1,7 @@
 // What a handler sees and answers. One handler per operationId, found by name (src/sandbox/resources/).
 import type { Clock } from './clock.js';
 import type { Sql } from './db.js';
+import type { EndpointPolicy } from './events/addresses.js';
 
 export interface Tenant {
   id: string;
@@ -23,6 +24,8 @@ export interface HandlerContext {
    * else the address it listens on): links to the sandbox's pages are made from it.
    */
   origin: string;
+  /** Where endpoints may be registered (./events/addresses.ts). */
+  endpoints: EndpointPolicy;
 }
 
 export interface Answer {

@@ -326,6 +326,50 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
     expect([...statuses.keys()].every((s) => [200, 400, 401, 403, 404, 409, 422].includes(s)), JSON.stringify([...statuses])).toBe(true);
   });
 
+  it("refuses every identifier B chooses that collides with a record of A, of B or of the sandbox itself (a clientId), and B cannot spend A's balance through one", async () => {
+    // A's client holds money; B registers a user whose external_user_id is A's clientId and tries to pay it out.
+    await orThrow(admin.fundUser({ params: { path: { userId: a.clientId } }, body: { amount: 1_000_000, currency: 'COP' } }));
+    const before = await snapshotOf(a);
+    const register = ops.find((o) => o.entry.operationId === 'registerUser')!;
+    const problems: string[] = [];
+    const steps: string[] = [];
+    const registered = await send(callFor(register, b, { 'body.external_user_id': a.clientId }), b.v1Token);
+    steps.push(`registerUser external_user_id=A's clientId: ${registered.status}`);
+    // Whatever the answer, the rest of the attack is tried: approve, an account for that user, a payout.
+    const approved = await admin.approveUser({ params: { path: { userId: a.clientId } } });
+    steps.push(`approveUser: ${approved.response.status}`);
+    const account = await admin.createBankAccount({ body: { clientId: b.clientId, userId: a.clientId } });
+    steps.push(`createBankAccount: ${account.response.status}`);
+    if (account.data) await admin.acceptBankAccount({ params: { path: { accountId: account.data.accountId } } });
+    const payout = await send(
+      { method: 'POST', path: `/api/v1/admin/fiats/${a.clientId}/payout`, query: {}, headers: {}, body: { amount: 1_000_000, currency: 'COP', destinationId: account.data?.accountId ?? randomUUID(), paymentMethod: 'ACH' } },
+      b.v1Token,
+    );
+    steps.push(`createPayout of A's 1,000,000 COP: ${payout.status}`);
+    if (registered.status < 400 || registered.status >= 500 || payout.status < 400) problems.push(steps.join('; '));
+    const [balance] = await sandbox.db.query<{ amount: string }>('select amount from balances where owner_id = $1 and tenant_id = $2', [a.clientId, a.clientId]);
+    expect(Number(balance?.amount), `A's client balance after ${steps.join('; ')}`).toBe(1_000_000);
+
+    // Every identifier a client chooses, set to each of A's record IDs, to B's own clientId and to B's own records.
+    const collisions: [string, string][] = [
+      ...(Object.keys(RECORD_OF).map((name) => RECORD_OF[name]!) as IdKey[]).filter((k, i, all) => all.indexOf(k) === i).map((k) => [`A's ${k}`, a[k]] as [string, string]),
+      ["B's own clientId", b.clientId],
+      ["B's own userId", b.userId],
+      ["B's own walletId", b.walletId],
+      ["B's own accountId", b.accountId],
+    ];
+    for (const chosen of CHOSEN_IDS) {
+      const [operationId, where] = chosen.split(' ') as [string, string];
+      const op = ops.find((o) => o.entry.operationId === operationId)!;
+      for (const [what, id] of collisions) {
+        const attack = await send(callFor(op, b, { [where]: id }), op.family === 'sandbox' ? ADMIN_TOKEN : b.v1Token);
+        if (attack.status < 400 || attack.status >= 500) problems.push(`${chosen} = ${what}: answered ${attack.status} ${attack.text.slice(0, 200)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(await snapshotOf(a)).toEqual(before);
+  });
+
   it("shows B nothing of A when B reads its own records, and A's view is B-free too", async () => {
     for (const [reader, other] of [[b, a], [a, b]] as const) {
       const hidden = secretsOf(other);

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleDir, readBundleFile, type OpenApiDocument } from './openapi/document.js';
 import { createClock, type Clock } from './clock.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDataException, isDatabaseUnavailable, openPglite, openPostgres, type Db, type DbOptions } from './db.js';
+import { DATABASE_RETRY_AFTER_SECONDS, DatabaseUnavailable, isDataException, isDatabaseUnavailable, openPglite, openPostgres, type Db, type DbOptions } from './db.js';
+import { lockDataFolder } from './data-lock.js';
 import { hasBody, parseBody, readBody, requireJson } from './request-body.js';
 import { Refusal, type Handlers, type HandlerContext, type Tenant } from './handler.js';
 import { allHandlers, migrate, loadClockOffset } from './resources/index.js';
@@ -18,6 +19,8 @@ import { buildRoutes, type Route } from './router.js';
 import { eventHandlers, startEvents, type SandboxEvents } from './events/index.js';
 import { readReferencePage } from './reference.js';
 import { createPageServer } from './page-server.js';
+import { guardConnections, type ConnectionLimits } from './connections.js';
+import { endpointPolicy } from './events/addresses.js';
 
 export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;
 
@@ -46,6 +49,13 @@ export interface SandboxOptions extends DbOptions {
   bundles?: { family: string; doc: OpenApiDocument }[];
   /** Handlers by operationId; default the sandbox's own. */
   handlers?: Handlers;
+  /**
+   * Networks webhook endpoints may be in, besides never link-local ones: `loopback`, `private`, `any`, or CIDR
+   * blocks. Default loopback and private networks (./events/addresses.ts).
+   */
+  endpointNetworks?: string[];
+  /** How many connections are held and how long a silent or slow one may last (./connections.ts). */
+  connections?: ConnectionLimits;
 }
 
 export interface Sandbox {
@@ -117,8 +127,14 @@ interface Target {
   searchParams: URLSearchParams;
 }
 
-/** A plain origin-form target: a path of unreserved characters and `/` with no dot segment, then an optional query. */
-const PLAIN_TARGET = /^(\/(?:[A-Za-z0-9_~-]+(?:\.[A-Za-z0-9_~-]*)*\/?)*)(?:\?([^#]*))?$/;
+/**
+ * A plain origin-form target: `/`, then unreserved characters and `/`, then an optional query. Each part is one
+ * character class under one quantifier, so a test takes time linear in the target, whatever it holds (a
+ * nested quantifier here once took minutes on `/` and 40 letters and a `!`).
+ */
+const PLAIN_PATH = /^\/[A-Za-z0-9_~.\/-]*$/;
+/** A dot segment or an empty segment: the URL parser, not a plain split, decides what such a path means. */
+const ODD_SEGMENT = /\/\/|\/\.\.?(?:\/|$)/;
 
 /**
  * The path and query of a request target. A plain one, as every client sends, is split as it is (parsing a
@@ -126,8 +142,11 @@ const PLAIN_TARGET = /^(\/(?:[A-Za-z0-9_~-]+(?:\.[A-Za-z0-9_~-]*)*\/?)*)(?:\?([^
  * through the URL parser, which normalizes it, and throws when it cannot.
  */
 function requestTarget(target: string): Target {
-  const plain = PLAIN_TARGET.exec(target);
-  if (plain) return { pathname: plain[1]!, searchParams: new URLSearchParams(plain[2] ?? '') };
+  const query = target.indexOf('?');
+  const path = query < 0 ? target : target.slice(0, query);
+  if (PLAIN_PATH.test(path) && !ODD_SEGMENT.test(path) && (query < 0 || !target.includes('#', query))) {
+    return { pathname: path, searchParams: new URLSearchParams(query < 0 ? '' : target.slice(query + 1)) };
+  }
   return new URL(target, 'http://sandbox.invalid');
 }
 
@@ -150,18 +169,37 @@ function defaultRoutes(): { bundles: { family: string; doc: OpenApiDocument }[];
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
   checkExposure(host, options.adminToken);
+  const endpoints = endpointPolicy(options.endpointNetworks);
   // Compared as digests of equal length, in constant time: neither the token nor its length leaks by timing.
   const adminDigest = options.adminToken === undefined ? undefined : digest(options.adminToken);
   const { bundles, routes } = options.bundles ? { bundles: options.bundles, routes: buildRoutes(options.bundles) } : defaultRoutes();
   const limitable = limitableOperations(routes);
   const handlers = options.handlers ?? { ...allHandlers, ...eventHandlers, ...rateLimitHandlers(limitable) };
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
-  const db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
-  await migrate(db);
-  await ensureSigningKey(db);
+  // One process per data folder: taken before PGlite opens it, given back when the sandbox closes.
+  const lock = !options.db && !options.databaseUrl && !options.memory && options.dataDir ? lockDataFolder(options.dataDir) : undefined;
+  let db: Db;
+  try {
+    db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
+  } catch (error) {
+    lock?.release();
+    throw options.databaseUrl ? new DatabaseUnavailable(options.databaseUrl, error) : error;
+  }
+  const undo: (() => Promise<void>)[] = [async () => lock?.release(), async () => void (options.db ? undefined : await db.close().catch(() => undefined))];
+  const failed = async (error: unknown) => {
+    for (const step of undo.reverse()) await step();
+    return error;
+  };
+  try {
+    await migrate(db);
+    await ensureSigningKey(db);
+  } catch (error) {
+    throw await failed(options.databaseUrl ? new DatabaseUnavailable(options.databaseUrl, error) : error);
+  }
   // On a shared PostgreSQL, another instance may move the clock: each request and each delivery pass reads it.
   const clock = createClock(options.realNow, await loadClockOffset(db), db.shared ? () => loadClockOffset(db) : undefined);
-  const events = await startEvents(db, clock);
+  const events = await startEvents(db, clock, endpoints);
+  undo.push(() => events.close());
   const violations: string[] = [];
   const onViolation = options.onViolation ?? 'fail';
   const controlDoc = bundles.find((b) => b.family === 'sandbox')?.doc;
@@ -231,7 +269,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const problems = route.checkRequest({ path: params, query, headers, body, hasBody: text.length > 0 });
       if (problems.length) throw new Refusal(route.invalidStatus, 'invalid_request', `The request breaks the description: ${problems.join('; ')}`);
       const origin = typeof headers.host === 'string' && HOST_HEADER.test(headers.host) ? `http://${headers.host}` : ownOrigin;
-      const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock, origin });
+      const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock, origin, endpoints });
       if (route.entry.method !== 'get') {
         // A write is committed before its answer is sent: the transaction ends before this returns.
         const result = await db.transaction((tx) => handler(context(tx)));
@@ -318,10 +356,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  guardConnections(server, options.connections);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    throw await failed(error);
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
   ownOrigin = url;
@@ -342,6 +385,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           server.closeAllConnections();
         });
         if (!options.db) await db.close();
+        lock?.release();
       })();
       return closed;
     },

@@ -18,8 +18,18 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGTERM');
 });
 
-export async function launchSandbox(args: string[]): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'sandbox', '--port', '0', ...args], {
+export interface LaunchOptions {
+  /**
+   * The open-files limit (`ulimit -n`) to start the process with, as a machine with that common default would:
+   * the command runs through `sh -c 'ulimit -n N && exec node ...'`, so signals still reach the sandbox itself.
+   */
+  openFiles?: number;
+}
+
+export async function launchSandbox(args: string[], options: LaunchOptions = {}): Promise<SandboxProcess> {
+  const command = [process.execPath, '--import', 'tsx', bin, 'sandbox', '--port', '0', ...args];
+  const [file, ...argv] = options.openFiles === undefined ? command : ['/bin/sh', '-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'sh', ...command];
+  const child = spawn(file!, argv, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '' },
   });
@@ -35,7 +45,7 @@ export async function launchSandbox(args: string[]): Promise<SandboxProcess> {
   );
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`The sandbox did not print its address:\n${out}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`The sandbox did not print its address within 60 s:\n${out}`)), 60_000);
       child.stdout!.on('data', () => {
         const m = /Sandbox:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
         if (m && out.includes('Ctrl-C to stop.')) {

@@ -1270,6 +1270,11 @@ export interface components {
          *     "is retried up to max_attempts"; read as retries only, the defaults would make four calls, which the
          *     limits table rules out. The source gives the defaults but not the types; whole numbers are assumed for the
          *     attempts and the delay, and a number for the multiplier.
+         *
+         *     Bounds (inferred: the source gives only defaults): `max_attempts` from 1 to 10 calls (the first call and
+         *     its retries), `initial_delay_ms` from 0 to 3600000 (an hour), `multiplier` from 1 to 10. Within them every
+         *     attempt of a schedule falls at a time a clock can hold and is logged, and one endpoint's schedule cannot
+         *     hold up the delivery of others; the sandbox refuses values outside them with 422.
          */
         RetryConfig: {
             /**
@@ -1304,7 +1309,15 @@ export interface components {
              * @enum {string}
              */
             direction: "OUTBOUND";
-            /** @description Address the service calls; at most 500 characters. */
+            /**
+             * @description Address the service calls; at most 500 characters.
+             *
+             *     Inferred: the source shows no restriction on where the address may point. The sandbox calls only
+             *     `http` and `https` addresses outside link-local networks (169.254.0.0/16, fe80::/10, where cloud
+             *     metadata services answer), in loopback or private networks unless it is started with other networks
+             *     allowed, and refuses any other address written in the URL with 422 (a host name is checked when a call
+             *     resolves it). It never follows a redirect: a 3xx answer is a failed call.
+             */
             url: string;
             /**
              * @description HTTP method of the calls; `POST`.
@@ -1320,7 +1333,11 @@ export interface components {
             /** @description The event that triggers calls to this endpoint. */
             triggerEvent?: components["schemas"]["EventName"];
             /**
-             * @description How long a call may take before it counts as failed, in milliseconds.
+             * @description How long a call may take before it counts as failed, in whole milliseconds, from 1 to 60000.
+             *
+             *     Inferred: the source gives the default (30000) but neither a type nor bounds. A timer counts whole
+             *     milliseconds, and a call held open longer than twice the default ties up a connection for nothing;
+             *     the sandbox refuses values outside these bounds with 422.
              * @default 30000
              */
             timeoutMs?: number;
@@ -1568,7 +1585,8 @@ export interface components {
             };
         };
         /**
-         * @description The endpoint was refused: the body is invalid (for example a `url` over 500 characters).
+         * @description The endpoint was refused: the body is invalid (for example a `url` over 500 characters, a `timeoutMs` or
+         *     `retryConfig` value outside its bounds, or a `url` at an address the service does not call).
          *     Inferred: the source shows no errors for this call; 422 is assumed, as this API uses it for invalid on-ramp bodies, and the body is not shown.
          */
         InvalidIntegrationEndpoint: {

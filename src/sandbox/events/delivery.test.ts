@@ -192,3 +192,177 @@ for (const store of storesUnderTest()) describe(`delivery on ${store.name}`, () 
     expect(unknown.response.status).toBe(400);
   });
 });
+
+// Deliveries stay where they were sent (issue 26): a redirect is a failed attempt and is never followed, an
+// endpoint's answer is read only up to a bound, link-local addresses are refused at registration (other
+// networks than loopback and private ones only when the sandbox is told), and delivery settings stay within
+// the bounds the description states.
+describe('deliveries stay where they were sent', () => {
+  let box: Sandbox;
+  let ctl: ReturnType<typeof createSandboxClient>;
+  const servers: Server[] = [];
+  const serve = async (handler: Parameters<typeof createServer>[1]) => {
+    const server = createServer(handler!);
+    servers.push(server);
+    return listen(server);
+  };
+  beforeAll(async () => {
+    box = await startSandbox({ memory: true, realNow: () => T0 });
+    ctl = createSandboxClient({ baseUrl: box.url });
+  }, 30_000);
+  afterAll(async () => {
+    await box?.close();
+    for (const server of servers) await stop(server);
+  });
+
+  async function tenantWith(url: string, extra: Record<string, unknown> = {}) {
+    const tenant = await orThrow(ctl.createTenant({ body: {} }));
+    const v1 = createV1Client({ baseUrl: box.url, auth: { credentials: tenant.v1Credentials }, retry: false });
+    const endpoint = await v1.createIntegrationEndpoint({ body: { name: 'e', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.created', ...extra } as never });
+    return { tenant, v1, endpoint };
+  }
+  const attemptsOf = async (tenantId: string) => (await orThrow(ctl.listDeliveries({ params: { query: { tenant: tenantId } } }))).deliveries[0]!.attempts;
+
+  it.each([301, 302, 303, 307, 308])('records a %i as a failed attempt and never follows it, to another origin or to itself', async (status) => {
+    let elsewhere = 0;
+    const other = await serve((req, res) => {
+      elsewhere++;
+      req.resume();
+      res.writeHead(200).end();
+    });
+    let calls = 0;
+    const self = await serve((req, res) => {
+      calls++;
+      req.resume();
+      res.writeHead(status, { location: calls % 2 ? `${other}/stolen` : `/again` }).end();
+    });
+    const { tenant } = await tenantWith(`${self}/ramp/user.created`);
+    await orThrow(ctl.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.created' } }));
+    await box.events.worker.idle();
+    expect((await attemptsOf(tenant.clientId)).map((a) => [a.outcome, a.httpStatus])).toEqual([['http_status', status]]);
+    // Each retry falls due its delay after the previous call: one move of the clock per retry.
+    for (let retry = 1; retry < deliverySchedule().calls; retry++) {
+      await orThrow(ctl.advanceClock({ body: { seconds: 3600 } }));
+      await box.events.worker.idle();
+    }
+    const attempts = await attemptsOf(tenant.clientId);
+    expect(attempts.length).toBe(deliverySchedule().calls);
+    expect(calls, 'calls to the registered endpoint').toBe(attempts.length);
+    expect(elsewhere, 'calls to where the redirect pointed').toBe(0);
+  });
+
+  it('reads at most a bounded part of an endpoint\'s answer (an endpoint answering 200 with 256 MiB)', async () => {
+    let written = 0;
+    const chunk = Buffer.alloc(1024 * 1024, 120);
+    const huge = await serve((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const more = () => {
+        while (written < 256 * 1024 * 1024 && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    const { tenant } = await tenantWith(`${huge}/ramp/user.created`);
+    await orThrow(ctl.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.created' } }));
+    await box.events.worker.idle();
+    expect((await attemptsOf(tenant.clientId)).map((a) => [a.outcome, a.httpStatus])).toEqual([['delivered', 200]]);
+    expect(written, 'bytes the endpoint got to send before the sandbox stopped reading').toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it.each([
+    ['http://169.254.169.254/latest/meta-data/'],
+    ['http://169.254.1.1:8080/hook'],
+    ['http://[fe80::1]/hook'],
+    ['http://[::ffff:169.254.169.254]/hook'],
+    ['http://2852039166/hook'],
+    ['http://8.8.8.8/hook'],
+    ['ftp://127.0.0.1/hook'],
+  ])('refuses an endpoint at %s at registration (422; 400 for a Business webhook)', async (url) => {
+    const { endpoint, tenant } = await tenantWith(url);
+    expect(endpoint.response.status, JSON.stringify(endpoint.error)).toBe(422);
+    expect(endpoint.error).toMatchObject({ error: 'endpoint_not_allowed' });
+    const hook = await ctl.createBusinessWebhook({ body: { clientId: tenant.clientId, url, process: 'ramp' } });
+    expect(hook.response.status).toBe(400);
+  });
+
+  it('accepts loopback and private addresses by default, and other networks only when the sandbox is told', async () => {
+    for (const url of ['http://127.0.0.1:9/hook', 'http://10.1.2.3/hook', 'http://192.168.0.10/hook', 'http://172.20.0.1/hook', 'http://[::1]:9/hook', 'http://[fd00::1]/hook', 'https://hooks.example/ramp']) {
+      expect((await tenantWith(url)).endpoint.response.status, url).toBe(201);
+    }
+    const open = await startSandbox({ memory: true, endpointNetworks: ['loopback', '8.8.8.0/24'] });
+    try {
+      const tenant = await orThrow(createSandboxClient({ baseUrl: open.url }).createTenant({ body: {} }));
+      const v1 = createV1Client({ baseUrl: open.url, auth: { credentials: tenant.v1Credentials }, retry: false });
+      const register = (url: string) => v1.createIntegrationEndpoint({ body: { name: url, direction: 'OUTBOUND', url, httpMethod: 'POST' } });
+      expect((await register('http://8.8.8.8/hook')).response.status).toBe(201);
+      expect((await register('http://10.1.2.3/hook')).response.status).toBe(422);
+      expect((await register('http://169.254.169.254/hook')).response.status).toBe(422);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it.each([
+    [{ timeoutMs: 1.5 }],
+    [{ timeoutMs: 0 }],
+    [{ timeoutMs: 1e9 }],
+    [{ retryConfig: { max_attempts: 2_000_000 } }],
+    [{ retryConfig: { max_attempts: 0 } }],
+    [{ retryConfig: { initial_delay_ms: 1e17 } }],
+    [{ retryConfig: { initial_delay_ms: -1 } }],
+    [{ retryConfig: { multiplier: 1e6 } }],
+    [{ retryConfig: { multiplier: 0.5 } }],
+  ])('refuses delivery settings outside the bounds the description states: %j', async (settings) => {
+    const { endpoint, tenant } = await tenantWith('http://127.0.0.1:9/hook', settings);
+    expect(endpoint.response.status).toBe(422);
+    // Nothing was registered: the tenant's events still go out (a bad endpoint once made each of them a 500).
+    expect((await ctl.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.created' } })).response.status).toBe(201);
+  });
+});
+
+describe('tenants apart: one tenant\'s failing endpoints do not hold up another\'s deliveries', () => {
+  it('keeps a bounded number of one tenant\'s calls in flight, and delivers another tenant\'s event meanwhile', async () => {
+    const box = await startSandbox({ memory: true, realNow: () => T0 });
+    const held = new Set<import('node:http').ServerResponse>();
+    let open = 0;
+    let most = 0;
+    const hanging = createServer((req, res) => {
+      open++;
+      most = Math.max(most, open);
+      held.add(res);
+      res.once('close', () => open--);
+      req.resume();
+    });
+    const hangingUrl = await listen(hanging);
+    const got: string[] = [];
+    const healthy = createServer((req, res) => {
+      got.push(req.url ?? '');
+      req.resume().on('end', () => res.writeHead(200).end());
+    });
+    const healthyUrl = await listen(healthy);
+    try {
+      const ctl = createSandboxClient({ baseUrl: box.url });
+      const noisy = await orThrow(ctl.createTenant({ body: {} }));
+      const v1 = createV1Client({ baseUrl: box.url, auth: { credentials: noisy.v1Credentials }, retry: false });
+      for (let i = 0; i < 10; i++) await orThrow(v1.createIntegrationEndpoint({ body: { name: `slow-${i}`, direction: 'OUTBOUND', url: `${hangingUrl}/ramp/user.created`, httpMethod: 'POST', triggerEvent: 'user.created' } }));
+      for (let i = 0; i < 20; i++) await orThrow(ctl.triggerEvent({ body: { tenantId: noisy.clientId, event: 'user.created' } }));
+      const quiet = await orThrow(ctl.createTenant({ body: {} }));
+      const quietV1 = createV1Client({ baseUrl: box.url, auth: { credentials: quiet.v1Credentials }, retry: false });
+      await orThrow(quietV1.createIntegrationEndpoint({ body: { name: 'ok', direction: 'OUTBOUND', url: `${healthyUrl}/ramp/user.created`, httpMethod: 'POST', triggerEvent: 'user.created' } }));
+      await orThrow(ctl.triggerEvent({ body: { tenantId: quiet.clientId, event: 'user.created' } }));
+      for (let waited = 0; got.length === 0 && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      expect(got, "the quiet tenant's event, while 200 of the noisy tenant's calls wait").toEqual(['/ramp/user.created']);
+      expect(most, "the noisy tenant's calls in flight at once").toBeLessThanOrEqual(8);
+      expect(most).toBeGreaterThan(0);
+    } finally {
+      for (const res of held) res.destroy();
+      await box.close();
+      await stop(hanging);
+      await stop(healthy);
+    }
+  }, 30_000);
+});

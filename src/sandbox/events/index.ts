@@ -1,6 +1,7 @@
 // Events and webhook delivery of the sandbox (issue 15): the tables, the worker, the control handlers.
 import type { Clock } from '../clock.js';
 import type { Db } from '../db.js';
+import { endpointPolicy, type EndpointPolicy } from './addresses.js';
 import { migrateEvents } from './store.js';
 import { startDeliveryWorker, type DeliveryWorker } from './worker.js';
 
@@ -9,9 +10,9 @@ export interface SandboxEvents {
   close(): Promise<void>;
 }
 
-export async function startEvents(db: Db, clock: Clock): Promise<SandboxEvents> {
+export async function startEvents(db: Db, clock: Clock, endpoints: EndpointPolicy = endpointPolicy()): Promise<SandboxEvents> {
   await migrateEvents(db);
-  const worker = startDeliveryWorker(db, clock);
+  const worker = startDeliveryWorker(db, clock, { endpoints });
   return { worker, close: () => worker.close() };
 }
 

@@ -3,7 +3,12 @@
 // next_attempt_at moves past its timeout, so a sandbox killed mid-call retries it when it comes back.
 // On PostgreSQL, `for update skip locked` lets several instances share the queue; each pass reads the shared
 // clock first, so a lease runs out in the same sandbox time for every instance.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import type { Clock } from '../clock.js';
+import { endpointPolicy, type EndpointPolicy } from './addresses.js';
 import type { Db } from '../db.js';
 import { loadClockOffset } from '../resources/tenants.js';
 
@@ -17,20 +22,75 @@ export interface DeliveryWorker {
 
 interface DueRow {
   id: string;
+  tenant_id: string;
   url: string;
   timeout_ms: number;
   retry_delays_ms: number[];
+  /** Claims made so far (this one not counted). */
   attempts: number;
+  /** Attempts recorded so far: this claim makes attempt `recorded + 1`. */
+  recorded: number;
   payload: unknown;
 }
 
 const LEASE_MARGIN_MS = 5_000;
+/** Calls of one tenant in flight at once on one instance, and of all tenants. */
+export const PER_TENANT = 8;
+export const MAX_IN_FLIGHT = 64;
 const BATCH = 32;
 
 type Outcome = { outcome: 'delivered' | 'http_status'; status: number } | { outcome: 'timeout' | 'connection_error'; status: null };
 
-export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: number } = {}): DeliveryWorker {
+/** What the sandbox reads of an endpoint's answer at most: the status is all it needs; the rest is left unread. */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * POSTs `body` to `url` and resolves with the answer's status. Never follows a redirect (a 3xx is the answer),
+ * reads at most MAX_ANSWER_BYTES of the answer, and connects only to an address `endpoints` allows: an address
+ * in the URL is checked before connecting, a host name's addresses when it is resolved.
+ */
+function post(url: string, body: string, signal: AbortSignal, endpoints: EndpointPolicy): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const refused = isIP(host) ? endpoints.refuseAddress(host) : null;
+    if (refused) return reject(new Error(refused));
+    const lookup: LookupFunction = (hostname, options, callback) =>
+      dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+        if (error) return callback(error, '', 0);
+        const allowed = addresses.filter((a) => endpoints.refuseAddress(a.address) === null);
+        if (!allowed.length) return callback(new Error(`${hostname} resolves only to addresses the sandbox does not deliver to`), '', 0);
+        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+        callback(null, allowed[0]!.address, allowed[0]!.family);
+      });
+    const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+      target,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, signal, lookup, agent: false },
+      (res) => {
+        let read = 0;
+        const done = () => {
+          res.destroy();
+          resolve(res.statusCode ?? 0);
+        };
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= MAX_ANSWER_BYTES) done();
+        });
+        res.once('end', done);
+        res.once('error', done);
+      },
+    );
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+
+export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: number; endpoints?: EndpointPolicy } = {}): DeliveryWorker {
+  const endpoints = options.endpoints ?? endpointPolicy();
   const inflight = new Set<{ deadline: number; abort: AbortController }>();
+  const tasks = new Set<Promise<void>>();
+  /** Calls in flight on this instance, by tenant. */
+  const busy = new Map<string, number>();
   let closed = false;
   let running: Promise<void> | null = null;
 
@@ -40,9 +100,8 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
     const entry = { deadline: clock.now().getTime() + row.timeout_ms, abort };
     inflight.add(entry);
     try {
-      const res = await fetch(row.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row.payload), signal: abort.signal });
-      await res.arrayBuffer().catch(() => undefined);
-      return { outcome: res.status >= 200 && res.status < 300 ? 'delivered' : 'http_status', status: res.status };
+      const status = await post(row.url, JSON.stringify(row.payload), abort.signal, endpoints);
+      return { outcome: status >= 200 && status < 300 ? 'delivered' : 'http_status', status };
     } catch {
       return abort.signal.aborted ? { outcome: 'timeout', status: null } : { outcome: 'connection_error', status: null };
     } finally {
@@ -78,12 +137,24 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
         `update sandbox_deliveries d set status = 'skipped', next_attempt_at = null from business_webhooks w
           where d.status = 'pending' and d.endpoint_kind = 'business' and w.id = d.endpoint_id and not w.status`,
       );
+      // `attempts` counts claims; the attempt a claim makes is the one after those recorded. A claim whose
+      // instance died before recording it (never made, or made and not recorded) is made again under its number,
+      // so a killed instance never uses up a scheduled call.
+      // Tenants apart: at most PER_TENANT calls of one tenant in flight on this instance and MAX_IN_FLIGHT in all,
+      // each tenant's due deliveries taken in turn (its first, then every tenant's second...), so one tenant's
+      // hanging or failing endpoints never hold up another's deliveries nor use up the process's connections.
+      const room = Math.min(BATCH, MAX_IN_FLIGHT - tasks.size);
+      if (room <= 0) return [];
       const rows = await tx.query<DueRow>(
-        `select d.id, d.url, d.timeout_ms, d.retry_delays_ms, d.attempts, e.payload
+        `select d.id, d.tenant_id, d.url, d.timeout_ms, d.retry_delays_ms, d.attempts,
+                (select count(*) from sandbox_delivery_attempts a where a.delivery_id = d.id)::int as recorded, e.payload
            from sandbox_deliveries d join sandbox_events e on e.id = d.event_id
+           join (select id, row_number() over (partition by tenant_id order by next_attempt_at, id) as turn
+                   from sandbox_deliveries where status = 'pending' and next_attempt_at <= $1) ranked on ranked.id = d.id
           where d.status = 'pending' and d.next_attempt_at <= $1
-          order by d.next_attempt_at limit ${BATCH} for update of d skip locked`,
-        [now.toISOString()],
+            and ranked.turn <= $2 - coalesce((($3::jsonb) ->> d.tenant_id::text)::int, 0)
+          order by ranked.turn, d.next_attempt_at limit $4 for update of d skip locked`,
+        [now.toISOString(), PER_TENANT, JSON.stringify(Object.fromEntries(busy)), room],
       );
       for (const r of rows) {
         await tx.query('update sandbox_deliveries set attempts = attempts + 1, next_attempt_at = $2 where id = $1', [r.id, new Date(now.getTime() + r.timeout_ms + LEASE_MARGIN_MS).toISOString()]);
@@ -93,7 +164,8 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
   }
 
   async function record(row: DueRow & { startedAt: Date }, result: Outcome): Promise<void> {
-    const attempt = row.attempts + 1;
+    const attempt = row.recorded + 1;
+    const claim = row.attempts + 1;
     const delays = row.retry_delays_ms;
     const done = result.outcome === 'delivered';
     const exhausted = !done && attempt > delays.length;
@@ -111,11 +183,9 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
       ]);
       // Only while the claim is still this worker's: once its lease passed and another instance claimed the
       // delivery again (attempts moved on), that instance's outcome is the one that counts.
-      await tx.query('update sandbox_deliveries set status = $2, next_attempt_at = $3 where id = $1 and attempts = $4', [row.id, done ? 'delivered' : exhausted ? 'failed' : 'pending', next, attempt]);
+      await tx.query('update sandbox_deliveries set status = $2, next_attempt_at = $3 where id = $1 and attempts = $4', [row.id, done ? 'delivered' : exhausted ? 'failed' : 'pending', next, claim]);
     });
   }
-
-  const tasks = new Set<Promise<void>>();
 
   function expire(): void {
     const now = clock.now().getTime();
@@ -129,10 +199,16 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
     // A full batch: more may be due; take them without waiting for the next tick.
     if (due.length === BATCH) setImmediate(() => void kick().catch(() => undefined));
     for (const row of due) {
+      busy.set(row.tenant_id, (busy.get(row.tenant_id) ?? 0) + 1);
       const task: Promise<void> = call(row)
         .then((result) => record(row, result))
         .catch((error: unknown) => console.error('[sandbox] delivery:', error instanceof Error ? error.message : error))
-        .finally(() => tasks.delete(task));
+        .finally(() => {
+          tasks.delete(task);
+          const left = (busy.get(row.tenant_id) ?? 1) - 1;
+          if (left > 0) busy.set(row.tenant_id, left);
+          else busy.delete(row.tenant_id);
+        });
       tasks.add(task);
     }
   }

@@ -81,8 +81,8 @@ async function checkoutOutcome(ctx: HandlerContext, trigger: 'payOnRamp' | 'reje
 async function creditStablecoin(ctx: HandlerContext, tenantId: string, userId: string, token: string, amount: number) {
   // Find-or-open must not run twice at once for one user and token (two on-ramps paid together, on several
   // instances too): the second would open a second wallet. A lock held to the end of the transaction.
-  await ctx.sql.query('select pg_advisory_xact_lock(hashtext($1))', [`custody-wallet:${userId}:${token}`]);
-  const wallets = await ctx.sql.query<{ id: string }>('select id from custody_wallets where user_id = $1 and token = $2 order by created_at limit 1', [userId, token]);
+  await ctx.sql.query('select pg_advisory_xact_lock(hashtext($1))', [`custody-wallet:${tenantId}:${userId}:${token}`]);
+  const wallets = await ctx.sql.query<{ id: string }>('select id from custody_wallets where tenant_id = $1 and user_id = $2 and token = $3 order by created_at limit 1', [tenantId, userId, token]);
   const walletId = wallets[0]?.id ?? (await openCustodyWallet(ctx.sql, tenantId, userId, token, 'POLYGON', ctx.clock.now())).id;
   const credited = await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1 and balance + $2 <= $3 returning id', [walletId, amount, MAX_BALANCE]);
   if (!credited.length) refuse(409, 'balance_limit', `The custody wallet's balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
@@ -111,7 +111,7 @@ export const handlers: Handlers = {
       });
     }
     const inverse = b.executionMode === 'INVERSE';
-    if (inverse && !(await debit(ctx.sql, userId, 'COP', b.amount))) refuse(400, 'insufficient_funds', 'The user\'s COP balance does not cover the amount.');
+    if (inverse && !(await debit(ctx.sql, tenant.id, userId, 'COP', b.amount))) refuse(400, 'insufficient_funds', 'The user\'s COP balance does not cover the amount.');
     const transition = onRampStates.filter((t) => t.from === null && t.trigger === 'createOnRamp')[inverse ? 1 : 0]!;
     const now = ctx.clock.now();
     const id = randomUUID();

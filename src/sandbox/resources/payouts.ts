@@ -53,7 +53,7 @@ export const handlers: Handlers = {
     if (!(amount > 0)) refuse(422, 'invalid_amount', 'The amount must be more than 0.');
     const account = (await ctx.sql.query<AccountRow>('select * from bank_accounts where id = $1 and tenant_id = $2 and user_id = $3', [destinationId, tenant.id, userId]))[0];
     if (!account || account.status !== 'accepted') refuse(422, 'destination_not_approved', 'The destination must be an accepted bank account of this user.');
-    if (!(await debit(ctx.sql, userId, currency, amount))) refuse(400, 'insufficient_funds', `The user's ${currency} balance does not cover the amount.`);
+    if (!(await debit(ctx.sql, tenant.id, userId, currency, amount))) refuse(400, 'insufficient_funds', `The user's ${currency} balance does not cover the amount.`);
     const { to } = nextState(payoutStates, 'payout', null, 'createPayout');
     const rows = await ctx.sql.query<PayoutRow>(
       `insert into payouts (id, tenant_id, user_id, account_id, amount, currency, payment_method, status, created_at)

@@ -3,6 +3,7 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { performance } from 'node:perf_hooks';
 import type { Db, Sql } from '../db.js';
 import { refuse, tenantOf, type Handlers, type Tenant } from '../handler.js';
+import { identifierTaken } from './identifiers.js';
 
 export const migration = `
 create table if not exists tenants (
@@ -128,7 +129,9 @@ export const handlers: Handlers = {
   },
 
   createTenant: async (ctx) => {
-    const id = randomUUID();
+    // A random ID cannot in practice be one a client chose before; checked all the same, as chosen ones are.
+    let id = randomUUID();
+    while (await identifierTaken(ctx.sql, id)) id = randomUUID();
     const name = typeof ctx.body?.name === 'string' ? ctx.body.name : `Tenant ${id.slice(0, 8)}`;
     const row = { business: secret(), v1: secret(), register: `sbx-int-${randomBytes(9).toString('base64url')}` };
     await ctx.sql.query(

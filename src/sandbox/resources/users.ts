@@ -5,6 +5,7 @@ import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers, t
 import { nextState, userStates } from '../states.js';
 import { integrationRegisterOf } from './tenants.js';
 import { emitTransition } from '../events/store.js';
+import { identifierTaken } from './identifiers.js';
 
 export const migration = `
 create table if not exists users (
@@ -19,9 +20,10 @@ create table if not exists balances (
   tenant_id uuid not null references tenants(id) on delete cascade,
   owner_id uuid not null,
   currency text not null,
-  amount numeric not null check (amount >= 0),
-  primary key (owner_id, currency)
+  amount numeric not null check (amount >= 0)
 );
+alter table balances drop constraint if exists balances_pkey;
+create unique index if not exists balances_by_tenant on balances (tenant_id, owner_id, currency);
 `;
 
 export interface UserRow {
@@ -75,8 +77,9 @@ export function requireOwnClient(ctx: HandlerContext): Tenant {
   return tenant;
 }
 
-export async function balanceOf(sql: Sql, ownerId: string, currency: string): Promise<number> {
-  const rows = await sql.query<{ amount: string }>('select amount from balances where owner_id = $1 and currency = $2', [ownerId, currency]);
+/** A balance is found by its tenant and its owner (the client or a user): never by an ID alone. */
+export async function balanceOf(sql: Sql, tenantId: string, ownerId: string, currency: string): Promise<number> {
+  const rows = await sql.query<{ amount: string }>('select amount from balances where tenant_id = $1 and owner_id = $2 and currency = $3', [tenantId, ownerId, currency]);
   return rows[0] ? Number(rows[0].amount) : 0;
 }
 
@@ -93,7 +96,7 @@ export const MAX_BALANCE = 1e15;
 export async function credit(sql: Sql, tenantId: string, ownerId: string, currency: string, amount: number, limit: number | null = MAX_BALANCE): Promise<number | null> {
   const rows = await sql.query<{ amount: string }>(
     `insert into balances (tenant_id, owner_id, currency, amount) select $1, $2, $3, $4 where $5::numeric is null or $4::numeric <= $5
-     on conflict (owner_id, currency) do update set amount = balances.amount + excluded.amount
+     on conflict (tenant_id, owner_id, currency) do update set amount = balances.amount + excluded.amount
        where $5::numeric is null or balances.amount + excluded.amount <= $5 returning amount`,
     [tenantId, ownerId, currency, amount, limit],
   );
@@ -101,8 +104,8 @@ export async function credit(sql: Sql, tenantId: string, ownerId: string, curren
 }
 
 /** Debits atomically (one statement, safe under concurrency); false when the balance is short. */
-export async function debit(sql: Sql, ownerId: string, currency: string, amount: number): Promise<boolean> {
-  const rows = await sql.query('update balances set amount = amount - $3 where owner_id = $1 and currency = $2 and amount >= $3 returning amount', [ownerId, currency, amount]);
+export async function debit(sql: Sql, tenantId: string, ownerId: string, currency: string, amount: number): Promise<boolean> {
+  const rows = await sql.query('update balances set amount = amount - $4 where tenant_id = $1 and owner_id = $2 and currency = $3 and amount >= $4 returning amount', [tenantId, ownerId, currency, amount]);
   return rows.length === 1;
 }
 
@@ -172,6 +175,10 @@ export const handlers: Handlers = {
       refuse(401, 'invalid_integration', 'The x-integration-register value is not this client\'s.');
     }
     const id = ctx.body.external_user_id ?? randomUUID();
+    // A chosen ID that names any record (another tenant's clientId, a user, a wallet...) is taken: it would alias it.
+    if (ctx.body.external_user_id !== undefined && (await identifierTaken(ctx.sql, id))) {
+      refuse(422, 'user_exists', 'This external_user_id is already in use; choose another.');
+    }
     const now = ctx.clock.now();
     const record = registeredUser(id, ctx.body, now);
     const { to } = nextState(userStates, 'user', null, 'registerUser');

@@ -6,6 +6,7 @@ import { refuse, requireInScope, type HandlerContext, type Handlers } from '../h
 import { custodyWalletStates, nextState, walletTransferStates } from '../states.js';
 import { MAX_BALANCE, isUuid, requireApprovedUser, requireOwnClient } from './users.js';
 import { emitTransition } from '../events/store.js';
+import { identifierTaken } from './identifiers.js';
 
 export const migration = `
 create table if not exists custody_wallets (
@@ -237,6 +238,9 @@ export const handlers: Handlers = {
     const owner = (await ctx.sql.query<{ tenant_id: string }>('select tenant_id from users where id = $1', [ctx.body.userId]))[0];
     if (!owner) return refuse(404, 'not_found', 'No registered user has this ID.');
     requireInScope(ctx, owner.tenant_id, 'No registered user has this ID.');
+    if (ctx.body.externalWalletId !== undefined && (await identifierTaken(ctx.sql, ctx.body.externalWalletId))) {
+      refuse(409, 'conflict', 'This externalWalletId is already in use; choose another.');
+    }
     const wallet = { id: ctx.body.externalWalletId ?? randomUUID(), token: ctx.body.token ?? 'USDC', network: ctx.body.network ?? 'POLYGON', status: ctx.body.status ?? 'APPROVED' };
     const inserted = await ctx.sql.query('insert into external_wallets (id, tenant_id, user_id, token, network, status) values ($1, $2, $3, $4, $5, $6) on conflict (id) do nothing returning id', [
       wallet.id, owner.tenant_id, ctx.body.userId, wallet.token, wallet.network, wallet.status,

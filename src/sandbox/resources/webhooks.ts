@@ -55,6 +55,8 @@ export const handlers: Handlers = {
 
   createBusinessWebhook: async (ctx) => {
     requireInScope(ctx, ctx.body.clientId, 'No tenant has this client ID.');
+    const refused = ctx.endpoints.refuseUrl(String(ctx.body.url));
+    if (refused) refuse(400, 'endpoint_not_allowed', `The sandbox does not deliver there: ${refused}.`);
     if (!(await ctx.sql.query('select 1 from tenants where id = $1', [ctx.body.clientId])).length) refuse(404, 'not_found', 'No tenant has this client ID.');
     const { to } = nextState(businessWebhookStates, 'webhook', null, 'createBusinessWebhook');
     const rows = await ctx.sql.query<WebhookRow>(
@@ -67,6 +69,8 @@ export const handlers: Handlers = {
   createIntegrationEndpoint: async (ctx) => {
     const tenant = tenantOf(ctx);
     const b = ctx.body as Record<string, any>;
+    const refused = ctx.endpoints.refuseUrl(String(b.url));
+    if (refused) refuse(422, 'endpoint_not_allowed', `The sandbox does not deliver there: ${refused}.`);
     const now = ctx.clock.now();
     const row = { id: randomUUID(), isActive: b.isActive ?? true };
     // The unique (tenant_id, name) decides, so two creations of one name at once get one 201 and one 409.

@@ -1,0 +1,91 @@
+// Connections to the sandbox (issue 26): no number of idle or trickling connections keeps a request out.
+// Idle connections and connections that trickle their request are closed after a bounded time; past a limit
+// below the process's open-files limit, a new connection closes the connection idle the longest (one that
+// sent no request, or whose last answer is sent), and is refused only when every connection is being served.
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+export interface ConnectionLimits {
+  /** Connections held at once; default the open-files limit less what the database and deliveries need. */
+  max?: number;
+  /** Time for a request's headers to arrive, from the connection (or the previous answer). Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time for a whole request (headers and body) to arrive. Default 30 s. */
+  requestTimeoutMs?: number;
+  /**
+   * Time a connection being served may stay silent (no bytes either way: a client that stops reading its
+   * answer) before it is closed. Default 30 s. A connection not being served gets `headersTimeoutMs`.
+   */
+  idleTimeoutMs?: number;
+}
+
+/** File descriptors kept for everything that is not an incoming connection: the database, deliveries, Node. */
+const RESERVED_FILES = 200;
+
+/** The soft open-files limit of this process (`ulimit -n`), or null where it cannot be read (not Linux). */
+export function openFilesLimit(): number | null {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function defaultMaxConnections(): number {
+  const limit = openFilesLimit();
+  return limit === null ? 1000 : Math.max(16, Math.min(10_000, limit - RESERVED_FILES));
+}
+
+/** Applies the limits to `server`; returns the number of connections held (for tests and the log). */
+export function guardConnections(server: Server, limits: ConnectionLimits = {}): { held(): number } {
+  const max = limits.max ?? defaultMaxConnections();
+  const headersTimeout = limits.headersTimeoutMs ?? 10_000;
+  server.headersTimeout = headersTimeout;
+  server.requestTimeout = limits.requestTimeoutMs ?? 30_000;
+  server.keepAliveTimeout = Math.min(5_000, server.headersTimeout);
+  // Node checks the two timeouts above every 30 s by default: a connection could outlive them by that much.
+  (server as Server & { connectionsCheckingInterval?: number }).connectionsCheckingInterval = 1_000;
+  const idleTimeout = limits.idleTimeoutMs ?? 30_000;
+  // Every connection, and those not being served, the longest idle first (a Map keeps insertion order).
+  const open = new Map<Socket, { serving: number }>();
+  const idle = new Map<Socket, true>();
+  const drop = (socket: Socket) => {
+    open.delete(socket);
+    idle.delete(socket);
+  };
+  server.on('connection', (socket: Socket) => {
+    if (open.size >= max) {
+      const oldest = idle.keys().next().value as Socket | undefined;
+      if (!oldest) {
+        socket.destroy();
+        return;
+      }
+      drop(oldest);
+      oldest.destroy();
+    }
+    open.set(socket, { serving: 0 });
+    idle.set(socket, true);
+    // Node's headersTimeout counts only once a request has begun: a connection that sends nothing needs this.
+    socket.setTimeout(headersTimeout, () => socket.destroy());
+    socket.once('close', () => drop(socket));
+  });
+  server.on('request', (req, res) => {
+    const socket = req.socket;
+    const state = open.get(socket);
+    if (!state) return;
+    state.serving++;
+    idle.delete(socket);
+    socket.setTimeout(idleTimeout);
+    res.once('close', () => {
+      state.serving--;
+      if (state.serving === 0 && open.has(socket) && !socket.destroyed) {
+        idle.set(socket, true);
+        socket.setTimeout(headersTimeout);
+      }
+    });
+  });
+  return { held: () => open.size };
+}
