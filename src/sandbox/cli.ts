@@ -7,7 +7,8 @@ import { DatabaseUnavailable } from './db.js';
 import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './events/addresses.js';
 import { checkExposure, startSandbox, type Sandbox } from './server.js';
 
-export const USAGE = `Usage: ramp-api sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST]
+export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST]
+       (npx ramp-api sandbox [options] does the same where ramp-api-sandbox is installed)
 
   --port N                 port (default SANDBOX_PORT, else a free port)
   --host ADDR              address to listen on (default SANDBOX_HOST, else 127.0.0.1); any address that is
