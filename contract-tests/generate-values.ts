@@ -42,6 +42,8 @@ export function generateValue(doc: OpenApiDocument, node: unknown, random: () =>
           return `${int(2000, 2030)}-${pad(int(1, 12))}-${pad(int(1, 28))}T${pad(int(0, 23))}:${pad(int(0, 59))}:${pad(int(0, 59))}Z`;
         case 'email':
           return `usuario${int(1, 99999)}@correo.example`;
+        case 'uri':
+          return `https://hooks${int(1, 99999)}.example/ramp`;
       }
       const max = Math.min(typeof schema.maxLength === 'number' ? schema.maxLength : 24, 64);
       const min = typeof schema.minLength === 'number' ? schema.minLength : 0;

@@ -255,6 +255,8 @@ async function sandboxFixture(): Promise<{ sandbox: Sandbox; token: (api: string
         }
       : {
           ClientTokenRequest: tenant.v1Credentials,
+          // A receiver where the sandbox delivers (loopback: its default endpoint networks); the port answers nothing.
+          CreateIntegrationEndpointRequest: { url: 'http://127.0.0.1:9/ramp/events' },
           CreatePayoutRequest: { currency: 'COP', destinationId: account.accountId },
           CreateOnRampRequest: { symbolOrigin: 'COP', symbolDestination: 'USDC', bankCode: '1007' },
           OnRampDestination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId },

@@ -29,7 +29,7 @@ type Case = [name: string, base: OpenApiDocument, mutate: (doc: any) => void, li
 /** Tightening a request: breaking one way, listed as non-breaking the other way. */
 const requestTightenings: Case[] = [
   ['a narrowed request type', v1, (d) => (payout(d).amount.type = 'integer'), /createPayout.*request body: amount: type narrowed from number to integer/],
-  ['a new format on a request field', v1, (d) => (endpoint(d).url.format = 'uri'), /createIntegrationEndpoint.*request body: url: format added: uri/],
+  ['a new format on a request field', v1, (d) => (endpoint(d).name.format = 'email'), /createIntegrationEndpoint.*request body: name: format added: email/],
   ['a request field closed to an enum', v1, (d) => (payout(d).currency.enum = ['COP']), /createPayout.*request body: currency: now a closed enum \(COP\)/],
   ['a value removed from a closed request enum', v1, (d) => (onRamp(d).properties.paymentMethod.enum = ['PSE', 'NEQUI']), /createOnRamp.*request body: paymentMethod: enum value\(s\) DAVIPLATA removed/],
   ['a pattern added to a request field', v1, (d) => (payout(d).currency.pattern = '^[A-Z]{3}$'), /createPayout.*request body: currency: pattern added: "\^\[A-Z\]\{3\}\$"/],

@@ -1310,9 +1310,12 @@ export interface components {
              */
             direction: "OUTBOUND";
             /**
+             * Format: uri
              * @description Address the service calls; at most 500 characters.
              *
-             *     Inferred: the source shows no restriction on where the address may point. The sandbox calls only
+             *     Inferred: the source calls this field an address but gives only its length, so it is taken to be an
+             *     absolute URI (`format: uri`): a text that is not one cannot be called. The source shows no restriction
+             *     on where the address may point. The sandbox calls only
              *     `http` and `https` addresses outside link-local networks (169.254.0.0/16, fe80::/10, where cloud
              *     metadata services answer), in loopback or private networks unless it is started with other networks
              *     allowed, and refuses any other address written in the URL with 422 (a host name is checked when a call
