@@ -190,15 +190,21 @@ async function specmatic(apis: ApiFamily[], work: string): Promise<Row[]> {
  * Specmatic made up cannot succeed against any state, and the answer is the status the description documents.
  * A failed test whose refusal is not here is counted as the sandbox's.
  */
-const EXPLAINED_REFUSALS: Record<string, { why: string; scenario?: RegExp }> = {
+const EXPLAINED_REFUSALS: Record<string, { why: string; scenario?: RegExp } | { why: string; scenario?: RegExp }[]> = {
   invalid_credentials: {
     why: 'the token call with the description\'s example body, an empty object (the source does not show the body); no service issues a token without credentials (documented 400/401)',
     scenario: /\/token -> 200 with the request from the example 'bodyNotShown'/,
   },
-  invalid_request: {
-    why: 'a wallet transfer sent as the description\'s empty example body (the source does not show the body): the sandbox\'s own fields are missing (documented 400)',
-    scenario: /\/wallet\/transfer\/.* -> 200 with the request from the example 'bodyNotShown'/,
-  },
+  invalid_request: [
+    {
+      why: 'a wallet transfer sent as the description\'s empty example body (the source does not show the body): the sandbox\'s own fields are missing (documented 400)',
+      scenario: /\/wallet\/transfer\/.* -> 200 with the request from the example 'bodyNotShown'/,
+    },
+    {
+      why: 'an endpoint whose url is random text up to its 500-character maxLength: Specmatic does not generate values for `format: uri`, and a url must be an absolute URI (documented 422)',
+      scenario: /\/integration-endpoints -> 201/,
+    },
+  ],
   tier_limit_exceeded: {
     why: 'an on-ramp amount Specmatic picked up to 1.8e308 COP, over the user\'s tier limit (the sandbox\'s default: 10^15 COP, the most a balance holds): the source\'s own 422 for an operation over the compliance tier limits',
   },
@@ -209,8 +215,8 @@ const EXPLAINED_REFUSALS: Record<string, { why: string; scenario?: RegExp }> = {
 
 /** The reason a failed test is not the sandbox's, or undefined when none applies. */
 function explanation(f: FailedTest): string | undefined {
-  const rule = f.status !== undefined && f.status < 500 && f.error ? EXPLAINED_REFUSALS[f.error] : undefined;
-  return rule && (!rule.scenario || rule.scenario.test(f.scenario)) ? rule.why : undefined;
+  const rules = f.status !== undefined && f.status < 500 && f.error ? [EXPLAINED_REFUSALS[f.error] ?? []].flat() : [];
+  return rules.find((rule) => !rule.scenario || rule.scenario.test(f.scenario))?.why;
 }
 
 /** A sandbox with a tenant and every record the tests name, and a Specmatic dictionary of them per bundle. */
