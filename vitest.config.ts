@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     include: ['openapi/**/*.test.ts', 'scripts/**/*.test.ts', 'src/**/*.test.ts', 'contract-tests/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
-    globalSetup: ['scripts/test-setup/bundle.ts', 'scripts/test-setup/pglite-template.ts', 'scripts/test-setup/postgres.ts', 'contract-tests/global-setup.ts'],
+    globalSetup: ['scripts/test-setup/build.ts', 'scripts/test-setup/postgres.ts', 'contract-tests/global-setup.ts'],
     testTimeout: 20_000,
     // Most of the suites' time is spent waiting on processes they start (sandboxes, Prism, PostgreSQL), so
     // two files at a time on two cores finish sooner than vitest's default of one per spare core.

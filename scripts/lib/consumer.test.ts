@@ -110,7 +110,7 @@ beforeAll(async () => {
   // The sandbox's command, the control API's rendered reference it serves at /sandbox/docs, and its pages.
   expect(files('ramp-api-sandbox')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/bin.js', 'dist/reference.html', 'dist/pages/dashboard.js', 'dist/pages/kyc.js', 'dist/pages/checkout.js']));
   registry = await startLocalRegistry({
-    nodeModules: [join(repoRoot, 'node_modules'), join(repoRoot, 'scripts', 'consumer-toolchain', 'node_modules')],
+    nodeModules: [join(repoRoot, 'node_modules'), join(repoRoot, 'scripts', 'toolchain', 'node_modules')],
     tarballs: Object.values(tarballs),
   });
   // A user's npm, not the npm that may be running this test (which passes its settings on as npm_config_*).

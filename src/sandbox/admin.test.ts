@@ -12,7 +12,7 @@ import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
 import { ApiError, ConfigurationError } from '../client/core/errors.js';
-import { launchSandbox } from '../testing/sandbox-process.js';
+import { launchSandbox, sandboxBin } from '../testing/sandbox-process.js';
 import { registerExampleUser } from '../testing/sandbox-users.js';
 import { parseArgs, runCli, UsageError } from './cli.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
@@ -84,7 +84,7 @@ describe('the sandbox command line', () => {
   });
 
   it('as a real process: exits with status 2 on 0.0.0.0 without a token, and serves the control API with the token from a file', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'bin.ts'), 'sandbox', '--memory', '--port', '0', '--host', '0.0.0.0'], {
+    const child = spawn(process.execPath, [sandboxBin, 'sandbox', '--memory', '--port', '0', '--host', '0.0.0.0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, SANDBOX_ADMIN_TOKEN: '', SANDBOX_HOST: '' },
     });

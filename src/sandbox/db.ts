@@ -1,7 +1,9 @@
 // The sandbox's database: a tiny interface over PGlite (embedded PostgreSQL, the default) that node-postgres
 // can implement too, so the same migrations and SQL run on PostgreSQL 15 (issue 16). SQL here and in
 // src/sandbox/store/ keeps to what both PGlite (PostgreSQL 18) and PostgreSQL 15 run.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readSnapshot } from './snapshot.js';
 
 export interface Sql {
   /** Rows of one statement, with `$1`... parameters. */
@@ -37,13 +39,6 @@ export interface DbOptions {
   memory?: boolean;
 }
 
-/**
- * Path of a freshly initialised PGlite data directory, dumped as a tar (`dumpDataDir('none')`), that in-memory
- * stores start from instead of running initdb: about 0.45 s instead of 2 s each. Its tables, if any, must
- * be the sandbox's own (migrations are idempotent, and run on it as on any store). The test setup writes one per
- * run (scripts/test-setup/pglite-template.ts), since the suites start dozens of in-memory sandboxes.
- */
-export const PGLITE_TEMPLATE_ENV = 'RAMP_SANDBOX_PGLITE_TEMPLATE';
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -54,13 +49,16 @@ function deepFreeze<T>(value: T): T {
 }
 
 export async function openPglite(options: DbOptions): Promise<Db> {
-  const { PGlite } = await import('@electric-sql/pglite');
   if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const template = options.memory ? process.env[PGLITE_TEMPLATE_ENV] : undefined;
-  const pg = options.memory
-    ? await PGlite.create(template ? { loadDataDir: new Blob([readFileSync(template)]) } : {})
-    : await PGlite.create(options.dataDir!);
+  // A new store (in memory, or a folder PostgreSQL has not been initialised in) starts from the build's
+  // snapshot, read while PGlite loads; without one, PGlite runs initdb.
+  const fresh = options.memory || !existsSync(join(options.dataDir!, 'PG_VERSION'));
+  const [{ PGlite }, snapshot] = await Promise.all([import('@electric-sql/pglite'), fresh ? readSnapshot() : undefined]);
+  const pg = await PGlite.create({
+    ...(options.memory ? {} : { dataDir: options.dataDir! }),
+    ...(snapshot ? { loadDataDir: new Blob([snapshot as Uint8Array<ArrayBuffer>]) } : {}),
+  });
   const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
     query: async <Row,>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as Row[],
   });

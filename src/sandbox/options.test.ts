@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
-import { launchSandbox, type SandboxProcess } from '../testing/sandbox-process.js';
+import { launchSandbox, sandboxBin, type SandboxProcess } from '../testing/sandbox-process.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-options-'));
@@ -21,11 +21,10 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const bin = join(import.meta.dirname, 'bin.ts');
 
 /** `ramp-api sandbox ARGS` run to its exit (killed after 30 s: a sandbox that started by mistake is not left running). */
 function refused(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'sandbox', ...args], {
+  const child = spawn(process.execPath, [sandboxBin, 'sandbox', ...args], {
     cwd: join(import.meta.dirname, '..', '..'),
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '', SANDBOX_HOST: '', SANDBOX_ADMIN_TOKEN: '', ...env },

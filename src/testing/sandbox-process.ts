@@ -1,5 +1,6 @@
-// Test and bench support: `ramp-api sandbox ARGS` in its own Node process (no tsx wrapper, so signals reach
-// the server itself), resolved once it has printed its addresses.
+// Test and bench support: `ramp-api sandbox ARGS` in its own Node process, from the built package
+// (src/sandbox/dist/, which the tests' global setup builds) as a consumer runs it, resolved once it has printed
+// its addresses.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -10,7 +11,8 @@ export interface SandboxProcess {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-const bin = join(import.meta.dirname, '..', 'sandbox', 'bin.ts');
+/** The built package's command (`ramp-api-sandbox`). */
+export const sandboxBin = join(import.meta.dirname, '..', 'sandbox', 'dist', 'bin.js');
 // A sandbox outlives nothing that started it: whatever ends this process (an exit, a signal turned into one)
 // asks the sandboxes still running to stop.
 const running = new Set<ChildProcess>();
@@ -27,7 +29,7 @@ export interface LaunchOptions {
 }
 
 export async function launchSandbox(args: string[], options: LaunchOptions = {}): Promise<SandboxProcess> {
-  const command = [process.execPath, '--import', 'tsx', bin, 'sandbox', '--port', '0', ...args];
+  const command = [process.execPath, sandboxBin, 'sandbox', '--port', '0', ...args];
   const [file, ...argv] = options.openFiles === undefined ? command : ['/bin/sh', '-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'sh', ...command];
   const child = spawn(file!, argv, {
     stdio: ['ignore', 'pipe', 'pipe'],

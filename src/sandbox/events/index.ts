@@ -1,8 +1,8 @@
-// Events and webhook delivery of the sandbox (issue 15): the tables, the worker, the control handlers.
+// Events and webhook delivery of the sandbox (issue 15): the worker and the control handlers (their tables are
+// made with the others', by resources/index.ts's migrate).
 import type { Clock } from '../clock.js';
 import type { Db } from '../db.js';
 import { endpointPolicy, type EndpointPolicy } from './addresses.js';
-import { migrateEvents } from './store.js';
 import { startDeliveryWorker, type DeliveryWorker } from './worker.js';
 
 export interface SandboxEvents {
@@ -11,7 +11,6 @@ export interface SandboxEvents {
 }
 
 export async function startEvents(db: Db, clock: Clock, endpoints: EndpointPolicy = endpointPolicy()): Promise<SandboxEvents> {
-  await migrateEvents(db);
   const worker = startDeliveryWorker(db, clock, { endpoints });
   return { worker, close: () => worker.close() };
 }

@@ -9,6 +9,7 @@ import type { Transition } from '../states.js';
 import { deliverySchedule } from 'ramp-api/webhooks';
 import { processOf } from './table.js';
 
+/** The events' tables: one of the sandbox's migrations (resources/index.ts), after the tenants'. */
 export const migration = `
 create table if not exists sandbox_events (
   id uuid primary key,
@@ -44,13 +45,6 @@ create table if not exists sandbox_delivery_attempts (
   primary key (delivery_id, attempt)
 );
 `;
-
-export async function migrateEvents(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock(7301)');
-    for (const statement of migration.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
-  });
-}
 
 /** The one envelope every event has (the source shows no payload: the sandbox's choice). */
 export interface EventEnvelope {

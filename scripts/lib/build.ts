@@ -1,0 +1,54 @@
+// What `npm run build` makes, and the tests' global setup before any test runs: the bundles (dist/openapi/,
+// copied into the package ramp-api), the control API's rendered reference, the sandbox's pages, the sandbox's
+// PGlite snapshot, and both packages compiled (src/client/dist/lib/, src/sandbox/dist/) by TypeScript 7's tsc.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { buildSandboxPages } from '../build-sandbox-pages.js';
+import { writeSnapshot } from '../../src/sandbox/snapshot.js';
+import { repoRoot } from './apis.js';
+import { bundleAll } from './bundle.js';
+import { writeSandboxReference } from './site.js';
+
+/** TypeScript 7's compiler (scripts/toolchain/): the repository's type check and build. */
+export const tsc = join(repoRoot, 'scripts', 'toolchain', 'node_modules', '.bin', 'tsc');
+
+const run = promisify(execFile);
+
+/**
+ * Compiles both packages (JavaScript and declarations), each by its tsconfig.build.json: the client first, as
+ * the sandbox's build reads its declarations through node_modules/ramp-api, as a consumer's would.
+ */
+export async function compilePackages(): Promise<void> {
+  for (const dir of ['src/client', 'src/sandbox']) {
+    await run(tsc, ['-p', join(dir, 'tsconfig.build.json')], { cwd: repoRoot }).catch((error: { stdout?: string; stderr?: string }) => {
+      throw new Error(`tsc -p ${dir}/tsconfig.build.json failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    });
+  }
+}
+
+export interface BuildSteps {
+  /** Skip bundling (a nested test run reads the bundles its parent wrote). */
+  bundle?: boolean;
+}
+
+/** Everything the packages ship, from the current sources. The snapshot is remade only when it is stale. */
+export async function buildAll(steps: BuildSteps = {}): Promise<{ snapshotWritten: boolean }> {
+  // PGlite's snapshot runs in this process while tsc runs in its own; the bundles come first, as the client's
+  // build reads them.
+  const snapshot = writeSnapshot();
+  const rest = (async () => {
+    if (steps.bundle !== false) {
+      bundleAll();
+      writeSandboxReference();
+    }
+    buildSandboxPages();
+    await compilePackages();
+  })();
+  // Both awaited whatever happens to either, so no PGlite is left working when this returns or throws.
+  const [written, built] = await Promise.allSettled([snapshot, rest]);
+  if (built.status === 'rejected') throw built.reason;
+  if (written.status === 'rejected') throw written.reason;
+  const snapshotWritten = written.value;
+  return { snapshotWritten };
+}

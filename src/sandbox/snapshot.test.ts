@@ -1,0 +1,80 @@
+// A new store starts from the build's PGlite snapshot (the tests' global setup builds it, as `npm run build`
+// does): its tables made, nothing of any sandbox in it; a snapshot made with other migrations or another PGlite
+// is not used; and the migrations run again on a store that records other ones.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPglite } from './db.js';
+import { sandboxDistDir } from './reference.js';
+import { migrate, migrationsDigest } from './resources/index.js';
+import { startSandbox } from './server.js';
+import { readSnapshot, snapshotKey, SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from './snapshot.js';
+
+const work = mkdtempSync(join(tmpdir(), 'ramp-snapshot-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the PGlite snapshot', () => {
+  it('is built, with the current key', () => {
+    const manifest = JSON.parse(readFileSync(join(sandboxDistDir(), SNAPSHOT_MANIFEST), 'utf8')) as { key: string };
+    expect(manifest.key).toBe(snapshotKey());
+  });
+
+  it.each<[string, { memory?: boolean; dataDir?: string }]>([
+    ['in memory', { memory: true }],
+    ['in a new --data folder', { dataDir: join(work, 'fresh') }],
+  ])('gives a new store %s its tables, recorded as made by the current migrations, and no signing key', async (_label, options) => {
+    const db = await openPglite(options);
+    try {
+      // Read before any migration ran in this process: what the store started with.
+      expect(await db.query('select digest from sandbox_schema')).toEqual([{ digest: migrationsDigest }]);
+      expect(await db.query<{ n: number }>('select count(*)::int as n from sandbox_signing_key')).toEqual([{ n: 0 }]);
+      expect(await db.query<{ n: number }>('select count(*)::int as n from tenants')).toEqual([{ n: 0 }]);
+    } finally {
+      await db.close();
+    }
+    if (options.dataDir) expect(existsSync(join(options.dataDir, 'PG_VERSION'))).toBe(true);
+  });
+
+  it('gives each sandbox a signing key of its own', async () => {
+    const keys: unknown[] = [];
+    for (let i = 0; i < 2; i++) {
+      const db = await openPglite({ memory: true });
+      const sandbox = await startSandbox({ db, port: 0 });
+      keys.push((await db.query<{ secret: string }>('select secret from sandbox_signing_key'))[0]?.secret);
+      await sandbox.close();
+      await db.close();
+    }
+    expect(keys[0]).toEqual(expect.any(String));
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it('is not used when it was made with other migrations or another PGlite, or is missing', async () => {
+    const stale = join(work, 'stale');
+    const missing = join(work, 'missing');
+    for (const dir of [stale, missing]) rmSync(dir, { recursive: true, force: true });
+    mkdirSync(stale);
+    mkdirSync(missing);
+    copyFileSync(join(sandboxDistDir(), SNAPSHOT_FILE), join(stale, SNAPSHOT_FILE));
+    writeFileSync(join(stale, SNAPSHOT_MANIFEST), JSON.stringify({ key: 'made-with-other-migrations', pglite: '0.0.0' }));
+    expect(await readSnapshot(stale)).toBeUndefined();
+    expect(await readSnapshot(missing)).toBeUndefined();
+    expect((await readSnapshot())?.length).toBeGreaterThan(1_000_000);
+  });
+
+  it('lets the migrations run again on a store that records other ones', async () => {
+    const db = await openPglite({ memory: true });
+    try {
+      await db.query('drop table sandbox_delivery_attempts');
+      await migrate(db);
+      // Recorded as current: nothing is made again.
+      expect(await db.query("select to_regclass('sandbox_delivery_attempts') as t")).toEqual([{ t: null }]);
+      await db.query("update sandbox_schema set digest = 'older'");
+      await migrate(db);
+      expect(await db.query("select to_regclass('sandbox_delivery_attempts')::text as t")).toEqual([{ t: 'sandbox_delivery_attempts' }]);
+      expect(await db.query('select digest from sandbox_schema')).toEqual([{ digest: migrationsDigest }]);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -1,0 +1,86 @@
+// A PGlite data folder with the sandbox's tables already made, written at build time (`npm run build`, and the
+// test setup) beside the compiled sandbox and shipped in the package. A new store, in memory or in a fresh
+// --data folder, starts from it instead of running initdb and the migrations: about 0.5 s instead of 2.5 s.
+//
+// It holds nothing of any tenant or sandbox: no signing key (each store makes its own at its first start), no
+// records. Its key names the PGlite version and the migrations it was made with; a snapshot with another key is
+// not used (the store is then initialised as before, only slower), so a stale file can cost time, never data.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip, gzipSync } from 'node:zlib';
+import { sandboxDistDir } from './reference.js';
+import { migrate, migrationsDigest } from './resources/index.js';
+
+export const SNAPSHOT_FILE = 'pglite-snapshot.tar.gz';
+export const SNAPSHOT_MANIFEST = 'pglite-snapshot.json';
+
+interface Manifest {
+  key: string;
+  pglite: string;
+}
+
+/** The installed PGlite's version (its package.json is not among its exports: found beside its entry point). */
+function pgliteVersion(): string {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** What a snapshot must have been made with to be used: this PGlite and these migrations. */
+export function snapshotKey(): string {
+  return createHash('sha256').update(pgliteVersion()).update('\0').update(migrationsDigest).digest('hex');
+}
+
+function readManifest(dir: string): Manifest | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, SNAPSHOT_MANIFEST), 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The snapshot as an uncompressed tar, for PGlite's `loadDataDir`; undefined when there is none or it was made
+ * with another PGlite or other migrations. Decompressed off the main thread (zlib's thread pool).
+ */
+export async function readSnapshot(dir = sandboxDistDir()): Promise<Buffer | undefined> {
+  const manifest = readManifest(dir);
+  if (manifest?.key !== snapshotKey()) return undefined;
+  try {
+    // Large chunks: with zlib's default 16 KB ones, decompressing 41 MB off the main thread took 0.26 s, not 0.09.
+    return await promisify(gunzip)(await readFile(join(dir, SNAPSHOT_FILE)), { chunkSize: 4 << 20 });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Makes the snapshot in `dir` unless one with the current key is there; whether it wrote one. The file is
+ * written under a temporary name and renamed, so a reader never sees half of it.
+ */
+export async function writeSnapshot(dir = sandboxDistDir()): Promise<boolean> {
+  const key = snapshotKey();
+  if (readManifest(dir)?.key === key) return false;
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pg = await PGlite.create();
+  try {
+    await migrate({ transaction: (work) => pg.transaction((tx) => work({ query: async <Row,>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows })) });
+    // Everything written so far in the data files, so a start replays no WAL.
+    await pg.query('checkpoint');
+    const tar = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
+    mkdirSync(dir, { recursive: true });
+    // The manifest goes first and comes back last: a run stopped half-way leaves no key naming other data.
+    rmSync(join(dir, SNAPSHOT_MANIFEST), { force: true });
+    const temporary = join(dir, `${SNAPSHOT_FILE}.${process.pid}.tmp`);
+    // Level 6: 41 MB of data files to about 4.7 MB; decompressing takes about 0.1 s whatever the level.
+    writeFileSync(temporary, gzipSync(tar));
+    renameSync(temporary, join(dir, SNAPSHOT_FILE));
+    writeFileSync(join(dir, SNAPSHOT_MANIFEST), `${JSON.stringify({ key, pglite: pgliteVersion() } satisfies Manifest, null, 2)}\n`);
+  } finally {
+    await pg.close();
+  }
+  return true;
+}
