@@ -2,8 +2,8 @@
 // sandbox serves: one minified ES module per page (Preact bundled in, no CDN), the stylesheet, and each page's HTML.
 // `npm run build:pages`; also run by `npm run build`, `npm run sandbox`, `npm start` and the tests' global setup.
 import { buildSync } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -14,11 +14,11 @@ export const sandboxPagesDir = join(root, 'src', 'sandbox', 'dist', 'pages');
 const PAGES = { dashboard: 'Ramp sandbox: dashboard', kyc: 'Identity verification (sandbox)', checkout: 'Checkout (sandbox)' };
 
 export function buildSandboxPages(out = sandboxPagesDir): string[] {
-  rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  buildSync({
+  const { outputFiles } = buildSync({
     entryPoints: [...Object.keys(PAGES).map((name) => join(source, `${name}.tsx`)), join(source, 'pages.css')],
     outdir: out,
+    write: false,
     bundle: true,
     minify: true,
     format: 'esm',
@@ -29,7 +29,17 @@ export function buildSandboxPages(out = sandboxPagesDir): string[] {
     logLevel: 'warning',
   });
   const template = readFileSync(join(source, 'page.html'), 'utf8');
-  for (const [name, title] of Object.entries(PAGES)) writeFileSync(join(out, `${name}.html`), template.replaceAll('{{title}}', title).replaceAll('{{script}}', name));
+  const files = new Map<string, string | Uint8Array>(outputFiles.map((file) => [file.path, file.contents]));
+  for (const [name, title] of Object.entries(PAGES)) files.set(join(out, `${name}.html`), template.replaceAll('{{title}}', title).replaceAll('{{script}}', name));
+  // Each file written beside and renamed, and nothing removed first: a sandbox serving the pages while they are
+  // built again (npm start, npm run sandbox, a test run) sends the old file or the new, never half of one.
+  for (const [path, contents] of files) {
+    const partial = join(dirname(path), `.${process.pid}.${basename(path)}`);
+    writeFileSync(partial, contents);
+    renameSync(partial, path);
+  }
+  // What an earlier build made that this one does not.
+  for (const name of readdirSync(out)) if (!files.has(join(out, name)) && !name.startsWith('.')) rmSync(join(out, name), { force: true });
   return Object.keys(PAGES);
 }
 

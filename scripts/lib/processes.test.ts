@@ -25,7 +25,8 @@ function npm(script: string, env: Record<string, string> = {}, args: string[] = 
   let err = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': what it printed may still be arriving when it has exited.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const printed = (text: string, timeoutMs = 60_000) =>
     new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no "${text}" within ${timeoutMs} ms:\n${out}\n${err}`)), timeoutMs);

@@ -92,7 +92,8 @@ describe('the sandbox command line', () => {
     child.stderr.on('data', (c) => (err += String(c)));
     // Should the refusal ever break, the sandbox would listen on 0.0.0.0: it is killed rather than left running.
     const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve)).finally(() => clearTimeout(killer));
+    // 'close', not 'exit': what it printed may still be arriving when it has exited.
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve)).finally(() => clearTimeout(killer));
     expect(code).toBe(2);
     expect(err).toContain('Refusing to listen on 0.0.0.0');
 

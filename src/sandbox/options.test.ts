@@ -35,7 +35,8 @@ function refused(args: string[], env: Record<string, string> = {}): Promise<{ co
   child.stderr.on('data', (c) => (stderr += String(c)));
   child.stdout.on('data', (c) => (stdout += String(c)));
   const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise((resolve) => child.once('exit', (code) => {
+  // 'close', not 'exit': the output may still be arriving when the process has exited.
+  return new Promise((resolve) => child.once('close', (code) => {
     clearTimeout(killer);
     resolve({ code, stderr, stdout });
   }));

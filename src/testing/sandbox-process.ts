@@ -39,8 +39,9 @@ export async function launchSandbox(args: string[], options: LaunchOptions = {})
   child.stdout!.on('data', (chunk) => (out += String(chunk)));
   child.stderr!.on('data', (chunk) => (out += String(chunk)));
   running.add(child);
+  // 'close', not 'exit': once it resolves, everything the process printed has arrived.
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => {
+    child.once('close', (code, signal) => {
       running.delete(child);
       resolve({ code, signal });
     }),
