@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { alias: sourceAliases(import.meta.dirname) },
   test: {
     include: ['scripts/e2e/**/*.e2e.test.ts', 'src/**/*.e2e.test.ts'],
-    globalSetup: ['scripts/test-setup/bundle.ts'],
+    globalSetup: ['scripts/test-setup/build.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', './scripts/test-setup/summary-reporter.ts'],

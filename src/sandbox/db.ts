@@ -3,7 +3,7 @@
 // src/sandbox/store/ keeps to what both PGlite (PostgreSQL 18) and PostgreSQL 15 run.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSnapshot } from './snapshot.js';
+import { readSnapshot, unpackSnapshot } from './snapshot.js';
 
 export interface Sql {
   /** Rows of one statement, with `$1`... parameters. */
@@ -51,10 +51,12 @@ function deepFreeze<T>(value: T): T {
 export async function openPglite(options: DbOptions): Promise<Db> {
   if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  // A new store (in memory, or a folder PostgreSQL has not been initialised in) starts from the build's
-  // snapshot, read while PGlite loads; without one, PGlite runs initdb.
-  const fresh = options.memory || !existsSync(join(options.dataDir!, 'PG_VERSION'));
-  const [{ PGlite }, snapshot] = await Promise.all([import('@electric-sql/pglite'), fresh ? readSnapshot() : undefined]);
+  // A new store starts from the build's snapshot: in memory, PGlite loads it (read while PGlite itself loads);
+  // a folder PostgreSQL has not been initialised in gets it unpacked first. Without one, PGlite runs initdb.
+  const [{ PGlite }, snapshot] = await Promise.all([
+    import('@electric-sql/pglite'),
+    options.memory ? readSnapshot() : existsSync(join(options.dataDir!, 'PG_VERSION')) ? undefined : unpackSnapshot(options.dataDir!).then(() => undefined),
+  ]);
   const pg = await PGlite.create({
     ...(options.memory ? {} : { dataDir: options.dataDir! }),
     ...(snapshot ? { loadDataDir: new Blob([snapshot as Uint8Array<ArrayBuffer>]) } : {}),

@@ -36,6 +36,18 @@ describe('the PGlite snapshot', () => {
     if (options.dataDir) expect(existsSync(join(options.dataDir, 'PG_VERSION'))).toBe(true);
   });
 
+  it('starts a --data folder that an interrupted first start left without PG_VERSION afresh, over what it had written', async () => {
+    const dir = join(work, 'interrupted');
+    mkdirSync(join(dir, 'base', '5'), { recursive: true });
+    writeFileSync(join(dir, 'base', '5', '1255'), 'half of a file');
+    const db = await openPglite({ dataDir: dir });
+    try {
+      expect(await db.query('select digest from sandbox_schema')).toEqual([{ digest: migrationsDigest }]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('gives each sandbox a signing key of its own', async () => {
     const keys: unknown[] = [];
     for (let i = 0; i < 2; i++) {

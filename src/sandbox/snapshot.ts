@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzipSync } from 'node:zlib';
+import { UnpackSync } from 'tar';
 import { sandboxDistDir } from './reference.js';
 import { migrate, migrationsDigest } from './resources/index.js';
 
@@ -55,6 +56,27 @@ export async function readSnapshot(dir = sandboxDistDir()): Promise<Buffer | und
   } catch {
     return undefined;
   }
+}
+
+/** PostgreSQL's mark of an initialised data folder. */
+const PG_VERSION = 'PG_VERSION';
+
+/**
+ * Unpacks the snapshot into `dataDir`, a folder PostgreSQL has not been initialised in; false when there is no
+ * current snapshot. PG_VERSION, which marks an initialised folder, is written last: a start stopped half-way
+ * leaves a folder the next start unpacks into again (the files written meanwhile are written over). Written with
+ * Node's own file calls, this takes less than half the time of PGlite's unpacking through its file system layer.
+ */
+export async function unpackSnapshot(dataDir: string, dir = sandboxDistDir()): Promise<boolean> {
+  const tar = await readSnapshot(dir);
+  if (!tar) return false;
+  const isVersion = (path: string) => path.replace(/^\/+/, '') === PG_VERSION;
+  // The archive's names start with `/` (PGlite's dump): taken as relative to dataDir, as tar does by default.
+  // Times and modes as tar would set them do not matter to PostgreSQL here: not set, one call fewer per file.
+  const options = { cwd: dataDir, noMtime: true, noChmod: true };
+  new UnpackSync({ ...options, filter: (path) => !isVersion(path) }).end(tar);
+  new UnpackSync({ ...options, filter: isVersion }).end(tar);
+  return true;
 }
 
 /**

@@ -62,7 +62,7 @@ async function axe(name: string): Promise<void> {
 
 const shot = (name: string) => page.screenshot({ path: join(reports, `sandbox-${name}.png`), fullPage: true });
 
-// The bundles and the pages are built by the global setup (scripts/test-setup/bundle.ts).
+// The bundles and the pages are built by the global setup (scripts/test-setup/build.ts).
 beforeAll(async () => {
   mkdirSync(reports, { recursive: true });
   sandbox = await startSandbox({ memory: true, adminToken: ADMIN_TOKEN });
