@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { DataFolderError, prepareDataFolder } from './data-lock.js';
 import { DatabaseUnavailable } from './db.js';
 import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './events/addresses.js';
-import { checkExposure, startSandbox, type Sandbox } from './server.js';
+import { checkExposure } from './exposure.js';
+import type { Sandbox } from './server.js';
 
 export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST]
        (npx ramp-api sandbox [options] does the same where ramp-api-sandbox is installed)
@@ -172,6 +173,10 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   const store = options.databaseUrl ? { databaseUrl: options.databaseUrl } : options.dataDir ? { dataDir: options.dataDir } : { memory: true };
   let sandbox: Sandbox;
   try {
+    // Loaded once the options are known to be good: a refused option is answered without loading the server.
+    // A store in memory starts from the snapshot: read meanwhile.
+    if (!options.databaseUrl && !options.dataDir) (await import('./snapshot.js')).prefetchSnapshot();
+    const { startSandbox } = await import('./server.js');
     sandbox = await startSandbox({ port: options.port, host: options.host, endpointNetworks: options.endpointNetworks, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }), ...store });
   } catch (error) {
     const why = startRefusal(error, options);

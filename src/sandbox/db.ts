@@ -3,7 +3,6 @@
 // src/sandbox/store/ keeps to what both PGlite (PostgreSQL 18) and PostgreSQL 15 run.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSnapshot, unpackSnapshot } from './snapshot.js';
 
 export interface Sql {
   /** Rows of one statement, with `$1`... parameters. */
@@ -53,6 +52,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   // A new store starts from the build's snapshot: in memory, PGlite loads it (read while PGlite itself loads);
   // a folder PostgreSQL has not been initialised in gets it unpacked first. Without one, PGlite runs initdb.
+  const { readSnapshot, unpackSnapshot } = await import('./snapshot.js');
   const [{ PGlite }, snapshot] = await Promise.all([
     import('@electric-sql/pglite'),
     options.memory ? readSnapshot() : existsSync(join(options.dataDir!, 'PG_VERSION')) ? undefined : unpackSnapshot(options.dataDir!).then(() => undefined),

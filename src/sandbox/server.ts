@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleDir, readBundleFile, type OpenApiDocument } from './openapi/document.js';
 import { createClock, type Clock } from './clock.js';
+import { checkExposure } from './exposure.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DatabaseUnavailable, isDataException, isDatabaseUnavailable, openPglite, openPostgres, type Db, type DbOptions } from './db.js';
 import { lockDataFolder } from './data-lock.js';
 import { hasBody, parseBody, readBody, requireJson } from './request-body.js';
@@ -72,25 +73,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export const MIN_ADMIN_TOKEN_LENGTH = 16;
-
-/** 127.0.0.0/8, ::1 and localhost: the addresses only this machine reaches. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (bare === 'localhost' || bare === '::1') return true;
-  const v4 = bare.startsWith('::ffff:') ? bare.slice(7) : bare;
-  return isIP(v4) === 4 && v4.startsWith('127.');
-}
-
-/** Checks the admin token and the address together: the control API is open on loopback only. */
-export function checkExposure(host: string, adminToken: string | undefined): void {
-  if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken.length < MIN_ADMIN_TOKEN_LENGTH || /[\s]/.test(adminToken))) {
-    throw new Error(`The admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters, without spaces.`);
-  }
-  if (!isLoopback(host) && adminToken === undefined) {
-    throw new Error(`Refusing to listen on ${host}, which is not a loopback address, without an admin token: anyone who reaches it could drive the control API. Set SANDBOX_ADMIN_TOKEN (or --admin-token-file FILE), or listen on 127.0.0.1.`);
-  }
-}
+export { checkExposure, isLoopback, MIN_ADMIN_TOKEN_LENGTH } from './exposure.js';
 
 /** A `Host` header that names a host (name, IPv4 or bracketed IPv6) and an optional port, and nothing else. */
 const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::\d{1,5})?$/;

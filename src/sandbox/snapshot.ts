@@ -43,11 +43,26 @@ function readManifest(dir: string): Manifest | undefined {
   }
 }
 
+let prefetched: Promise<Buffer | undefined> | undefined;
+
+/**
+ * Starts reading the snapshot now, for the next `readSnapshot()` to take: the command line calls it as soon as
+ * its options are good, so the snapshot is decompressed while the server's modules load.
+ */
+export function prefetchSnapshot(): void {
+  prefetched ??= readSnapshot();
+}
+
 /**
  * The snapshot as an uncompressed tar, for PGlite's `loadDataDir`; undefined when there is none or it was made
  * with another PGlite or other migrations. Decompressed off the main thread (zlib's thread pool).
  */
 export async function readSnapshot(dir = sandboxDistDir()): Promise<Buffer | undefined> {
+  if (prefetched && dir === sandboxDistDir()) {
+    const early = prefetched;
+    prefetched = undefined;
+    return early;
+  }
   const manifest = readManifest(dir);
   if (manifest?.key !== snapshotKey()) return undefined;
   try {
