@@ -12,8 +12,10 @@ const stop = async (code = 0) => {
   process.exit(code);
 };
 // Handlers first: a signal during start-up still stops what has started.
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());
+// `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by npm), and a second
+// signal while stopping must not end the process half-way, leaving mocks running and their folders behind.
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
 
 bundleAll();
 for (const api of apiFamilies()) {

@@ -18,29 +18,42 @@ try {
   console.error(error.message);
   process.exit(2);
 }
-const site = await listenOrExit(() => serveFolder(siteDir, ports.site), String(ports.site));
-buildSite();
-buildSandboxPages();
 const mocks: { name: string; server: PrismServer }[] = [];
+let site: Awaited<ReturnType<typeof serveFolder>> | undefined;
 let sandbox: Sandbox | undefined;
 let stopping = false;
 const stop = async (code = 0) => {
   if (stopping) return;
   stopping = true;
   console.log('\nStopping...');
-  await Promise.all([site.close(), ...mocks.map((m) => m.server.stop()), sandbox?.close()]);
+  await Promise.all([site?.close(), ...mocks.map((m) => m.server.stop()), sandbox?.close()]);
   process.exit(code);
 };
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());
+// First: a signal at any point stops what has started by then. `on`, not `once`: Ctrl-C reaches this process
+// twice (from the terminal and relayed by npm), and a second signal while stopping must not end the process
+// half-way, leaving mocks running and their folders behind.
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+site = await listenOrExit(() => serveFolder(siteDir, ports.site), String(ports.site));
+buildSite();
+buildSandboxPages();
 try {
-  for (const api of apiFamilies()) mocks.push({ name: api.name, server: await startPrism({ bundle: api.bundleJson }) });
-  sandbox = await startSandbox({ memory: true, port: ports.sandbox });
+  for (const api of apiFamilies()) {
+    const server = await startPrism({ bundle: api.bundleJson });
+    mocks.push({ name: api.name, server });
+    // A signal that came while it started: stop() has run already, and stops this one now.
+    if (stopping) await server.stop();
+  }
+  if (!stopping) sandbox = await startSandbox({ memory: true, port: ports.sandbox });
+  if (stopping) await sandbox?.close();
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   await stop(1);
 }
-console.log(`Documentation:      ${site.url}/`);
-for (const { name, server } of mocks) console.log(`${`${name} API mock:`.padEnd(20)}${server.url}`);
-if (sandbox) console.log(`${'Sandbox:'.padEnd(20)}${sandbox.url} (both families, with state; dashboard ${sandbox.url}/; control API docs ${sandbox.docsUrl})`);
-console.log('Ctrl-C to stop.');
+// Stopping already (a signal came during the start): stop() ends the process; nothing is announced.
+if (!stopping) {
+  console.log(`Documentation:      ${site.url}/`);
+  for (const { name, server } of mocks) console.log(`${`${name} API mock:`.padEnd(20)}${server.url}`);
+  if (sandbox) console.log(`${'Sandbox:'.padEnd(20)}${sandbox.url} (both families, with state; dashboard ${sandbox.url}/; control API docs ${sandbox.docsUrl})`);
+  console.log('Ctrl-C to stop.');
+}

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRegistry, type LocalRegistry } from '../../src/testing/local-registry.js';
+import { killTree } from '../../src/testing/process-tree.js';
 import { repoRoot } from './apis.js';
 
 const run = promisify(execFile);
@@ -33,7 +34,7 @@ const expectedLines = (code: string) => [...code.matchAll(/console\.log\(.*\); \
 const work = mkdtempSync(join(tmpdir(), 'ramp-consumer-'));
 const children = new Set<ChildProcess>();
 const stopAll = () => {
-  for (const child of children) if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  for (const child of children) if (child.pid && child.exitCode === null) killTree(child.pid, 'SIGKILL');
 };
 process.once('exit', stopAll);
 let registry: LocalRegistry;
@@ -46,9 +47,12 @@ async function sh(cwd: string, line: string): Promise<string> {
   return stdout + stderr;
 }
 
-/** Starts `command` in its own process group; resolves once `ready` matches its output. */
+/**
+ * Starts `command` (in this run's process group, so a Ctrl-C of the run reaches it too); resolves once `ready`
+ * matches its output. It is stopped with the processes it started (npx's own children).
+ */
 function start(cwd: string, command: string, ready: RegExp, env: NodeJS.ProcessEnv, what: string, timeoutMs = 60_000) {
-  const child = spawn('sh', ['-c', `exec ${command}`], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-c', `exec ${command}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let out = '';
   // 'close', not 'exit': what it printed may still be arriving when it has exited.
@@ -71,7 +75,7 @@ function start(cwd: string, command: string, ready: RegExp, env: NodeJS.ProcessE
     });
   });
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) killTree(child.pid!, 'SIGTERM');
     await exited;
     children.delete(child);
   };

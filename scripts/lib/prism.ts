@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { repoRoot } from './apis.js';
 import { freePort } from '../../src/testing/local-server.js';
+import { watchFolder, watchProcess } from '../../src/testing/watchdog.js';
 
 export interface PrismServer {
   url: string;
@@ -42,6 +43,9 @@ export async function startPrism(options: { bundle: string; upstream?: string; t
   // or `npm test` rewrite dist/openapi/: serve a private copy instead.
   const copyDir = mkdtempSync(join(tmpdir(), 'ramp-prism-'));
   copies.add(copyDir);
+  // Removed, and Prism stopped, even if this process ends without its exit hook (a second Ctrl-C, SIGKILL, a
+  // test runner ending its worker).
+  const folderGuard = watchFolder(copyDir);
   const served = join(copyDir, basename(options.bundle));
   copyFileSync(options.bundle, served);
   const args = options.upstream
@@ -49,6 +53,8 @@ export async function startPrism(options: { bundle: string; upstream?: string; t
     : ['mock', served, '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'];
   const child = spawn(join(repoRoot, 'node_modules', '.bin', 'prism'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
+  const processGuard = child.pid === undefined ? undefined : watchProcess(child.pid);
+  child.once('exit', () => processGuard?.release());
   let log = '';
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-4000);
@@ -60,8 +66,10 @@ export async function startPrism(options: { bundle: string; upstream?: string; t
     new Promise<void>((resolve) => {
       const forget = () => {
         running.delete(child);
+        processGuard?.release();
         rmSync(copyDir, { recursive: true, force: true });
         copies.delete(copyDir);
+        folderGuard.release();
         resolve();
       };
       if (child.exitCode !== null || child.signalCode !== null) return forget();

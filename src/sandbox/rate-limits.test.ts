@@ -20,7 +20,8 @@ describe('rate limits (the sandbox\'s own)', () => {
     // 90 s past a whole minute of sandbox time, so the window (one minute) has 30 s left.
     const { now } = await orThrow(control.advanceClock({ body: { seconds: 0.001 } }));
     const intoMinute = new Date(now).getTime() % 60_000;
-    await orThrow(control.advanceClock({ body: { seconds: Math.ceil((90_000 - intoMinute) / 1000) % 60 } }));
+    // Never 0 (which advanceClock refuses): already 30 s into the minute, a whole minute on keeps it so.
+    await orThrow(control.advanceClock({ body: { seconds: Math.ceil((90_000 - intoMinute) / 1000) % 60 || 60 } }));
     expect(await orThrow(control.setRateLimit({ params: { path: { operationId: 'listBanks' } }, body: { limit: 2, windowSeconds: 60 } }))).toEqual({ operationId: 'listBanks', limit: 2, windowSeconds: 60 });
     expect((await banks()).status).toBe(200);
     expect((await banks()).status).toBe(200);

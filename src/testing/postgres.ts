@@ -62,21 +62,25 @@ export async function startPostgres(): Promise<PostgresCluster> {
   }
   const port = await freePort();
   const data = join(dir, 'data');
-  let started = false;
   const stop = () => {
     process.off('exit', stop);
     try {
-      if (started) run(`${bin}/pg_ctl -D ${quote(data)} -m immediate -w stop >/dev/null 2>&1`);
+      // Whenever a server may run: also one whose start was cut short (pg_ctl killed by a Ctrl-C after it
+      // launched the server, which runs in a session of its own).
+      if (existsSync(join(data, 'postmaster.pid'))) run(`${bin}/pg_ctl -D ${quote(data)} -m immediate -w stop >/dev/null 2>&1`);
+    } catch {
+      // stopped already
     } finally {
-      started = false;
       rmSync(dir, { recursive: true, force: true });
     }
   };
+  // From here on, whatever ends this process (a signal handler's exit, vitest's on SIGINT/SIGTERM, an error)
+  // stops the cluster and removes its folder on the way out, during the start too.
+  process.once('exit', stop);
   // fsync off: a throwaway cluster for tests; a crash of the machine loses nothing anyone needs.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   const start = () => {
     run(`${bin}/pg_ctl -D ${quote(data)} -o ${quote(options)} -w -l ${quote(join(dir, 'log'))} start >/dev/null`);
-    started = true;
   };
   try {
     run(`${bin}/initdb -D ${quote(data)} --auth=trust -U postgres --no-sync >/dev/null`);
@@ -86,15 +90,11 @@ export async function startPostgres(): Promise<PostgresCluster> {
     stop();
     throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
   }
-  // pg_ctl runs the server in a session of its own, out of reach of a Ctrl-C: whatever ends this process
-  // (a signal handler's exit, vitest's on SIGINT/SIGTERM, an error) stops the cluster on its way out.
-  process.once('exit', stop);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop,
     pause() {
       run(`${bin}/pg_ctl -D ${quote(data)} -m fast -w stop >/dev/null`);
-      started = false;
     },
     resume: start,
   };

@@ -3,6 +3,7 @@
 // its addresses.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { watchProcess } from './watchdog.js';
 
 export interface SandboxProcess {
   child: ChildProcess;
@@ -39,9 +40,12 @@ export async function launchSandbox(args: string[], options: LaunchOptions = {})
   child.stdout!.on('data', (chunk) => (out += String(chunk)));
   child.stderr!.on('data', (chunk) => (out += String(chunk)));
   running.add(child);
+  // Stopped even if this process ends without its exit hook (killed, or a test runner ending its worker).
+  const guard = watchProcess(child.pid!);
   // 'close', not 'exit': once it resolves, everything the process printed has arrived.
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('close', (code, signal) => {
+      guard.release();
       running.delete(child);
       resolve({ code, signal });
     }),
