@@ -1,11 +1,12 @@
-// `npm run bench`: one run, one table. The typed client's cost per call against what a team would otherwise
+// `npm run bench`: one run, one table. First the start time of the sandbox against Prism's (`-- --only-start`
+// runs only that). The typed client's cost per call against what a team would otherwise
 // use (plain fetch, openapi-fetch bare and with an auth middleware, ky, axios), in-process with a stub fetch
 // and over loopback to a server in a child process, in interleaved rounds of shuffled order with the ratio
 // taken inside each round; then where the client's remaining cost goes (CPU profile), token single-flight and
 // bundle sizes; then the sandbox against Prism under load (`-- --no-sandbox` skips it). `-- --write` records it
 // in BENCHMARKS.md. A benchmark, not a test: nothing fails on timings.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, totalmem } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -20,6 +21,8 @@ import { startBenchServer } from './lib/bench-server.js';
 import { percentile } from './lib/percentile.js';
 import { BUDGETED_IMPORT, bundleSize, readBudget } from './lib/bundle-size.js';
 import { sandboxTable, sandboxTargets, sandboxVsPrism } from './lib/sandbox-bench.js';
+import { startTable, startTargets, startTimes } from './lib/start-bench.js';
+import { buildAll } from './lib/build.js';
 
 // A signal ends the run through exit, so the exit hooks stop what it started (Prism, the sandbox); the
 // loopback servers end with their IPC channel.
@@ -27,9 +30,51 @@ process.once('SIGINT', () => process.exit(130));
 process.once('SIGTERM', () => process.exit(143));
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick'); // fewer rounds, for trying the script itself
-// The client as consumers run it: the compiled package, not the TypeScript source through tsx.
-execFileSync(join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', 'src/client/tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
+// The client and the sandbox as consumers run them: the built packages (`npm run build`), not the TypeScript
+// sources through tsx.
+await buildAll();
 const { createBusinessClient } = (await import(join(repoRoot, 'src', 'client', 'dist', 'lib', 'index.js'))) as typeof RampApi;
+
+// Start time first, on its own: `-- --only-start` runs only it (with `--write`, it rewrites only its section of
+// BENCHMARKS.md).
+const START_ROUNDS = quick ? 2 : 7;
+const starts = args.has('--no-sandbox') ? undefined : await startTimes(START_ROUNDS);
+const startLines = starts ? startTable(starts, START_ROUNDS) : [];
+if (args.has('--only-start')) {
+  console.log(startLines.join('\n'));
+  const startTargetLines = starts ? startTargets(starts) : [];
+  console.log(`\nTargets\n${startTargetLines.join('\n')}`);
+  if (args.has('--write')) {
+    const file = join(repoRoot, 'BENCHMARKS.md');
+    const text = readFileSync(file, 'utf8');
+    const section = startSection(startLines, startTargetLines);
+    const marked = /<!-- start-times:start -->[\s\S]*?<!-- start-times:end -->/;
+    // Where there is none yet (a file written before the section existed), it goes before the targets.
+    const updated = marked.test(text) ? text.replace(marked, () => section) : text.includes('\n## Targets') ? text.replace('\n## Targets', () => `\n${section}\n\n## Targets`) : `${text}\n${section}\n`;
+    writeFileSync(file, updated);
+    console.log('\nWrote the start-time section of BENCHMARKS.md');
+  }
+  process.exit(0);
+}
+
+/** The start-time section of BENCHMARKS.md, between markers so that `--only-start --write` can rewrite it alone. */
+function startSection(table: string[], targetLines: string[]): string {
+  const machine = `${cpus().length} cores, Node ${process.version}`;
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+  return `<!-- start-times:start -->
+## Start time
+
+Measured by \`npm run bench -- --only-start\` (commit ${commit}, ${new Date().toISOString().slice(0, 10)}; ${machine}). Each start is
+a new process, from spawning it to its first answered request, and is stopped before the next; the targets take
+turns in a new random order each round, and the ratio to Prism's start is taken inside each round. The sandbox
+starts from the PGlite snapshot \`npm run build\` makes (a store with its tables already made) and compiles its
+validators when a request first needs them.
+
+${table.join('\n')}
+
+${targetLines.join('\n')}
+<!-- start-times:end -->`;
+}
 
 const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
 const TOKEN = 'bench-token';
@@ -402,6 +447,7 @@ const lines = [
   '| --- | --- | --- |',
   ...sizes.map((s) => `| ${s.label} | ${s.minified} B | ${s.gzipped} B |`),
   ...(sandboxRows.length ? ['', ...sandboxTable(sandboxRows)] : []),
+  ...(startLines.length ? ['', ...startLines] : []),
 ];
 const table = lines.join('\n');
 console.log(table);
@@ -420,6 +466,7 @@ targets.push(
   `- bundle of createBusinessClient from the root entry: ${budgeted.gzipped} B gzipped (target at most 7500 B; budget in scripts/size-budget.json: ${readBudget().gzippedBytes} B): ${budgeted.gzipped <= 7500 ? 'met' : 'missed'}`,
 );
 targets.push(...sandboxTargets(sandboxRows));
+if (starts) targets.push(...startTargets(starts));
 console.log(`\nTargets\n${targets.join('\n')}`);
 
 if (args.has('--write')) {
@@ -469,6 +516,8 @@ floor. After a warm-up, the targets of an operation take half-second turns. The 
 taken in each turn, and the table gives its median and 10th-90th percentile.
 
 ${table}
+
+${starts ? startSection(startLines, startTargets(starts)) : ''}
 
 ## Targets
 

@@ -2,6 +2,7 @@
 // copied into the package ramp-api), the control API's rendered reference, the sandbox's pages, the sandbox's
 // PGlite snapshot, and both packages compiled (src/client/dist/lib/, src/sandbox/dist/) by TypeScript 7's tsc.
 import { execFile } from 'node:child_process';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildSandboxPages } from '../build-sandbox-pages.js';
@@ -24,6 +25,10 @@ export async function compilePackages(): Promise<void> {
     await run(tsc, ['-p', join(dir, 'tsconfig.build.json')], { cwd: repoRoot }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`tsc -p ${dir}/tsconfig.build.json failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
     });
+    // tsc writes new files without the executable bit: the package's commands get it back, so that they run
+    // through this repository's node_modules/.bin (npx ramp-api ...) as they do once installed.
+    const { bin = {} } = JSON.parse(readFileSync(join(repoRoot, dir, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
+    for (const file of Object.values(bin)) chmodSync(join(repoRoot, dir, file), 0o755);
   }
 }
 
