@@ -6,9 +6,8 @@ export default defineConfig({
   test: {
     include: ['openapi/**/*.test.ts', 'scripts/**/*.test.ts', 'src/**/*.test.ts', 'contract-tests/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/*.e2e.test.ts', '**/*.interrupt.test.ts'],
-    // temp.ts after postgres.ts: the cluster's own folder is outside the run's, so that at an interrupted run's
-    // exit the cluster is stopped (its hook registered first) before the run's folder goes.
-    globalSetup: ['scripts/test-setup/build.ts', 'scripts/test-setup/postgres.ts', 'scripts/test-setup/temp.ts', 'contract-tests/global-setup.ts'],
+    // The build, the run's PostgreSQL cluster, its temporary folder and the Prism mocks, at once where they can be.
+    globalSetup: ['scripts/test-setup/run.ts'],
     testTimeout: 20_000,
     // Most of the suites' time is spent waiting on processes they start (sandboxes, Prism, PostgreSQL), so
     // two files at a time on two cores finish sooner than vitest's default of one per spare core.

@@ -8,8 +8,8 @@ import { promisify } from 'node:util';
 import { buildSandboxPages } from '../build-sandbox-pages.js';
 import { writeSnapshot } from '../../src/sandbox/snapshot.js';
 import { repoRoot } from './apis.js';
-import { bundleAll } from './bundle.js';
-import { writeSandboxReference } from './site.js';
+import { bundleAllAsync } from './bundle.js';
+import { writeSandboxReferenceAsync } from './site.js';
 
 /** TypeScript 7's compiler (scripts/toolchain/): the repository's type check and build. */
 export const tsc = join(repoRoot, 'scripts', 'toolchain', 'node_modules', '.bin', 'tsc');
@@ -35,22 +35,26 @@ export async function compilePackages(): Promise<void> {
 export interface BuildSteps {
   /** Skip bundling (a nested test run reads the bundles its parent wrote). */
   bundle?: boolean;
+  /** Work that needs the bundles and nothing else (the tests' Prism mocks): run beside the rest of the build. */
+  afterBundles?: () => Promise<unknown>;
 }
 
 /** Everything the packages ship, from the current sources. The snapshot is remade only when it is stale. */
 export async function buildAll(steps: BuildSteps = {}): Promise<{ snapshotWritten: boolean }> {
-  // PGlite's snapshot runs in this process while tsc runs in its own; the bundles come first, as the client's
-  // build reads them.
+  // PGlite's snapshot runs in this process while the Redocly CLI and tsc run in their own; the bundles come
+  // first, as the client's build and the control API's reference read them.
   const snapshot = writeSnapshot();
   const rest = (async () => {
-    if (steps.bundle !== false) {
-      bundleAll();
-      writeSandboxReference();
-    }
-    buildSandboxPages();
-    await compilePackages();
+    if (steps.bundle !== false) await bundleAllAsync();
+    const after = steps.afterBundles?.();
+    const reference = steps.bundle !== false ? writeSandboxReferenceAsync() : undefined;
+    const compiled = (async () => {
+      buildSandboxPages();
+      await compilePackages();
+    })();
+    // All awaited whatever happens to one, so nothing is left working when this returns or throws.
+    for (const step of await Promise.allSettled([after, reference, compiled])) if (step.status === 'rejected') throw step.reason;
   })();
-  // Both awaited whatever happens to either, so no PGlite is left working when this returns or throws.
   const [written, built] = await Promise.allSettled([snapshot, rest]);
   if (built.status === 'rejected') throw built.reason;
   if (written.status === 'rejected') throw written.reason;

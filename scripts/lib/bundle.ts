@@ -1,10 +1,13 @@
 // Bundles every API family in redocly.yaml into dist/openapi/<name>.{yaml,json} with the Redocly CLI, and
 // copies them into the package ramp-api (src/client/dist/openapi/), which ships them as `ramp-api/openapi/*`.
-// Bundling again what was bundled from the very same inputs is skipped (it took 2.5 s: six CLI runs).
-import { execFileSync } from 'node:child_process';
+// Two CLI runs make all six (one per format, every family in each, as redocly.yaml with an output per family);
+// bundling again what was bundled from the very same inputs is skipped.
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { parse, stringify } from 'yaml';
 import { allApiFamilies, clientBundleDir, distDir, repoRoot, type ApiFamily } from './apis.js';
 
 const redocly = join(repoRoot, 'node_modules', '.bin', 'redocly');
@@ -27,7 +30,17 @@ export function bundleInputsDigest(): string {
   return hash.digest('hex');
 }
 
-export function bundleAll(): ApiFamily[] {
+interface BundlePlan {
+  apis: ApiFamily[];
+  /** The Redocly CLI's arguments, one run per format; none when the bundles are current. */
+  runs: string[][];
+  /** Moves what the runs wrote into place and records what it was made from. */
+  finish: () => void;
+  /** Removes the runs' folder (also when a run failed). */
+  clean: () => void;
+}
+
+function planBundles(): BundlePlan {
   mkdirSync(distDir, { recursive: true });
   mkdirSync(clientBundleDir, { recursive: true });
   const apis = allApiFamilies();
@@ -35,24 +48,83 @@ export function bundleAll(): ApiFamily[] {
   const outputs = apis.flatMap((api) => [api.bundleYaml, api.bundleJson]).flatMap((output) => [output, join(clientBundleDir, basename(output))]);
   // The record names the inputs and what each output held: an output changed or removed since is made again.
   const record = () => JSON.stringify({ inputs: digest, outputs: Object.fromEntries(outputs.map((output) => [relative(repoRoot, output), existsSync(output) ? createHash('sha256').update(readFileSync(output)).digest('hex') : null])) });
-  if (existsSync(INPUTS_FILE) && readFileSync(INPUTS_FILE, 'utf8') === record()) return apis;
+  const nothing = { apis, runs: [], finish: () => undefined, clean: () => undefined };
+  if (existsSync(INPUTS_FILE) && readFileSync(INPUTS_FILE, 'utf8') === record()) return nothing;
   // Forgotten first: bundles half rewritten by a run that stopped are not taken for current ones.
   rmSync(INPUTS_FILE, { force: true });
-  for (const api of apis) {
-    for (const output of [api.bundleYaml, api.bundleJson]) {
-      // Written beside, then renamed: a reader running meanwhile (a test, a mock) sees the old file or the new.
-      const partial = join(dirname(output), `.${process.pid}.${basename(output)}`);
-      execFileSync(redocly, ['bundle', api.name, '-o', relative(repoRoot, partial)], {
-        cwd: repoRoot,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-      });
-      renameSync(partial, output);
-      const copy = join(clientBundleDir, basename(output));
-      copyFileSync(output, join(clientBundleDir, `.${process.pid}.${basename(output)}`));
-      renameSync(join(clientBundleDir, `.${process.pid}.${basename(output)}`), copy);
+  // The runs write into a folder of their own, then each bundle is renamed into place: a reader running
+  // meanwhile (a test, a mock) sees the old file or the new.
+  const work = join(distDir, `.bundling-${process.pid}`);
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work);
+  // redocly.yaml as it is, with an output per family and its paths made absolute (the copy lives in `work`).
+  const config = parse(readFileSync(join(repoRoot, 'redocly.yaml'), 'utf8')) as { plugins?: string[]; apis: Record<string, { root: string; output?: string }> };
+  config.plugins = config.plugins?.map((plugin) => resolve(repoRoot, plugin));
+  for (const api of apis) config.apis[api.name] = { ...config.apis[api.name]!, root: resolve(repoRoot, api.root), output: join(work, `${api.name}.yaml`) };
+  const configFile = join(work, 'redocly.yaml');
+  writeFileSync(configFile, stringify(config));
+  // Removed also when this process ends meanwhile (an interrupted build or test run).
+  const clean = () => {
+    process.off('exit', clean);
+    rmSync(work, { recursive: true, force: true });
+  };
+  process.once('exit', clean);
+  return {
+    apis,
+    runs: [['bundle', '--config', configFile], ['bundle', '--config', configFile, '--ext', 'json']],
+    finish: () => {
+      for (const api of apis) {
+        for (const output of [api.bundleYaml, api.bundleJson]) {
+          const made = join(work, basename(output));
+          const copy = join(work, `copy.${basename(output)}`);
+          copyFileSync(made, copy);
+          renameSync(made, output);
+          renameSync(copy, join(clientBundleDir, basename(output)));
+        }
+      }
+      writeFileSync(INPUTS_FILE, record());
+    },
+    clean,
+  };
+}
+
+const cliOptions = {
+  cwd: repoRoot,
+  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+};
+
+const bundleFailed = (error: unknown): Error => {
+  const { stderr, stdout } = error as { stderr?: Buffer | string; stdout?: Buffer | string };
+  return new Error(`redocly bundle failed:\n${String(stderr ?? '')}${String(stdout ?? '')}`.trimEnd(), { cause: error });
+};
+
+/** Bundles every family (both formats), unless the bundles are current; returns the families. */
+export function bundleAll(): ApiFamily[] {
+  const plan = planBundles();
+  try {
+    for (const args of plan.runs) {
+      try {
+        execFileSync(redocly, args, { ...cliOptions, stdio: ['ignore', 'ignore', 'pipe'] });
+      } catch (error) {
+        throw bundleFailed(error);
+      }
     }
+    plan.finish();
+  } finally {
+    plan.clean();
   }
-  writeFileSync(INPUTS_FILE, record());
-  return apis;
+  return plan.apis;
+}
+
+/** bundleAll, with both CLI runs at once and without blocking this process meanwhile. */
+export async function bundleAllAsync(): Promise<ApiFamily[]> {
+  const plan = planBundles();
+  try {
+    const runs = await Promise.allSettled(plan.runs.map((args) => promisify(execFile)(redocly, args, cliOptions)));
+    for (const run of runs) if (run.status === 'rejected') throw bundleFailed(run.reason);
+    plan.finish();
+  } finally {
+    plan.clean();
+  }
+  return plan.apis;
 }

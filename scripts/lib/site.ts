@@ -1,9 +1,10 @@
 // Builds site/: the landing page and one Redoc reference per API (with TypeScript samples), all working
 // offline; the sandbox control API's page is also the one the sandbox serves at /sandbox/docs.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { referencePagePath } from '../../src/sandbox/reference.js';
 import { allApiFamilies, distDir, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
 import { bundleAll } from './bundle.js';
@@ -23,12 +24,17 @@ const redoclyVersion = () => (JSON.parse(readFileSync(join(repoRoot, 'node_modul
 /** The marker a reference page carries of what it was built from, so an unchanged one is not built again. */
 const builtFrom = (hash: string) => `<meta name="ramp-api-reference" content="sha256:${hash}">`;
 
-/**
- * Renders one API's reference with Redoc (`redocly build-docs --inlineBundle`) into `output`: a page that works
- * offline, with a TypeScript sample per operation. Returns false, and leaves the file, when `output` was built
- * from the same input already.
- */
-export function writeReference(family: string, doc: OpenApiDocument, output: string): boolean {
+interface ReferenceJob {
+  /** `redocly build-docs` arguments. */
+  args: string[];
+  /** Checks the page and moves it into place. */
+  finish: () => void;
+  /** Removes the run's input and partial page (also when it failed). */
+  clean: () => void;
+}
+
+/** What rendering one API's reference takes, or null when `output` was built from the same input already. */
+function referenceJob(family: string, doc: OpenApiDocument, output: string): ReferenceJob | null {
   const withSamples = structuredClone(doc);
   for (const entry of listOperations(withSamples)) {
     // The label must equal the one listed under openapi.codeSamples in redocly.yaml, or Redoc hides the sample.
@@ -36,7 +42,7 @@ export function writeReference(family: string, doc: OpenApiDocument, output: str
   }
   const text = JSON.stringify(withSamples);
   const marker = builtFrom(createHash('sha256').update(`${redoclyVersion()}\n${INLINE_LOGO}\n${text}`).digest('hex'));
-  if (existsSync(output) && readFileSync(output, 'utf8').includes(marker)) return false;
+  if (existsSync(output) && readFileSync(output, 'utf8').includes(marker)) return null;
   const work = join(repoRoot, 'dist', 'docs');
   mkdirSync(work, { recursive: true });
   mkdirSync(dirname(output), { recursive: true });
@@ -44,27 +50,77 @@ export function writeReference(family: string, doc: OpenApiDocument, output: str
   writeFileSync(input, text);
   // Written beside, then renamed: a sandbox serving the page meanwhile sends the old one or the new.
   const partial = join(dirname(output), `.${process.pid}.${basename(output)}`);
-  execFileSync(join(repoRoot, 'node_modules', '.bin', 'redocly'), ['build-docs', input, '--inlineBundle', '-o', partial, '--title', `${doc.info.title} reference`], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
-  rmSync(input, { force: true });
-  const html = readFileSync(partial, 'utf8');
-  if (!html.includes(REDOC_LOGO)) throw new Error(`Redoc no longer links ${REDOC_LOGO}; re-check what ${basename(output)} loads from outside.`);
-  if (!html.includes('<head>')) throw new Error(`Redoc's page for ${family} has no <head> to mark what it was built from.`);
-  writeFileSync(partial, html.split(REDOC_LOGO).join(INLINE_LOGO).replace('<head>', `<head>${marker}`));
-  renameSync(partial, output);
+  // Removed also when this process ends meanwhile (an interrupted build or test run).
+  const clean = () => {
+    process.off('exit', clean);
+    rmSync(input, { force: true });
+    rmSync(partial, { force: true });
+  };
+  process.once('exit', clean);
+  return {
+    args: ['build-docs', input, '--inlineBundle', '-o', partial, '--title', `${doc.info.title} reference`],
+    finish: () => {
+      const html = readFileSync(partial, 'utf8');
+      if (!html.includes(REDOC_LOGO)) throw new Error(`Redoc no longer links ${REDOC_LOGO}; re-check what ${basename(output)} loads from outside.`);
+      if (!html.includes('<head>')) throw new Error(`Redoc's page for ${family} has no <head> to mark what it was built from.`);
+      writeFileSync(partial, html.split(REDOC_LOGO).join(INLINE_LOGO).replace('<head>', `<head>${marker}`));
+      renameSync(partial, output);
+    },
+    clean,
+  };
+}
+
+const redocly = join(repoRoot, 'node_modules', '.bin', 'redocly');
+const cliOptions = { cwd: repoRoot, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } };
+
+/**
+ * Renders one API's reference with Redoc (`redocly build-docs --inlineBundle`) into `output`: a page that works
+ * offline, with a TypeScript sample per operation. Returns false, and leaves the file, when `output` was built
+ * from the same input already.
+ */
+export function writeReference(family: string, doc: OpenApiDocument, output: string): boolean {
+  const job = referenceJob(family, doc, output);
+  if (!job) return false;
+  try {
+    execFileSync(redocly, job.args, { ...cliOptions, stdio: ['ignore', 'ignore', 'pipe'] });
+    job.finish();
+  } finally {
+    job.clean();
+  }
   return true;
 }
 
-/** The sandbox control API's reference, where the sandbox serves it from (/sandbox/docs) and the package ships it. */
-export function writeSandboxReference(): string {
+/** writeReference, without blocking this process while Redoc renders. */
+export async function writeReferenceAsync(family: string, doc: OpenApiDocument, output: string): Promise<boolean> {
+  const job = referenceJob(family, doc, output);
+  if (!job) return false;
+  try {
+    await promisify(execFile)(redocly, job.args, cliOptions);
+    job.finish();
+  } finally {
+    job.clean();
+  }
+  return true;
+}
+
+const sandboxApi = () => {
   const api = allApiFamilies().find((a) => a.name === SANDBOX_FAMILY);
   if (!api) throw new Error(`redocly.yaml declares no "${SANDBOX_FAMILY}" API.`);
-  const output = referencePagePath();
-  writeReference(api.name, readBundle(api), output);
-  return output;
+  return api;
+};
+
+/** The sandbox control API's reference, where the sandbox serves it from (/sandbox/docs) and the package ships it. */
+export function writeSandboxReference(): string {
+  const api = sandboxApi();
+  writeReference(api.name, readBundle(api), referencePagePath());
+  return referencePagePath();
+}
+
+/** writeSandboxReference, without blocking this process while Redoc renders. */
+export async function writeSandboxReferenceAsync(): Promise<string> {
+  const api = sandboxApi();
+  await writeReferenceAsync(api.name, readBundle(api), referencePagePath());
+  return referencePagePath();
 }
 
 export function buildSite(): { pages: string[] } {

@@ -60,7 +60,6 @@ export async function startPostgres(): Promise<PostgresCluster> {
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
     chownSync(dir, uid, gid);
   }
-  const port = await freePort();
   const data = join(dir, 'data');
   const stop = () => {
     process.off('exit', stop);
@@ -75,8 +74,10 @@ export async function startPostgres(): Promise<PostgresCluster> {
     }
   };
   // From here on, whatever ends this process (a signal handler's exit, vitest's on SIGINT/SIGTERM, an error)
-  // stops the cluster and removes its folder on the way out, during the start too.
+  // stops the cluster and removes its folder on the way out, during the start too. Registered before this
+  // function first waits, so that a caller's exit hooks registered after the call run after this one.
   process.once('exit', stop);
+  const port = await freePort();
   // fsync off: a throwaway cluster for tests; a crash of the machine loses nothing anyone needs.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   const start = () => {

@@ -1,0 +1,37 @@
+// Vitest global setup of `npm test`: the build (build.ts), the run's PostgreSQL cluster (postgres.ts), its
+// temporary folder (temp.ts) and the Prism mocks (contract-tests/global-setup.ts), at once where they can be
+// rather than one after another as vitest runs a list of setups: the cluster starts while the build runs, and
+// the mocks start as soon as the bundles they serve are written, beside the rest of the build. Torn down in
+// the reverse order, as vitest would.
+import type { TestProject } from 'vitest/node';
+import prismSetup from '../../contract-tests/global-setup.js';
+import { buildAll } from '../lib/build.js';
+import postgresSetup from './postgres.js';
+import tempSetup from './temp.js';
+
+type Teardown = () => unknown;
+
+export default async function setup(project: TestProject): Promise<Teardown> {
+  let stopPostgres: Teardown | undefined;
+  let removeTemp: Teardown | undefined;
+  let stopPrism: Teardown | undefined;
+  const teardown = async () => {
+    await stopPrism?.();
+    removeTemp?.();
+    await stopPostgres?.();
+  };
+  // The cluster first: its folder is made outside the run's, and its exit hook (registered before the call
+  // returns) runs before the run folder's, so an interrupted run stops it before that folder goes.
+  const postgres = postgresSetup(project).then((stop) => void (stopPostgres = stop));
+  removeTemp = tempSetup(project);
+  const startPrism = async () => void (stopPrism = await prismSetup(project));
+  // A nested run (contract-tests/broken-server.test.ts starts vitest) uses what its parent just built.
+  const built = process.env.CONTRACT_SKIP_BUNDLE === '1' ? startPrism() : buildAll({ afterBundles: startPrism });
+  const steps = await Promise.allSettled([postgres, built]);
+  const failed = steps.find((step) => step.status === 'rejected');
+  if (failed) {
+    await teardown();
+    throw failed.reason;
+  }
+  return teardown;
+}
