@@ -49,7 +49,9 @@ const answers = (url: string) =>
     () => false,
   );
 
-describe('npm run mock', () => {
+// Each test starts its own processes on free ports: they run side by side, most of their time being spent
+// waiting for processes to start and stop.
+describe.concurrent('npm run mock', () => {
   it('stops both Prism mocks when the npm process itself gets SIGTERM', async () => {
     const run = npm('mock');
     const out = await run.printed('Ctrl-C to stop.');
@@ -62,7 +64,7 @@ describe('npm run mock', () => {
   }, 90_000);
 });
 
-describe('npm start', () => {
+describe.concurrent('npm start', () => {
   let blocker: Server | undefined;
   afterAll(() => new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve())));
 
@@ -84,7 +86,7 @@ describe('npm start', () => {
   }, 60_000);
 });
 
-describe('Prism mocks', () => {
+describe.concurrent('Prism mocks', () => {
   it('keep answering while the bundle they were started from is rewritten', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ramp-rewrite-'));
     const bundle = join(dir, 'business.json');
@@ -125,7 +127,7 @@ describe('Prism mocks', () => {
   }, 30_000);
 });
 
-describe.skipIf(postgresUnavailable() !== null)('npm run sandbox:load', () => {
+describe.concurrent.skipIf(postgresUnavailable() !== null)('npm run sandbox:load', () => {
   it('stops both sandboxes and its PostgreSQL when the npm process itself gets SIGTERM', async () => {
     const run = npm('sandbox:load', {}, ['--clients', '1', '--seconds', '60']);
     const out = await run.printed('receivers:');
