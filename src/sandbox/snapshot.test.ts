@@ -20,6 +20,16 @@ describe('the PGlite snapshot', () => {
     expect(manifest.key).toBe(snapshotKey());
   });
 
+  it('holds a store that was shut down cleanly: a start from it recovers nothing', async () => {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const said: string[] = [];
+    const pg = await PGlite.create({ loadDataDir: new Blob([(await readSnapshot())!]), debug: 1, onStderr: (line) => (said.push(line), true) });
+    await pg.close();
+    const log = said.join('\n');
+    expect(log).toMatch(/database system was shut down at/);
+    expect(log).not.toMatch(/not properly shut down|automatic recovery|redo starts/);
+  });
+
   it.each<[string, { memory?: boolean; dataDir?: string }]>([
     ['in memory', { memory: true }],
     ['in a new --data folder', { dataDir: join(work, 'fresh') }],

@@ -6,13 +6,14 @@
 // records. Its key names the PGlite version and the migrations it was made with; a snapshot with another key is
 // not used (the store is then initialised as before, only slower), so a stale file can cost time, never data.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip, gzipSync } from 'node:zlib';
-import { UnpackSync } from 'tar';
+import { gunzip } from 'node:zlib';
+import { create as createTar, UnpackSync } from 'tar';
 import { sandboxDistDir } from './reference.js';
 import { migrate, migrationsDigest } from './resources/index.js';
 
@@ -30,9 +31,12 @@ function pgliteVersion(): string {
   return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** What a snapshot must have been made with to be used: this PGlite and these migrations. */
+/** How the snapshot is made: a store shut down cleanly, then archived (see writeSnapshot). */
+const SNAPSHOT_FORMAT = 'shut-down-folder';
+
+/** What a snapshot must have been made with to be used: this PGlite, these migrations and this way of making it. */
 export function snapshotKey(): string {
-  return createHash('sha256').update(pgliteVersion()).update('\0').update(migrationsDigest).digest('hex');
+  return createHash('sha256').update(pgliteVersion()).update('\0').update(migrationsDigest).update('\0').update(SNAPSHOT_FORMAT).digest('hex');
 }
 
 function readManifest(dir: string): Manifest | undefined {
@@ -86,7 +90,7 @@ export async function unpackSnapshot(dataDir: string, dir = sandboxDistDir()): P
   const tar = await readSnapshot(dir);
   if (!tar) return false;
   const isVersion = (path: string) => path.replace(/^\/+/, '') === PG_VERSION;
-  // The archive's names start with `/` (PGlite's dump): taken as relative to dataDir, as tar does by default.
+  // The archive's names are relative to the data folder (a leading `/` would be taken as relative too).
   // Times and modes as tar would set them do not matter to PostgreSQL here: not set, one call fewer per file.
   const options = { cwd: dataDir, noMtime: true, noChmod: true };
   new UnpackSync({ ...options, filter: (path) => !isVersion(path) }).end(tar);
@@ -95,29 +99,39 @@ export async function unpackSnapshot(dataDir: string, dir = sandboxDistDir()): P
 }
 
 /**
- * Makes the snapshot in `dir` unless one with the current key is there; whether it wrote one. The file is
- * written under a temporary name and renamed, so a reader never sees half of it.
+ * Makes the snapshot in `dir` unless one with the current key is there; whether it wrote one. The store is made
+ * in a folder and shut down cleanly before it is archived: a store started from it then recovers nothing (from
+ * a copy of a running store, as PGlite's dumpDataDir makes, every start ran crash recovery and its end-of-recovery
+ * checkpoint, about 0.1 s). The file is written under a temporary name and renamed, so a reader never sees half
+ * of it.
  */
 export async function writeSnapshot(dir = sandboxDistDir()): Promise<boolean> {
   const key = snapshotKey();
   if (readManifest(dir)?.key === key) return false;
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = await PGlite.create();
+  const work = mkdtempSync(join(tmpdir(), 'ramp-snapshot-'));
+  const removeWork = () => {
+    process.off('exit', removeWork);
+    rmSync(work, { recursive: true, force: true });
+  };
+  process.once('exit', removeWork);
   try {
-    await migrate({ transaction: (work) => pg.transaction((tx) => work({ query: async <Row,>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows })) });
-    // Everything written so far in the data files, so a start replays no WAL.
-    await pg.query('checkpoint');
-    const tar = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
+    const pg = await PGlite.create({ dataDir: work });
+    try {
+      await migrate({ transaction: (work) => pg.transaction((tx) => work({ query: async <Row,>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows })) });
+    } finally {
+      await pg.close();
+    }
     mkdirSync(dir, { recursive: true });
     // The manifest goes first and comes back last: a run stopped half-way leaves no key naming other data.
     rmSync(join(dir, SNAPSHOT_MANIFEST), { force: true });
     const temporary = join(dir, `${SNAPSHOT_FILE}.${process.pid}.tmp`);
     // Level 6: 41 MB of data files to about 4.7 MB; decompressing takes about 0.1 s whatever the level.
-    writeFileSync(temporary, gzipSync(tar));
+    createTar({ cwd: work, file: temporary, sync: true, portable: true, gzip: { level: 6 } }, readdirSync(work).sort());
     renameSync(temporary, join(dir, SNAPSHOT_FILE));
     writeFileSync(join(dir, SNAPSHOT_MANIFEST), `${JSON.stringify({ key, pglite: pgliteVersion() } satisfies Manifest, null, 2)}\n`);
   } finally {
-    await pg.close();
+    removeWork();
   }
   return true;
 }
