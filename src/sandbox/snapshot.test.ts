@@ -23,7 +23,7 @@ describe('the PGlite snapshot', () => {
   it('holds a store that was shut down cleanly: a start from it recovers nothing', async () => {
     const { PGlite } = await import('@electric-sql/pglite');
     const said: string[] = [];
-    const pg = await PGlite.create({ loadDataDir: new Blob([(await readSnapshot())!]), debug: 1, onStderr: (line) => (said.push(line), true) });
+    const pg = await PGlite.create({ loadDataDir: new Blob([(await readSnapshot())! as Uint8Array<ArrayBuffer>]), debug: 1, onStderr: (line) => (said.push(line), true) });
     await pg.close();
     const log = said.join('\n');
     expect(log).toMatch(/database system was shut down at/);
