@@ -61,6 +61,10 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     ...(options.memory ? {} : { dataDir: options.dataDir! }),
     ...(snapshot ? { loadDataDir: new Blob([snapshot as Uint8Array<ArrayBuffer>]) } : {}),
   });
+  // In memory, nothing outlives the process, so a commit need not wait for its WAL to be flushed: a commit is
+  // still a commit (seen by every later statement), at about 15% less CPU per write. A --data folder keeps
+  // PostgreSQL's default: what was answered 201 is on disk.
+  if (options.memory) await pg.exec('set synchronous_commit = off');
   const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
     query: async <Row,>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as Row[],
   });

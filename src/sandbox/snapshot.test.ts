@@ -33,13 +33,14 @@ describe('the PGlite snapshot', () => {
   it.each<[string, { memory?: boolean; dataDir?: string }]>([
     ['in memory', { memory: true }],
     ['in a new --data folder', { dataDir: join(work, 'fresh') }],
-  ])('gives a new store %s its tables, recorded as made by the current migrations, and no signing key', async (_label, options) => {
+  ])('gives a new store %s its tables, recorded as made by the current migrations, and no signing key; its commits wait for the disk only where it has one', async (_label, options) => {
     const db = await openPglite(options);
     try {
       // Read before any migration ran in this process: what the store started with.
       expect(await db.query('select digest from sandbox_schema')).toEqual([{ digest: migrationsDigest }]);
       expect(await db.query<{ n: number }>('select count(*)::int as n from sandbox_signing_key')).toEqual([{ n: 0 }]);
       expect(await db.query<{ n: number }>('select count(*)::int as n from tenants')).toEqual([{ n: 0 }]);
+      expect(await db.query('show synchronous_commit')).toEqual([{ synchronous_commit: options.memory ? 'off' : 'on' }]);
     } finally {
       await db.close();
     }
