@@ -2,7 +2,7 @@
 // copied into the package ramp-api), the control API's rendered reference, the sandbox's pages, the sandbox's
 // PGlite snapshot, and both packages compiled (src/client/dist/lib/, src/sandbox/dist/) by TypeScript 7's tsc.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildSandboxPages } from '../build-sandbox-pages.js';
@@ -21,22 +21,25 @@ const run = promisify(execFile);
  * the sandbox's build reads its declarations through node_modules/ramp-api, as a consumer's would.
  */
 export async function compilePackages(): Promise<void> {
-  const commands: string[] = [];
   for (const dir of ['src/client', 'src/sandbox']) {
     await run(tsc, ['-p', join(dir, 'tsconfig.build.json')], { cwd: repoRoot }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`tsc -p ${dir}/tsconfig.build.json failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
     });
     // tsc writes new files without the executable bit: the package's commands get it back, so that they run
     // through this repository's node_modules/.bin (npx ramp-api ...) as they do once installed.
-    const { bin = {} } = JSON.parse(readFileSync(join(repoRoot, dir, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
-    for (const file of Object.values(bin)) chmodSync(join(repoRoot, dir, file), 0o755);
-    commands.push(...Object.keys(bin));
-  }
-  // npm links a workspace package's commands into node_modules/.bin only if they exist when it installs, and
-  // on a fresh clone they are built later: linked now (npm rebuild, scripts skipped), so `npx ramp-api ...`
-  // runs here as in a project that installed the packages.
-  if (commands.some((name) => !existsSync(join(repoRoot, 'node_modules', '.bin', name)))) {
-    await run('npm', ['rebuild', '--ignore-scripts', 'ramp-api', 'ramp-api-sandbox'], { cwd: repoRoot });
+    const { name, bin = {} } = JSON.parse(readFileSync(join(repoRoot, dir, 'package.json'), 'utf8')) as { name: string; bin?: Record<string, string> };
+    for (const [command, file] of Object.entries(bin)) {
+      chmodSync(join(repoRoot, dir, file), 0o755);
+      // npm links a workspace package's commands into node_modules/.bin only if they exist when it installs,
+      // and on a fresh clone they are built later: linked here as npm links them (node_modules/<name> is the
+      // workspace's link to the package), so `npx ramp-api ...` runs in the repository as in a project that
+      // installed the packages.
+      const link = join(repoRoot, 'node_modules', '.bin', command);
+      if (!existsSync(link)) {
+        rmSync(link, { force: true }); // a link to nothing
+        symlinkSync(join('..', name, file), link);
+      }
+    }
   }
 }
 
