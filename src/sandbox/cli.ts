@@ -1,5 +1,5 @@
 // `ramp-api sandbox [--port N] [--host ADDR] [--data DIR | --memory | --database-url URL] [--endpoint-networks
-// LIST]`: starts the sandbox (127.0.0.1 by default) until SIGINT/SIGTERM. A bad option is one line, exit status 2.
+// LIST] [--idle-timeout SECONDS]`: starts the sandbox (127.0.0.1 by default) until SIGINT/SIGTERM. A bad option is one line, exit status 2.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DataFolderError, prepareDataFolder } from './data-lock.js';
@@ -8,7 +8,7 @@ import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './events/addresses.js
 import { checkExposure } from './exposure.js';
 import type { Sandbox } from './server.js';
 
-export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST]
+export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST] [--idle-timeout SECONDS]
        (npx ramp-api sandbox [options] does the same where ramp-api-sandbox is installed)
 
   --port N                 port (default SANDBOX_PORT, else a free port)
@@ -24,6 +24,8 @@ export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-
   --endpoint-networks LIST networks webhook endpoints may be in, comma-separated: loopback, private, any,
                            or CIDR blocks (default SANDBOX_ENDPOINT_NETWORKS, else loopback,private);
                            link-local addresses (169.254.0.0/16, fe80::/10) are refused whatever the list
+  --idle-timeout SECONDS   how long a connection may send nothing, or take to send a request's headers,
+                           before the sandbox closes it (a whole number from 1 to 3600; default 10)
 
 --memory, --data and --database-url contradict each other: give one. A bad value is one line naming the
 option, and exit status 2.
@@ -38,6 +40,8 @@ export interface CliOptions {
   databaseUrl: string | null;
   /** Networks webhook endpoints may be in (never link-local ones). */
   endpointNetworks: string[];
+  /** --idle-timeout in milliseconds, or undefined for the default (connections.ts). */
+  headersTimeoutMs: number | undefined;
   /** Where the port and the database URL came from (an option or an environment variable), to name it in a refusal. */
   from: { port: string; databaseUrl: string };
 }
@@ -83,7 +87,7 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
     if (before !== undefined && before !== value) throw new UsageError(`${name} is given twice (${before}, ${value}); give it once.`);
     given.set(name, value);
   };
-  const VALUE_OPTIONS = ['--port', '--host', '--data', '--admin-token-file', '--database-url', '--endpoint-networks'];
+  const VALUE_OPTIONS = ['--port', '--host', '--data', '--admin-token-file', '--database-url', '--endpoint-networks', '--idle-timeout'];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--admin-token' || arg.startsWith('--admin-token=')) {
@@ -113,6 +117,11 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
     : stores.length === 0 && env.DATABASE_URL
       ? postgresUrl('DATABASE_URL', env.DATABASE_URL)
       : null;
+  const idle = given.get('--idle-timeout');
+  if (idle !== undefined && (!/^\d{1,4}$/.test(idle) || Number(idle) < 1 || Number(idle) > 3600)) {
+    throw new UsageError(`--idle-timeout: "${idle}" is not a number of seconds (a whole number from 1 to 3600).`);
+  }
+  const headersTimeoutMs = idle === undefined ? undefined : Number(idle) * 1000;
   const networksFrom = given.has('--endpoint-networks') ? '--endpoint-networks' : 'SANDBOX_ENDPOINT_NETWORKS';
   const networksText = given.get('--endpoint-networks') ?? env.SANDBOX_ENDPOINT_NETWORKS;
   const endpointNetworks = networksText ? networksText.split(',').map((n) => n.trim()).filter(Boolean) : DEFAULT_ENDPOINT_NETWORKS;
@@ -134,7 +143,7 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
       throw new UsageError(`--data: ${(error as Error).message}`);
     }
   }
-  return { port, host, adminToken, dataDir, databaseUrl, endpointNetworks, from: { port: given.has('--port') || !env.SANDBOX_PORT ? '--port' : 'SANDBOX_PORT', databaseUrl: given.has('--database-url') ? '--database-url' : 'DATABASE_URL' } };
+  return { port, host, adminToken, dataDir, databaseUrl, endpointNetworks, headersTimeoutMs, from: { port: given.has('--port') || !env.SANDBOX_PORT ? '--port' : 'SANDBOX_PORT', databaseUrl: given.has('--database-url') ? '--database-url' : 'DATABASE_URL' } };
 }
 
 /** The one line that says which option made the start fail, or null for a failure that is not the caller's to fix. */
@@ -177,7 +186,14 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
     // A store in memory starts from the snapshot: read meanwhile.
     if (!options.databaseUrl && !options.dataDir) (await import('./snapshot.js')).prefetchSnapshot();
     const { startSandbox } = await import('./server.js');
-    sandbox = await startSandbox({ port: options.port, host: options.host, endpointNetworks: options.endpointNetworks, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }), ...store });
+    sandbox = await startSandbox({
+      port: options.port,
+      host: options.host,
+      endpointNetworks: options.endpointNetworks,
+      ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+      ...(options.headersTimeoutMs === undefined ? {} : { connections: { headersTimeoutMs: options.headersTimeoutMs } }),
+      ...store,
+    });
   } catch (error) {
     const why = startRefusal(error, options);
     if (why === null) throw error;

@@ -20,6 +20,9 @@ export interface ConnectionLimits {
   idleTimeoutMs?: number;
 }
 
+/** Default of `headersTimeoutMs` (the command line's --idle-timeout): 10 s. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
 /** File descriptors kept for everything that is not an incoming connection: the database, deliveries, Node. */
 const RESERVED_FILES = 200;
 
@@ -42,7 +45,7 @@ export function defaultMaxConnections(): number {
 /** Applies the limits to `server`; returns the number of connections held (for tests and the log). */
 export function guardConnections(server: Server, limits: ConnectionLimits = {}): { held(): number } {
   const max = limits.max ?? defaultMaxConnections();
-  const headersTimeout = limits.headersTimeoutMs ?? 10_000;
+  const headersTimeout = limits.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   server.headersTimeout = headersTimeout;
   server.requestTimeout = limits.requestTimeoutMs ?? 30_000;
   server.keepAliveTimeout = Math.min(5_000, server.headersTimeout);

@@ -66,6 +66,8 @@ describe.concurrent('bad options: one line naming the option, exit status 2, no 
     ['--endpoint-networks with a bad entry', ['--memory', '--endpoint-networks', 'loopback,intranet'], {}, /^--endpoint-networks: "intranet" is neither loopback, private, any nor a CIDR block/],
     ['an unknown option', ['--colour'], {}, /^Unknown option --colour \(ramp-api sandbox --help lists the options\)/],
     ['--port without a value', ['--memory', '--port'], {}, /^--port needs a value/],
+    ['--idle-timeout 0', ['--memory', '--idle-timeout', '0'], {}, /^--idle-timeout: "0" is not a number of seconds \(a whole number from 1 to 3600\)/],
+    ['--idle-timeout 1.5', ['--memory', '--idle-timeout=1.5'], {}, /^--idle-timeout: "1\.5" is not a number of seconds/],
     ['--database-url of a server that is not there', ['--database-url', 'postgres://someone:hunter22@127.0.0.1:1/sandbox'], {}, /^--database-url: cannot reach PostgreSQL at 127\.0\.0\.1:1 \(ECONNREFUSED\)/],
   ];
   it.each(cases)('%s', async (_label, args, env, line) => {
