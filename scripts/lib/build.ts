@@ -44,8 +44,6 @@ export async function compilePackages(): Promise<void> {
 }
 
 export interface BuildSteps {
-  /** Skip bundling (a nested test run reads the bundles its parent wrote). */
-  bundle?: boolean;
   /** Work that needs the bundles and nothing else (the tests' Prism mocks): run beside the rest of the build. */
   afterBundles?: () => Promise<unknown>;
 }
@@ -56,9 +54,9 @@ export async function buildAll(steps: BuildSteps = {}): Promise<{ snapshotWritte
   // first, as the client's build and the control API's reference read them.
   const snapshot = writeSnapshot();
   const rest = (async () => {
-    if (steps.bundle !== false) await bundleAllAsync();
+    await bundleAllAsync();
     const after = steps.afterBundles?.();
-    const reference = steps.bundle !== false ? writeSandboxReferenceAsync() : undefined;
+    const reference = writeSandboxReferenceAsync();
     const compiled = (async () => {
       buildSandboxPages();
       await compilePackages();

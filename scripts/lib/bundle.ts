@@ -2,15 +2,13 @@
 // copies them into the package ramp-api (src/client/dist/openapi/), which ships them as `ramp-api/openapi/*`.
 // Two CLI runs make all six (one per format, every family in each, as redocly.yaml with an output per family);
 // bundling again what was bundled from the very same inputs is skipped.
-import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { allApiFamilies, clientBundleDir, distDir, repoRoot, type ApiFamily } from './apis.js';
+import { runRedoclyJob, runRedoclyJobAsync, type RedoclyJob } from './redocly.js';
 
-const redocly = join(repoRoot, 'node_modules', '.bin', 'redocly');
 /** The digest of the inputs the bundles were last made from, and of each bundle made. */
 const INPUTS_FILE = join(distDir, '.bundled-from.json');
 
@@ -30,14 +28,8 @@ export function bundleInputsDigest(): string {
   return hash.digest('hex');
 }
 
-interface BundlePlan {
+interface BundlePlan extends RedoclyJob {
   apis: ApiFamily[];
-  /** The Redocly CLI's arguments, one run per format; none when the bundles are current. */
-  runs: string[][];
-  /** Moves what the runs wrote into place and records what it was made from. */
-  finish: () => void;
-  /** Removes the runs' folder (also when a run failed). */
-  clean: () => void;
 }
 
 function planBundles(): BundlePlan {
@@ -88,43 +80,16 @@ function planBundles(): BundlePlan {
   };
 }
 
-const cliOptions = {
-  cwd: repoRoot,
-  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-};
-
-const bundleFailed = (error: unknown): Error => {
-  const { stderr, stdout } = error as { stderr?: Buffer | string; stdout?: Buffer | string };
-  return new Error(`redocly bundle failed:\n${String(stderr ?? '')}${String(stdout ?? '')}`.trimEnd(), { cause: error });
-};
-
 /** Bundles every family (both formats), unless the bundles are current; returns the families. */
 export function bundleAll(): ApiFamily[] {
   const plan = planBundles();
-  try {
-    for (const args of plan.runs) {
-      try {
-        execFileSync(redocly, args, { ...cliOptions, stdio: ['ignore', 'ignore', 'pipe'] });
-      } catch (error) {
-        throw bundleFailed(error);
-      }
-    }
-    plan.finish();
-  } finally {
-    plan.clean();
-  }
+  runRedoclyJob(plan);
   return plan.apis;
 }
 
 /** bundleAll, with both CLI runs at once and without blocking this process meanwhile. */
 export async function bundleAllAsync(): Promise<ApiFamily[]> {
   const plan = planBundles();
-  try {
-    const runs = await Promise.allSettled(plan.runs.map((args) => promisify(execFile)(redocly, args, cliOptions)));
-    for (const run of runs) if (run.status === 'rejected') throw bundleFailed(run.reason);
-    plan.finish();
-  } finally {
-    plan.clean();
-  }
+  await runRedoclyJobAsync(plan);
   return plan.apis;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './apis.js';
+import { redoclyBin, redoclyEnv } from './redocly.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-lint-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -21,12 +22,7 @@ function edit(relative: string, from: string | RegExp, to: string): void {
 function lintRuleIds(): string[] {
   let stdout: string;
   try {
-    stdout = execFileSync(join(repoRoot, 'node_modules', '.bin', 'redocly'), ['lint', 'business', '--format=json'], {
-      cwd: work,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
+    stdout = execFileSync(redoclyBin, ['lint', 'business', '--format=json'], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: redoclyEnv });
   } catch (error) {
     stdout = String((error as { stdout?: string }).stdout ?? '');
   }

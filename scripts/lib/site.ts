@@ -1,13 +1,12 @@
 // Builds site/: the landing page and one Redoc reference per API (with TypeScript samples), all working
 // offline; the sandbox control API's page is also the one the sandbox serves at /sandbox/docs.
-import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { referencePagePath } from '../../src/sandbox/reference.js';
 import { allApiFamilies, distDir, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
 import { bundleAll } from './bundle.js';
+import { runRedoclyJob, runRedoclyJobAsync, type RedoclyJob } from './redocly.js';
 import { collectInferred } from './inferred.js';
 import { renderLanding } from './landing.js';
 import { sampleForDocs } from './samples.js';
@@ -24,17 +23,8 @@ const redoclyVersion = () => (JSON.parse(readFileSync(join(repoRoot, 'node_modul
 /** The marker a reference page carries of what it was built from, so an unchanged one is not built again. */
 const builtFrom = (hash: string) => `<meta name="ramp-api-reference" content="sha256:${hash}">`;
 
-interface ReferenceJob {
-  /** `redocly build-docs` arguments. */
-  args: string[];
-  /** Checks the page and moves it into place. */
-  finish: () => void;
-  /** Removes the run's input and partial page (also when it failed). */
-  clean: () => void;
-}
-
 /** What rendering one API's reference takes, or null when `output` was built from the same input already. */
-function referenceJob(family: string, doc: OpenApiDocument, output: string): ReferenceJob | null {
+function referenceJob(family: string, doc: OpenApiDocument, output: string): RedoclyJob | null {
   const withSamples = structuredClone(doc);
   for (const entry of listOperations(withSamples)) {
     // The label must equal the one listed under openapi.codeSamples in redocly.yaml, or Redoc hides the sample.
@@ -58,7 +48,7 @@ function referenceJob(family: string, doc: OpenApiDocument, output: string): Ref
   };
   process.once('exit', clean);
   return {
-    args: ['build-docs', input, '--inlineBundle', '-o', partial, '--title', `${doc.info.title} reference`],
+    runs: [['build-docs', input, '--inlineBundle', '-o', partial, '--title', `${doc.info.title} reference`]],
     finish: () => {
       const html = readFileSync(partial, 'utf8');
       if (!html.includes(REDOC_LOGO)) throw new Error(`Redoc no longer links ${REDOC_LOGO}; re-check what ${basename(output)} loads from outside.`);
@@ -70,9 +60,6 @@ function referenceJob(family: string, doc: OpenApiDocument, output: string): Ref
   };
 }
 
-const redocly = join(repoRoot, 'node_modules', '.bin', 'redocly');
-const cliOptions = { cwd: repoRoot, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } };
-
 /**
  * Renders one API's reference with Redoc (`redocly build-docs --inlineBundle`) into `output`: a page that works
  * offline, with a TypeScript sample per operation. Returns false, and leaves the file, when `output` was built
@@ -80,27 +67,15 @@ const cliOptions = { cwd: repoRoot, env: { ...process.env, REDOCLY_TELEMETRY: 'o
  */
 export function writeReference(family: string, doc: OpenApiDocument, output: string): boolean {
   const job = referenceJob(family, doc, output);
-  if (!job) return false;
-  try {
-    execFileSync(redocly, job.args, { ...cliOptions, stdio: ['ignore', 'ignore', 'pipe'] });
-    job.finish();
-  } finally {
-    job.clean();
-  }
-  return true;
+  if (job) runRedoclyJob(job);
+  return job !== null;
 }
 
 /** writeReference, without blocking this process while Redoc renders. */
 export async function writeReferenceAsync(family: string, doc: OpenApiDocument, output: string): Promise<boolean> {
   const job = referenceJob(family, doc, output);
-  if (!job) return false;
-  try {
-    await promisify(execFile)(redocly, job.args, cliOptions);
-    job.finish();
-  } finally {
-    job.clean();
-  }
-  return true;
+  if (job) await runRedoclyJobAsync(job);
+  return job !== null;
 }
 
 const sandboxApi = () => {

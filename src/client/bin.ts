@@ -11,14 +11,11 @@ if (command !== 'sandbox') {
 
 // Not a dependency of this package (the clients need no server or database): found where it is installed.
 // Its command line alone (`ramp-api-sandbox/cli`), which loads the server once the options are read, while it
-// reads the PGlite snapshot; a version without that entry point, from its root.
+// reads the PGlite snapshot.
 const sandboxPackage = 'ramp-api-sandbox';
 let sandbox: { runCli(argv: string[]): Promise<unknown> };
 try {
-  sandbox = (await import(`${sandboxPackage}/cli`).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') return import(sandboxPackage);
-    throw error;
-  })) as typeof sandbox;
+  sandbox = (await import(`${sandboxPackage}/cli`)) as typeof sandbox;
 } catch (error) {
   const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(`'${sandboxPackage}'`);
   if (!missing) throw error;

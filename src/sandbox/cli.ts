@@ -2,6 +2,7 @@
 // LIST] [--idle-timeout SECONDS]`: starts the sandbox (127.0.0.1 by default) until SIGINT/SIGTERM. A bad option is one line, exit status 2.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DEFAULT_HEADERS_TIMEOUT_MS } from './connections.js';
 import { DataFolderError, prepareDataFolder } from './data-lock.js';
 import { DatabaseUnavailable } from './db.js';
 import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './events/addresses.js';
@@ -25,7 +26,7 @@ export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-
                            or CIDR blocks (default SANDBOX_ENDPOINT_NETWORKS, else loopback,private);
                            link-local addresses (169.254.0.0/16, fe80::/10) are refused whatever the list
   --idle-timeout SECONDS   how long a connection may send nothing, or take to send a request's headers,
-                           before the sandbox closes it (a whole number from 1 to 3600; default 10)
+                           before the sandbox closes it (a whole number from 1 to 3600; default ${DEFAULT_HEADERS_TIMEOUT_MS / 1000})
 
 --memory, --data and --database-url contradict each other: give one. A bad value is one line naming the
 option, and exit status 2.
