@@ -1,12 +1,13 @@
 // What `npm run build` makes, and the tests' global setup before any test runs: the bundles (dist/openapi/,
 // copied into the package ramp-api), the control API's rendered reference, the sandbox's pages, the sandbox's
-// PGlite snapshot, and both packages compiled (src/client/dist/lib/, src/sandbox/dist/) by TypeScript 7's tsc.
+// PGlite snapshot and compiled validators, and both packages compiled (src/client/dist/lib/, src/sandbox/dist/) by TypeScript 7's tsc.
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildSandboxPages } from '../build-sandbox-pages.js';
 import { writeSnapshot } from '../../src/sandbox/snapshot.js';
+import { writeValidators } from '../../src/sandbox/validators.js';
 import { repoRoot } from './apis.js';
 import { bundleAllAsync } from './bundle.js';
 import { writeSandboxReferenceAsync } from './site.js';
@@ -59,7 +60,10 @@ export async function buildAll(steps: BuildSteps = {}): Promise<{ snapshotWritte
     const reference = writeSandboxReferenceAsync();
     const compiled = (async () => {
       buildSandboxPages();
-      await compilePackages();
+      const packages = compilePackages();
+      // While tsc runs in its own process.
+      writeValidators();
+      await packages;
     })();
     // All awaited whatever happens to one, so nothing is left working when this returns or throws.
     for (const step of await Promise.allSettled([after, reference, compiled])) if (step.status === 'rejected') throw step.reason;

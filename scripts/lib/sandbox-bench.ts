@@ -109,7 +109,7 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
     const prism = await startPrism({ bundle: business.bundleJson });
     stops.push(prism.stop);
     // In its own process, as Prism is, so the load generator here does not share its event loop.
-    const sandbox = await launchSandbox(['--memory'], { nodeArgs: [] });
+    const sandbox = await launchSandbox(['--memory']);
     stops.push(() => (sandbox.child.kill('SIGTERM'), sandbox.exit));
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const tenant = await orThrow(control.createTenant({ body: { name: 'Bench' } }));

@@ -3,7 +3,6 @@
 // the checks themselves are shown to fail on a database that lost what the clients were told was stored.
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { SHORT_LIVED_NODE_ARGS } from '../../src/testing/sandbox-process.js';
 import { createDatabase } from '../../src/testing/stores.js';
 import { checkDatabase, formatReport, runLoad, stopAll } from './sandbox-load.js';
 
@@ -14,7 +13,7 @@ describe.skipIf(!adminUrl)('sandbox:load (needs PostgreSQL; skipped with the Pos
 
   it('runs flows on two instances of one database, survives a SIGKILL of one, and every check holds; the checks fail on a tampered database', async () => {
     const databaseUrl = await createDatabase(adminUrl!, 'load');
-    const report = await runLoad({ databaseUrl, clients: 3, seconds: 3, nodeArgs: SHORT_LIVED_NODE_ARGS });
+    const report = await runLoad({ databaseUrl, clients: 3, seconds: 3 });
     const text = formatReport(report);
     expect(report.checks.filter((c) => !c.pass), text).toEqual([]);
     expect(report.passed).toBe(true);

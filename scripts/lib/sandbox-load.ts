@@ -36,8 +36,6 @@ export interface LoadOptions {
   /** Seconds of load (1 to MAX_SECONDS); one instance is killed half-way. */
   seconds: number;
   log?: (line: string) => void;
-  /** Node's options for the two sandbox processes: none by default, as users run it (LaunchOptions.nodeArgs). */
-  nodeArgs?: string[];
 }
 
 export const MAX_CLIENTS = 64;
@@ -482,7 +480,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const db = new pg.Client({ connectionString: options.databaseUrl });
   try {
     const receivers = { healthy: await startReceiver('healthy'), error500: await startReceiver('error500'), drop: await startReceiver('drop') };
-    const starts = await Promise.allSettled([0, 1].map(() => launchSandbox(['--database-url', options.databaseUrl], { nodeArgs: options.nodeArgs ?? [] })));
+    const starts = await Promise.allSettled([0, 1].map(() => launchSandbox(['--database-url', options.databaseUrl])));
     for (const start of starts) if (start.status === 'fulfilled') track(start.value);
     const launched = starts.map((start) => {
       if (start.status === 'rejected') throw start.reason;

@@ -18,6 +18,14 @@ export function sandboxDistDir(): string {
   return here.endsWith(`${sep}dist`) ? here : join(here, 'dist');
 }
 
+/**
+ * The validators the build compiled for a set of schemas (`<name>.cjs`: a family's routes, or `v1-events`), see
+ * src/sandbox/validators.ts.
+ */
+export function precompiledValidators(name: string): string {
+  return join(sandboxDistDir(), 'validators', `${name}.cjs`);
+}
+
 export function referencePagePath(): string {
   return join(sandboxDistDir(), REFERENCE_PAGE);
 }

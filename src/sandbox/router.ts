@@ -3,6 +3,7 @@
 import type { OpenApiDocument } from './openapi/document.js';
 import { listOperations, requestSchema, resolveRef, type JsonObject, type OperationEntry } from './openapi/lookup.js';
 import { createSchemaValidator, type SchemaValidator } from './openapi/schema-validator.js';
+import { precompiledValidators } from './reference.js';
 
 export interface Route {
   family: string;
@@ -51,29 +52,42 @@ function compilePath(template: string): { regex: RegExp; keys: string[]; literal
   return { regex: new RegExp(`^${source}$`), keys, literals };
 }
 
+/** The schemas an operation's requests and answers are checked against. */
+function operationSchemas(doc: OpenApiDocument, entry: OperationEntry) {
+  const body = resolveRef(doc, entry.operation.requestBody) as JsonObject | undefined;
+  const responses = Object.entries((entry.operation.responses ?? {}) as JsonObject).map(([key, ref]) => ({
+    key,
+    schema: (resolveRef(doc, ref) as JsonObject | undefined)?.content?.['application/json']?.schema as unknown,
+  }));
+  return { body, bodySchema: body ? requestSchema(doc, entry) : undefined, parameters: entry.parameters.map((p) => ({ p, schema: (p.schema ?? {}) as unknown })), responses };
+}
+
+/** Every schema the routes of `doc` validate with: what the build compiles ahead (see reference.ts). */
+export function routeSchemas(doc: OpenApiDocument): unknown[] {
+  return listOperations(doc).flatMap((entry) => {
+    const { bodySchema, parameters, responses } = operationSchemas(doc, entry);
+    return [...(bodySchema ? [bodySchema] : []), ...parameters.map(({ schema }) => schema), ...responses.flatMap(({ schema }) => (schema ? [schema] : []))];
+  });
+}
+
 export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[]): Route[] {
   const routes: (Route & { literals: number })[] = [];
   for (const { family, doc } of bundles) {
     const schemes = (doc.components?.securitySchemes ?? {}) as JsonObject;
-    // Ajv is set up for a family, and each schema compiled, when a request first needs it: a start compiles
-    // nothing (compiling every operation's schemas took about 0.25 s of each start).
+    // A family's validators are the build's (compiled ahead), taken when a request first needs each; without
+    // them, Ajv compiles each schema then (compiling every operation's schemas took about 0.25 s of a start).
     let validator: SchemaValidator | undefined;
     const lazily = (schema: unknown): ((value: unknown) => string[]) => {
       let check: ((value: unknown) => string[]) | undefined;
-      return (value) => (check ??= (validator ??= createSchemaValidator(doc, `urn:ramp-api:${family}`)).compile(schema))(value);
+      return (value) => (check ??= (validator ??= createSchemaValidator(doc, `urn:ramp-api:${family}`, { precompiled: precompiledValidators(family) })).compile(schema))(value);
     };
     for (const entry of listOperations(doc)) {
       const { regex, keys, literals } = compilePath(entry.path);
-      const responses = (entry.operation.responses ?? {}) as JsonObject;
-      const body = resolveRef(doc, entry.operation.requestBody) as JsonObject | undefined;
-      const bodySchema = body ? requestSchema(doc, entry) : undefined;
+      const { body, bodySchema, parameters: parameterSchemas, responses } = operationSchemas(doc, entry);
       const checkBody = bodySchema ? lazily(bodySchema) : undefined;
-      const parameters = entry.parameters.map((p) => ({ p, check: lazily(p.schema ?? {}) }));
+      const parameters = parameterSchemas.map(({ p, schema }) => ({ p, check: lazily(schema) }));
       const responseChecks = new Map<string, ((value: unknown) => string[]) | null>();
-      for (const [key, ref] of Object.entries(responses)) {
-        const schema = (resolveRef(doc, ref) as JsonObject | undefined)?.content?.['application/json']?.schema;
-        responseChecks.set(key, schema ? lazily(schema) : null);
-      }
+      for (const { key, schema } of responses) responseChecks.set(key, schema ? lazily(schema) : null);
       const security = (entry.operation.security ?? doc.security ?? []) as JsonObject[];
       const responseFor = (status: number) => [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responseChecks.has(k));
       routes.push({
@@ -83,7 +97,7 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
         segments: entry.path.split('/').length,
         secured: security.length > 0,
         credentials: [...new Set(security.flatMap((requirement) => Object.keys(requirement)).map((name) => schemes[name]?.['x-sandbox-credential'] ?? family))],
-        invalidStatus: '422' in responses ? 422 : 400,
+        invalidStatus: responseChecks.has('422') ? 422 : 400,
         acceptsBody: bodySchema !== undefined,
         match(path) {
           const m = regex.exec(path);

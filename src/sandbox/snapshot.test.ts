@@ -1,15 +1,17 @@
 // A new store starts from the build's PGlite snapshot (the tests' global setup builds it, as `npm run build`
 // does): its tables made, nothing of any sandbox in it; a snapshot made with other migrations or another PGlite
 // is not used; and the migrations run again on a store that records other ones.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { create as createTar, Parser } from 'tar';
 import { openPglite } from './db.js';
 import { sandboxDistDir } from './reference.js';
 import { migrate, migrationsDigest } from './resources/index.js';
 import { startSandbox } from './server.js';
-import { readSnapshot, snapshotKey, SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from './snapshot.js';
+import { readSnapshot, readSnapshotFiles, snapshotKey, SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from './snapshot.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-snapshot-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -30,6 +32,49 @@ describe('the PGlite snapshot', () => {
     expect(log).not.toMatch(/not properly shut down|automatic recovery|redo starts/);
   });
 
+  it('is small, since every new store copies all of it: 1 MB WAL segments, no future segment, no template database', async () => {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const tar = (await readSnapshot())!;
+    const files = new Map<string, number>();
+    new Parser({ onReadEntry: (entry) => (files.set(entry.path.replace(/^\/+/, ''), entry.size), entry.resume()) }).end(tar);
+    const wal = [...files.keys()].filter((path) => /^pg_wal\/[0-9A-F]{24}$/.test(path));
+    expect(wal.map((path) => files.get(path))).toEqual(wal.map(() => 1 << 20));
+    // The segment of the shutdown checkpoint, and at most the one PostgreSQL makes ready after it.
+    expect(wal.length).toBeLessThanOrEqual(2);
+    const pg = await PGlite.create({ loadDataDir: new Blob([tar as Uint8Array<ArrayBuffer>]) });
+    try {
+      expect((await pg.query('select datname from pg_database order by 1')).rows).toEqual([{ datname: 'postgres' }]);
+      expect((await pg.query("select current_setting('wal_segment_size') as size")).rows).toEqual([{ size: '1MB' }]);
+    } finally {
+      await pg.close();
+    }
+    expect([...files.values()].reduce((a, b) => a + b, 0)).toBeLessThan(16 << 20);
+  });
+
+  it('is read, for a store in memory, as the folders and files node-tar finds in it; anything else in an archive is refused', async () => {
+    const tar = (await readSnapshot())!;
+    const seen: { folders: string[]; files: { path: string; data: string }[] } = { folders: [], files: [] };
+    new Parser({
+      onReadEntry: (entry) => {
+        const path = entry.path.replace(/^\/+|\/+$/g, '');
+        if (entry.type === 'Directory') return (seen.folders.push(path), entry.resume());
+        const chunks: Buffer[] = [];
+        entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+        entry.on('end', () => seen.files.push({ path, data: createHash('sha256').update(Buffer.concat(chunks)).digest('hex') }));
+      },
+    }).end(tar);
+    const read = readSnapshotFiles(tar);
+    expect({ folders: read.folders, files: read.files.map(({ path, data }) => ({ path, data: createHash('sha256').update(data).digest('hex') })) }).toEqual(seen);
+    expect(seen.files.map((file) => file.path)).toContain('PG_VERSION');
+
+    expect(() => readSnapshotFiles(new Uint8Array(1024).fill(1))).toThrow(/not a ustar archive \(at byte 0\)/);
+    const odd = join(work, 'odd');
+    mkdirSync(odd);
+    symlinkSync('PG_VERSION', join(odd, 'link'));
+    createTar({ cwd: odd, file: join(work, 'odd.tar'), sync: true, portable: true }, ['link']);
+    expect(() => readSnapshotFiles(readFileSync(join(work, 'odd.tar')))).toThrow('The PGlite snapshot holds link of tar type "2": only folders and files are expected.');
+  });
+
   it.each<[string, { memory?: boolean; dataDir?: string }]>([
     ['in memory', { memory: true }],
     ['in a new --data folder', { dataDir: join(work, 'fresh') }],
@@ -41,6 +86,8 @@ describe('the PGlite snapshot', () => {
       expect(await db.query<{ n: number }>('select count(*)::int as n from sandbox_signing_key')).toEqual([{ n: 0 }]);
       expect(await db.query<{ n: number }>('select count(*)::int as n from tenants')).toEqual([{ n: 0 }]);
       expect(await db.query('show synchronous_commit')).toEqual([{ synchronous_commit: options.memory ? 'off' : 'on' }]);
+      // Shared memory is zeroed at every start: PostgreSQL's default of 128 MB of buffers cost 40 ms there.
+      expect(await db.query('show shared_buffers')).toEqual([{ shared_buffers: '32MB' }]);
     } finally {
       await db.close();
     }
@@ -56,6 +103,21 @@ describe('the PGlite snapshot', () => {
       expect(await db.query('select digest from sandbox_schema')).toEqual([{ digest: migrationsDigest }]);
     } finally {
       await db.close();
+    }
+  });
+
+  it('is copied into each store in memory: what one store writes reaches neither the snapshot nor another store', async () => {
+    const digest = async () => createHash('sha256').update((await readSnapshot())!).digest('hex');
+    const before = await digest();
+    const [a, b] = [await openPglite({ memory: true }), await openPglite({ memory: true })];
+    try {
+      await a.query("insert into tenants (id, name, business_secret, v1_secret, integration_register, created_at) select gen_random_uuid(), 'A', 'b', 'v', 'i', now() from generate_series(1, 200)");
+      await a.query('checkpoint'); // every changed page written to the store's files
+      expect(await digest()).toBe(before);
+      expect(await b.query<{ n: number }>('select count(*)::int as n from tenants')).toEqual([{ n: 0 }]);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 

@@ -27,20 +27,10 @@ export interface LaunchOptions {
    * the command runs through `sh -c 'ulimit -n N && exec node ...'`, so signals still reach the sandbox itself.
    */
   openFiles?: number;
-  /**
-   * Node's options for the process. By default V8 compiles PGlite's WebAssembly with its baseline compiler
-   * only (`--liftoff-only`), as suits a sandbox that lives for seconds, as a test's does: tiering it up costs
-   * about 0.5 s of CPU per start, and a test suite starts dozens. Same package, same code, same answers; the
-   * bench and the load run pass `[]`, to measure the sandbox as users run it.
-   */
-  nodeArgs?: string[];
 }
 
-/** What a short-lived sandbox process is started with (LaunchOptions.nodeArgs). */
-export const SHORT_LIVED_NODE_ARGS = ['--liftoff-only'];
-
 export async function launchSandbox(args: string[], options: LaunchOptions = {}): Promise<SandboxProcess> {
-  const command = [process.execPath, ...(options.nodeArgs ?? SHORT_LIVED_NODE_ARGS), sandboxBin, 'sandbox', '--port', '0', ...args];
+  const command = [process.execPath, sandboxBin, 'sandbox', '--port', '0', ...args];
   const [file, ...argv] = options.openFiles === undefined ? command : ['/bin/sh', '-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'sh', ...command];
   const child = spawn(file!, argv, {
     stdio: ['ignore', 'pipe', 'pipe'],

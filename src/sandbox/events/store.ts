@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { readBundleFile, type OpenApiDocument } from '../openapi/document.js';
 import { createSchemaValidator, type SchemaValidator } from '../openapi/schema-validator.js';
+import { precompiledValidators } from '../reference.js';
 import type { Clock } from '../clock.js';
 import type { Db, Sql } from '../db.js';
 import type { Transition } from '../states.js';
@@ -57,13 +58,26 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
 }
 
-let v1: { doc: OpenApiDocument; validator: SchemaValidator } | undefined;
+let v1: { doc: OpenApiDocument; schemas: Map<string, unknown>; validator: SchemaValidator } | undefined;
 function v1Bundle() {
   if (!v1) {
     const doc = readBundleFile('v1');
-    v1 = { doc, validator: createSchemaValidator(doc, 'urn:ramp-api:v1-events') };
+    v1 = { doc, schemas: webhookSchemas(doc), validator: createSchemaValidator(doc, EVENTS_VALIDATOR_ID, { precompiled: precompiledValidators(EVENTS_VALIDATORS) }) };
   }
   return v1;
+}
+
+/** The name and id of the events' validators, which the build compiles ahead (src/sandbox/validators.ts). */
+export const EVENTS_VALIDATORS = 'v1-events';
+export const EVENTS_VALIDATOR_ID = 'urn:ramp-api:v1-events';
+
+/** The payload schema of each event the v1 description's `webhooks:` lists. */
+export function webhookSchemas(doc: OpenApiDocument): Map<string, unknown> {
+  const webhooks = (doc as { webhooks?: Record<string, any> }).webhooks ?? {};
+  return new Map(Object.entries(webhooks).flatMap(([event, item]) => {
+    const schema: unknown = item?.post?.requestBody?.content?.['application/json']?.schema;
+    return schema ? [[event, schema] as const] : [];
+  }));
 }
 
 /** The event names the v1 description's `webhooks:` lists. */
@@ -73,9 +87,8 @@ export function documentedEvents(): string[] {
 
 /** Problems of `payload` against the v1 description's `webhooks:` schema for `event`; throws for an unknown event. */
 export function checkPayload(event: string, payload: unknown): string[] {
-  const { doc, validator } = v1Bundle();
-  const item = (doc as { webhooks?: Record<string, any> }).webhooks?.[event];
-  const schema = item?.post?.requestBody?.content?.['application/json']?.schema;
+  const { schemas, validator } = v1Bundle();
+  const schema = schemas.get(event);
   if (!schema) throw new Error(`The v1 description lists no event ${event}.`);
   return validator.validate(schema, payload);
 }
