@@ -198,9 +198,9 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   const store = options.databaseUrl ? { databaseUrl: options.databaseUrl } : options.dataDir ? { dataDir: options.dataDir } : { memory: true };
   let sandbox: Sandbox;
   favourStartOverPeakSpeed();
-  // A store in memory is opened at once, while the server's modules load: PGlite reads its files and compiles
-  // its WebAssembly off the main thread meanwhile (about 0.05 s of a start). The sandbox is given it, so it is
-  // closed here, after the sandbox.
+  // A store in memory is opened at once, while the server's modules load, so that PGlite's reading of its files
+  // and compiling of its WebAssembly (off the main thread) overlap with them. The sandbox is given the store, so
+  // it is closed here, after the sandbox.
   const early: Promise<Db> | undefined = 'memory' in store ? openPglite({ memory: true }) : undefined;
   early?.catch(() => undefined); // awaited below; this only says that a failure is not unhandled meanwhile
   try {
