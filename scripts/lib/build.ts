@@ -1,6 +1,7 @@
 // What `npm run build` makes, and the tests' global setup before any test runs: the bundles (dist/openapi/,
 // copied into the package ramp-api), the control API's rendered reference, the sandbox's pages, the sandbox's
-// PGlite snapshot and compiled validators, and both packages compiled (src/client/dist/lib/, src/sandbox/dist/) by TypeScript 7's tsc.
+// PGlite snapshot and compiled validators, and both packages compiled (src/client/dist/lib/, src/sandbox/dist/)
+// by TypeScript 7's tsc.
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';

@@ -26,6 +26,11 @@ export function precompiledValidators(name: string): string {
   return join(sandboxDistDir(), 'validators', `${name}.cjs`);
 }
 
+/** The id a set of schemas is validated under (the base of its component schemas' refs), at run and build time. */
+export function validatorId(name: string): string {
+  return `urn:ramp-api:${name}`;
+}
+
 export function referencePagePath(): string {
   return join(sandboxDistDir(), REFERENCE_PAGE);
 }

@@ -3,7 +3,7 @@
 import type { OpenApiDocument } from './openapi/document.js';
 import { listOperations, requestSchema, resolveRef, type JsonObject, type OperationEntry } from './openapi/lookup.js';
 import { createSchemaValidator, type SchemaValidator } from './openapi/schema-validator.js';
-import { precompiledValidators } from './reference.js';
+import { precompiledValidators, validatorId } from './reference.js';
 
 export interface Route {
   family: string;
@@ -79,7 +79,7 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
     let validator: SchemaValidator | undefined;
     const lazily = (schema: unknown): ((value: unknown) => string[]) => {
       let check: ((value: unknown) => string[]) | undefined;
-      return (value) => (check ??= (validator ??= createSchemaValidator(doc, `urn:ramp-api:${family}`, { precompiled: precompiledValidators(family) })).compile(schema))(value);
+      return (value) => (check ??= (validator ??= createSchemaValidator(doc, validatorId(family), { precompiled: precompiledValidators(family) })).compile(schema))(value);
     };
     for (const entry of listOperations(doc)) {
       const { regex, keys, literals } = compilePath(entry.path);

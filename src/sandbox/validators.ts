@@ -5,10 +5,10 @@
 // with stale ones (see `standaloneValidators`) compiles each schema when first used, as before.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { EVENTS_VALIDATOR_ID, EVENTS_VALIDATORS, webhookSchemas } from './events/store.js';
+import { EVENTS_VALIDATORS, webhookSchemas } from './events/store.js';
 import { readBundleFile } from './openapi/document.js';
 import { standaloneValidators } from './openapi/schema-validator.js';
-import { precompiledValidators } from './reference.js';
+import { precompiledValidators, validatorId } from './reference.js';
 import { routeSchemas } from './router.js';
 import { SANDBOX_FAMILIES } from './server.js';
 
@@ -18,9 +18,9 @@ export function validatorSets() {
   return [
     ...SANDBOX_FAMILIES.map((family) => {
       const doc = family === 'v1' ? v1 : readBundleFile(family);
-      return { name: family as string, id: `urn:ramp-api:${family}`, doc, schemas: routeSchemas(doc) };
+      return { name: family as string, id: validatorId(family), doc, schemas: routeSchemas(doc) };
     }),
-    { name: EVENTS_VALIDATORS, id: EVENTS_VALIDATOR_ID, doc: v1, schemas: [...webhookSchemas(v1).values()] },
+    { name: EVENTS_VALIDATORS, id: validatorId(EVENTS_VALIDATORS), doc: v1, schemas: [...webhookSchemas(v1).values()] },
   ];
 }
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { readBundleFile, type OpenApiDocument } from '../openapi/document.js';
 import { createSchemaValidator, type SchemaValidator } from '../openapi/schema-validator.js';
-import { precompiledValidators } from '../reference.js';
+import { precompiledValidators, validatorId } from '../reference.js';
 import type { Clock } from '../clock.js';
 import type { Db, Sql } from '../db.js';
 import type { Transition } from '../states.js';
@@ -62,14 +62,13 @@ let v1: { doc: OpenApiDocument; schemas: Map<string, unknown>; validator: Schema
 function v1Bundle() {
   if (!v1) {
     const doc = readBundleFile('v1');
-    v1 = { doc, schemas: webhookSchemas(doc), validator: createSchemaValidator(doc, EVENTS_VALIDATOR_ID, { precompiled: precompiledValidators(EVENTS_VALIDATORS) }) };
+    v1 = { doc, schemas: webhookSchemas(doc), validator: createSchemaValidator(doc, validatorId(EVENTS_VALIDATORS), { precompiled: precompiledValidators(EVENTS_VALIDATORS) }) };
   }
   return v1;
 }
 
-/** The name and id of the events' validators, which the build compiles ahead (src/sandbox/validators.ts). */
+/** The name of the events' validators, which the build compiles ahead (src/sandbox/validators.ts). */
 export const EVENTS_VALIDATORS = 'v1-events';
-export const EVENTS_VALIDATOR_ID = 'urn:ramp-api:v1-events';
 
 /** The payload schema of each event the v1 description's `webhooks:` lists. */
 export function webhookSchemas(doc: OpenApiDocument): Map<string, unknown> {
