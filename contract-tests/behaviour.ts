@@ -13,21 +13,32 @@ export interface StatedBehaviour {
 }
 
 const singleValue = (schema: JsonObject): { value: unknown } | undefined =>
-  'const' in schema ? { value: schema.const } : Array.isArray(schema.enum) && schema.enum.length === 1 ? { value: schema.enum[0] } : undefined;
+  'const' in schema
+    ? { value: schema.const }
+    : Array.isArray(schema.enum) && schema.enum.length === 1
+      ? { value: schema.enum[0] }
+      : undefined;
 
 /** Every fixed value and list limit the schema states, walking nested object properties. */
-export function statedBehaviour(doc: OpenApiDocument, node: unknown, path: string[] = [], depth = 0): StatedBehaviour[] {
+export function statedBehaviour(
+  doc: OpenApiDocument,
+  node: unknown,
+  path: string[] = [],
+  depth = 0,
+): StatedBehaviour[] {
   if (node === undefined || depth > 10) return [];
   const schema = effectiveSchema(doc, node);
   const name = path.join('.') || 'the body';
   const out: StatedBehaviour[] = [];
   const fixed = singleValue(schema);
-  if (fixed) out.push({ path, what: `${name} is always ${JSON.stringify(fixed.value)}`, holds: (v) => v === fixed.value });
+  if (fixed)
+    out.push({ path, what: `${name} is always ${JSON.stringify(fixed.value)}`, holds: (v) => v === fixed.value });
   if (typeof schema.maxItems === 'number') {
     const max = schema.maxItems;
     out.push({ path, what: `${name} has at most ${max} items`, holds: (v) => Array.isArray(v) && v.length <= max });
   }
-  for (const [key, child] of Object.entries((schema.properties ?? {}) as JsonObject)) out.push(...statedBehaviour(doc, child, [...path, key], depth + 1));
+  for (const [key, child] of Object.entries((schema.properties ?? {}) as JsonObject))
+    out.push(...statedBehaviour(doc, child, [...path, key], depth + 1));
   return out;
 }
 

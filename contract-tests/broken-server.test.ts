@@ -29,7 +29,12 @@ beforeAll(async () => {
   server = await startLocalServer((req, res) => {
     if (!req.headers.authorization && req.url !== '/api/parameters/banks') return json(res, 401, {});
     const url = req.url ?? '';
-    if (/\/wallet\/transfer\//.test(url)) return json(res, 200, Array.from({ length: 11 }, () => transfers[0])); // 11 > at most 10
+    if (/\/wallet\/transfer\//.test(url))
+      return json(
+        res,
+        200,
+        Array.from({ length: 11 }, () => transfers[0]),
+      ); // 11 > at most 10
     if (/\/wallet\/custody\/[^/]+$/.test(url)) return json(res, 200, [{ ...wallets[0], status: undefined }]); // required field missing
     if (url.startsWith('/api/accounts/')) return json(res, 200, [{ ...accounts[0], accountType: 42 }]); // wrong type
     if (url.endsWith('/balance')) return json(res, 200, successExample('getCustodyWalletBalance'));
@@ -62,7 +67,8 @@ describe.skipIf(!business)('the contract suite against a deployment that breaks 
           },
           maxBuffer: 16 * 1024 * 1024,
         },
-        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
       );
     });
     expect(code).not.toBe(0);

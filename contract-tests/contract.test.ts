@@ -12,39 +12,60 @@ import { concreteStatus, coverage, documentedKey, writeCoverageReport, type Obse
 import { validRequest } from './requests.js';
 import { recipeFor, unreachableCells } from './sandbox-recipes.js';
 import { createSandboxClient } from '../src/client/sandbox/client.js';
-import { clientFor, envPrefix, parameterOverrides, selectedFamilies, writesAllowed, type ContractTarget } from './targets.js';
+import {
+  clientFor,
+  envPrefix,
+  parameterOverrides,
+  selectedFamilies,
+  writesAllowed,
+  type ContractTarget,
+} from './targets.js';
 
 const targets = inject('contractTargets');
 /** Set by `npm run contract:sandbox`: the sandbox's control API, through which recipes set up state. */
-const sandboxControl = process.env.SANDBOX_CONTROL_URL ? createSandboxClient({ baseUrl: process.env.SANDBOX_CONTROL_URL, retry: false }) : undefined;
+const sandboxControl = process.env.SANDBOX_CONTROL_URL
+  ? createSandboxClient({ baseUrl: process.env.SANDBOX_CONTROL_URL, retry: false })
+  : undefined;
 const observations: Observation[] = [];
 const docs = selectedFamilies().map((api) => ({ family: api.name, doc: readBundle(api) }));
 /** The family's token call (POST .../token, no bearer token): it reads nothing and changes nothing. */
 const isTokenCall = (entry: OperationEntry) => entry.operation.security?.length === 0 && entry.path.endsWith('/token');
 const isWrite = (entry: OperationEntry) => entry.method !== 'get' && !isTokenCall(entry);
 
-function check(doc: OpenApiDocument, family: string, entry: OperationEntry, result: { data?: unknown; error?: unknown; response: Response }) {
+function check(
+  doc: OpenApiDocument,
+  family: string,
+  entry: OperationEntry,
+  result: { data?: unknown; error?: unknown; response: Response },
+) {
   const status = result.response.status;
   observations.push({ family, operationId: entry.operationId, status });
   const documented = Object.keys(entry.operation.responses);
   const key = documentedKey(documented, status);
   const violations = result.response.headers.get('sl-violations');
-  expect(key, `${entry.operationId} answered ${status}, which the description does not document${violations ? `; Prism: ${violations}` : ''}`).toBeDefined();
+  expect(
+    key,
+    `${entry.operationId} answered ${status}, which the description does not document${violations ? `; Prism: ${violations}` : ''}`,
+  ).toBeDefined();
   const response = resolveRef(doc, entry.operation.responses[key!]);
   const schema = response.content?.['application/json']?.schema;
   if (schema) {
-    expect(result.response.headers.get('content-type') ?? '', `${entry.operationId} ${status} content type`).toMatch(/json/);
+    expect(result.response.headers.get('content-type') ?? '', `${entry.operationId} ${status} content type`).toMatch(
+      /json/,
+    );
     const body = result.response.ok ? result.data : result.error;
     const problems = validator(doc).validate(schema, body);
     const shown = problems.slice(0, 8).join('; ') + (problems.length > 8 ? `; and ${problems.length - 8} more` : '');
     expect(problems, `${entry.operationId} ${status} body does not match the description: ${shown}`).toEqual([]);
     // The states and limits the schema fixes (a created wallet is accepted, a new payout PENDING, ...), named.
-    if (result.response.ok) expect(behaviourProblems(statedBehaviour(doc, schema), body), `${entry.operationId} ${status}`).toEqual([]);
+    if (result.response.ok)
+      expect(behaviourProblems(statedBehaviour(doc, schema), body), `${entry.operationId} ${status}`).toEqual([]);
   }
 }
 
 const validators = new Map<OpenApiDocument, ReturnType<typeof createSchemaValidator>>();
-const validator = (doc: OpenApiDocument) => validators.get(doc) ?? validators.set(doc, createSchemaValidator(doc)).get(doc)!;
+const validator = (doc: OpenApiDocument) =>
+  validators.get(doc) ?? validators.set(doc, createSchemaValidator(doc)).get(doc)!;
 
 for (const { family, doc } of docs) {
   const target = targets.find((t) => t.family === family) as ContractTarget;
@@ -84,8 +105,15 @@ for (const { family, doc } of docs) {
                 send: (init, authenticated = true) => clientFor(target, authenticated)[entry.operationId]!(init),
                 call: (operationId, init) => clientFor(target)[operationId]!(init),
               });
-              expect(documentedKey([key], result.response.status), `${entry.operationId}: expected ${key}, got ${result.response.status} ${JSON.stringify(result.error ?? '')}`).toBe(key);
-              if (recipe!.reason) expect((result.error as { error?: string } | undefined)?.error, `${entry.operationId} ${key}: refused for another reason`).toBe(recipe!.reason);
+              expect(
+                documentedKey([key], result.response.status),
+                `${entry.operationId}: expected ${key}, got ${result.response.status} ${JSON.stringify(result.error ?? '')}`,
+              ).toBe(key);
+              if (recipe!.reason)
+                expect(
+                  (result.error as { error?: string } | undefined)?.error,
+                  `${entry.operationId} ${key}: refused for another reason`,
+                ).toBe(recipe!.reason);
               check(doc, family, entry, result);
             });
           }
@@ -102,12 +130,14 @@ for (const { family, doc } of docs) {
             expect(result.response.status).toBe(401);
             check(doc, family, entry, result);
           });
-          it.skip('other documented statuses need Prism\'s Prefer header: mock only', () => {});
+          it.skip("other documented statuses need Prism's Prefer header: mock only", () => {});
           return;
         }
         for (const key of Object.keys(entry.operation.responses)) {
           const status = concreteStatus(key);
-          const examples = Object.keys(resolveRef(doc, entry.operation.responses[key]).content?.['application/json']?.examples ?? { '': null });
+          const examples = Object.keys(
+            resolveRef(doc, entry.operation.responses[key]).content?.['application/json']?.examples ?? { '': null },
+          );
           for (const example of examples) {
             const label = example && examples.length > 1 ? ` (example ${example})` : '';
             it(`${key}${label}: request conforms, answer matches the description`, async () => {
@@ -116,7 +146,10 @@ for (const { family, doc } of docs) {
                 status === 401 && secured
                   ? await callOperation(false)
                   : await callOperation(true, { Prefer: `code=${status}${example ? `, example=${example}` : ''}` });
-              expect(result.response.status, `${entry.operationId}: expected ${status}; Prism: ${result.response.headers.get('sl-violations') ?? 'no violations'}`).toBe(status);
+              expect(
+                result.response.status,
+                `${entry.operationId}: expected ${status}; Prism: ${result.response.headers.get('sl-violations') ?? 'no violations'}`,
+              ).toBe(status);
               check(doc, family, entry, result);
             });
           }
@@ -130,7 +163,9 @@ afterAll(() => {
   const rows = coverage(docs, observations);
   const unreachable = sandboxControl ? unreachableCells(docs) : new Map<string, string>();
   writeCoverageReport(process.env.CONTRACT_REPORT_DIR ?? join(repoRoot, 'reports'), rows, targets, unreachable);
-  const undocumented = rows.filter((r) => r.undocumented.length).map((r) => `${r.operationId}: ${r.undocumented.join(', ')}`);
+  const undocumented = rows
+    .filter((r) => r.undocumented.length)
+    .map((r) => `${r.operationId}: ${r.undocumented.join(', ')}`);
   expect(undocumented, 'statuses seen that the description does not document').toEqual([]);
   if (targets.every((t) => t.mode === 'mock') || sandboxControl) {
     // Against the sandbox, a cell is excused only when its recipe names why no state reaches it.

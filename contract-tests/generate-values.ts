@@ -23,7 +23,8 @@ export function generateValue(doc: OpenApiDocument, node: unknown, random: () =>
   const schema = effectiveSchema(doc, node);
   const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-  if (!schema || typeof schema !== 'object' || Object.keys(schema).length === 0) return pick(['text', 42, true, { note: 'any' }]);
+  if (!schema || typeof schema !== 'object' || Object.keys(schema).length === 0)
+    return pick(['text', 42, true, { note: 'any' }]);
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum)) return pick(schema.enum);
   if (Array.isArray(schema.oneOf)) return generateValue(doc, pick(schema.oneOf), random, depth + 1);
@@ -35,7 +36,9 @@ export function generateValue(doc: OpenApiDocument, node: unknown, random: () =>
     case 'string': {
       switch (schema.format) {
         case 'uuid':
-          return 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => (c === 'x' ? int(0, 15) : int(8, 11)).toString(16));
+          return 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) =>
+            (c === 'x' ? int(0, 15) : int(8, 11)).toString(16),
+          );
         case 'date':
           return `${int(1950, 2030)}-${pad(int(1, 12))}-${pad(int(1, 28))}`;
         case 'date-time':
@@ -51,8 +54,18 @@ export function generateValue(doc: OpenApiDocument, node: unknown, random: () =>
     }
     case 'integer':
     case 'number': {
-      const low = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : typeof schema.minimum === 'number' ? schema.minimum : 0;
-      const high = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : typeof schema.maximum === 'number' ? schema.maximum : low + 10_000_000;
+      const low =
+        typeof schema.exclusiveMinimum === 'number'
+          ? schema.exclusiveMinimum + 1
+          : typeof schema.minimum === 'number'
+            ? schema.minimum
+            : 0;
+      const high =
+        typeof schema.exclusiveMaximum === 'number'
+          ? schema.exclusiveMaximum - 1
+          : typeof schema.maximum === 'number'
+            ? schema.maximum
+            : low + 10_000_000;
       const value = low + random() * (high - low);
       return type === 'integer' ? Math.floor(value) : Math.round(value * 100) / 100 || low + 0.01;
     }
@@ -60,17 +73,21 @@ export function generateValue(doc: OpenApiDocument, node: unknown, random: () =>
       return random() < 0.5;
     case 'array': {
       const max = typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, 3) : 3;
-      return depth > 6 ? [] : Array.from({ length: int(0, max) }, () => generateValue(doc, schema.items ?? {}, random, depth + 1));
+      return depth > 6
+        ? []
+        : Array.from({ length: int(0, max) }, () => generateValue(doc, schema.items ?? {}, random, depth + 1));
     }
     case 'object': {
       const out: JsonObject = {};
       const required = new Set<string>(schema.required ?? []);
       for (const [name, child] of Object.entries((schema.properties ?? {}) as JsonObject)) {
-        if (required.has(name) || (depth < 6 && random() < 0.5)) out[name] = generateValue(doc, child, random, depth + 1);
+        if (required.has(name) || (depth < 6 && random() < 0.5))
+          out[name] = generateValue(doc, child, random, depth + 1);
       }
       // A conditional requirement (if/then) that the value triggers is satisfied too.
       for (const name of triggeredRequirements(schema, out)) {
-        if (out[name] === undefined) out[name] = generateValue(doc, (schema.properties as JsonObject)[name], random, depth + 1);
+        if (out[name] === undefined)
+          out[name] = generateValue(doc, (schema.properties as JsonObject)[name], random, depth + 1);
       }
       return out;
     }
@@ -91,7 +108,11 @@ export function generateRequest(doc: OpenApiDocument, entry: OperationEntry, ran
     (init.params[parameter.in as 'path' | 'query' | 'header'] as Record<string, unknown>)[parameter.name] = value;
   }
   if (entry.operation.requestBody) {
-    init.body = generateValue(doc, resolveRef(doc, entry.operation.requestBody).content?.['application/json']?.schema, random);
+    init.body = generateValue(
+      doc,
+      resolveRef(doc, entry.operation.requestBody).content?.['application/json']?.schema,
+      random,
+    );
   }
   return init;
 }

@@ -37,44 +37,55 @@ for (const api of selectedFamilies()) {
   const validator = createSchemaValidator(doc);
   const operations = listOperations(doc).filter((o) => o.parameters.length > 0 || o.operation.requestBody);
 
-  describe.skipIf(target.mode !== 'mock')(`${api.name}: generated requests against the Prism mock (seed ${SEED})`, () => {
-    for (const entry of operations) {
-      it(`${entry.operationId}: ${RUNS} valid requests accepted, ${RUNS} with one broken constraint refused`, async () => {
-        const random = seededRandom(SEED ^ entry.operationId.length * 7919);
-        const client = clientFor(target);
-        const call = (init: unknown) => client[entry.operationId]!(init);
-        const documented = Object.keys(entry.operation.responses ?? {});
-        const bodySchema = entry.operation.requestBody ? resolveRef(doc, entry.operation.requestBody).content?.['application/json']?.schema : undefined;
+  describe.skipIf(target.mode !== 'mock')(
+    `${api.name}: generated requests against the Prism mock (seed ${SEED})`,
+    () => {
+      for (const entry of operations) {
+        it(`${entry.operationId}: ${RUNS} valid requests accepted, ${RUNS} with one broken constraint refused`, async () => {
+          const random = seededRandom(SEED ^ (entry.operationId.length * 7919));
+          const client = clientFor(target);
+          const call = (init: unknown) => client[entry.operationId]!(init);
+          const documented = Object.keys(entry.operation.responses ?? {});
+          const bodySchema = entry.operation.requestBody
+            ? resolveRef(doc, entry.operation.requestBody).content?.['application/json']?.schema
+            : undefined;
 
-        const valid = Array.from({ length: RUNS }, () => generateRequest(doc, entry, random));
-        for (const request of valid) {
-          if (bodySchema) expect(validator.validate(bodySchema, request.body), 'the generator made an invalid body').toEqual([]);
-        }
-        const accepted = await pool(valid.length, 8, async (i) => {
-          const result = await call(valid[i]);
-          return result.response.ok ? null : `${result.response.status} ${result.response.headers.get('sl-violations') ?? ''} for ${JSON.stringify(valid[i]).slice(0, 300)}`;
-        });
-        const refusedValid = accepted.filter((r): r is string => r !== null);
-        expect(refusedValid, `${entry.operationId}: valid generated requests were refused`).toEqual([]);
+          const valid = Array.from({ length: RUNS }, () => generateRequest(doc, entry, random));
+          for (const request of valid) {
+            if (bodySchema)
+              expect(validator.validate(bodySchema, request.body), 'the generator made an invalid body').toEqual([]);
+          }
+          const accepted = await pool(valid.length, 8, async (i) => {
+            const result = await call(valid[i]);
+            return result.response.ok
+              ? null
+              : `${result.response.status} ${result.response.headers.get('sl-violations') ?? ''} for ${JSON.stringify(valid[i]).slice(0, 300)}`;
+          });
+          const refusedValid = accepted.filter((r): r is string => r !== null);
+          expect(refusedValid, `${entry.operationId}: valid generated requests were refused`).toEqual([]);
 
-        const broken = valid.flatMap((request, i) => {
-          const cases = violations(doc, entry, {}, request);
-          return cases.length ? [cases[Math.floor(random() * cases.length + i) % cases.length]!] : [];
-        });
-        const answers = await pool(broken.length, 8, async (i) => {
-          const result = await call(broken[i]!.init);
-          const problem = refusalProblem(documented, result.response.status);
-          return problem === undefined ? null : `${broken[i]!.name}: ${problem}`;
-        });
-        const accepted4xx = answers.filter((a): a is string => a !== null);
-        expect(accepted4xx, `${entry.operationId}: requests with a broken constraint were not refused with a documented 4xx`).toEqual([]);
-        const kinds = new Set(broken.map((b) => b.name)).size;
-        figures.push(
-          `${api.name.padEnd(8)} ${entry.operationId.padEnd(26)} valid accepted ${RUNS - refusedValid.length}/${RUNS}   invalid refused ${broken.length - accepted4xx.length}/${broken.length} (${kinds} distinct constraints)${broken.length === 0 ? '  no documented constraint to break' : ''}`,
-        );
-      }, 60_000);
-    }
-  });
+          const broken = valid.flatMap((request, i) => {
+            const cases = violations(doc, entry, {}, request);
+            return cases.length ? [cases[Math.floor(random() * cases.length + i) % cases.length]!] : [];
+          });
+          const answers = await pool(broken.length, 8, async (i) => {
+            const result = await call(broken[i]!.init);
+            const problem = refusalProblem(documented, result.response.status);
+            return problem === undefined ? null : `${broken[i]!.name}: ${problem}`;
+          });
+          const accepted4xx = answers.filter((a): a is string => a !== null);
+          expect(
+            accepted4xx,
+            `${entry.operationId}: requests with a broken constraint were not refused with a documented 4xx`,
+          ).toEqual([]);
+          const kinds = new Set(broken.map((b) => b.name)).size;
+          figures.push(
+            `${api.name.padEnd(8)} ${entry.operationId.padEnd(26)} valid accepted ${RUNS - refusedValid.length}/${RUNS}   invalid refused ${broken.length - accepted4xx.length}/${broken.length} (${kinds} distinct constraints)${broken.length === 0 ? '  no documented constraint to break' : ''}`,
+          );
+        }, 60_000);
+      }
+    },
+  );
 }
 
 afterAll(() => {

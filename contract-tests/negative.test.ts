@@ -26,7 +26,13 @@ for (const api of selectedFamilies()) {
       /** Records the refusal and returns what is wrong with its status, if anything. */
       const record = (broken: string, status: number) => {
         const problem = refusalProblem(documented, status);
-        refusals.push({ family: api.name, operationId: entry.operationId, broken, status, documented: documentedKey(documented, status) !== undefined });
+        refusals.push({
+          family: api.name,
+          operationId: entry.operationId,
+          broken,
+          status,
+          documented: documentedKey(documented, status) !== undefined,
+        });
         return problem;
       };
 
@@ -41,11 +47,17 @@ for (const api of selectedFamilies()) {
       const cases = violations(doc, entry, overrides);
       if (cases.length === 0) continue;
       describe(`${entry.operationId}: one broken constraint at a time`, () => {
-        it.skipIf(skipWrite).each(cases.map((c) => [c.name, c]))('%s is refused with a documented 4xx', async (_name, violation) => {
-          const result = await call(violation.init);
-          const detail = result.response.headers.get('sl-violations') ?? '';
-          expect(record(violation.name, result.response.status), `${entry.operationId} ${violation.name}${detail ? `; Prism: ${detail}` : ''}`).toBeUndefined();
-        });
+        it.skipIf(skipWrite).each(cases.map((c) => [c.name, c]))(
+          '%s is refused with a documented 4xx',
+          async (_name, violation) => {
+            const result = await call(violation.init);
+            const detail = result.response.headers.get('sl-violations') ?? '';
+            expect(
+              record(violation.name, result.response.status),
+              `${entry.operationId} ${violation.name}${detail ? `; Prism: ${detail}` : ''}`,
+            ).toBeUndefined();
+          },
+        );
       });
     }
   });
@@ -62,7 +74,8 @@ describe('the violation generator', () => {
     const v1 = selectedFamilies().find((a) => a.name === 'v1');
     if (!v1) return;
     const doc = readBundle(v1);
-    const names = (operationId: string) => violations(doc, listOperations(doc).find((o) => o.operationId === operationId)!).map((v) => v.name);
+    const names = (operationId: string) =>
+      violations(doc, listOperations(doc).find((o) => o.operationId === operationId)!).map((v) => v.name);
     expect(names('createOnRamp')).toEqual(
       expect.arrayContaining([
         'body.amount: 0 (exclusiveMinimum 0)',
@@ -75,7 +88,13 @@ describe('the violation generator', () => {
     );
     expect(names('createIntegrationEndpoint')).toContain('body.url: 501 characters (maxLength 500)');
     expect(names('registerUser')).toEqual(
-      expect.arrayContaining(['header x-integration-register: missing (required)', 'body.email: malformed email', 'body.birth_date: malformed date', 'body.home_info.city_home: missing (required)', 'body.is_pep: wrong type (12345)']),
+      expect.arrayContaining([
+        'header x-integration-register: missing (required)',
+        'body.email: malformed email',
+        'body.birth_date: malformed date',
+        'body.home_info.city_home: missing (required)',
+        'body.is_pep: wrong type (12345)',
+      ]),
     );
   });
 });

@@ -18,17 +18,22 @@ export interface Violation {
 
 const clone = <T>(value: T): T => structuredClone(value);
 
-
 /**
  * A request that conforms to the description: required parameters from their examples (or `overrides`),
  * and the first body example. Optional query parameters are left out.
  */
-export function validRequest(doc: OpenApiDocument, entry: OperationEntry, overrides: Record<string, unknown> = {}, bodyExample?: unknown): RequestInit {
+export function validRequest(
+  doc: OpenApiDocument,
+  entry: OperationEntry,
+  overrides: Record<string, unknown> = {},
+  bodyExample?: unknown,
+): RequestInit {
   const init: RequestInit = { params: { path: {}, query: {}, header: {} } };
   for (const parameter of entry.parameters) {
     if (!parameter.required) continue;
     const value = parameter.name in overrides ? overrides[parameter.name] : parameter.example;
-    if (value === undefined) throw new Error(`${entry.operationId}: required parameter ${parameter.name} has no example`);
+    if (value === undefined)
+      throw new Error(`${entry.operationId}: required parameter ${parameter.name} has no example`);
     (init.params[parameter.in as 'path' | 'query' | 'header'] as Record<string, unknown>)[parameter.name] = value;
   }
   const examples = bodyExamples(doc, entry);
@@ -64,14 +69,20 @@ function breakingValues(schema: JsonObject): [string, unknown][] {
   const out: [string, unknown][] = [];
   const wrong = wrongType(schema);
   if (wrong !== undefined) out.push([`wrong type (${JSON.stringify(wrong)})`, wrong]);
-  if (typeof schema.format === 'string' && BAD_FORMAT[schema.format]) out.push([`malformed ${schema.format}`, BAD_FORMAT[schema.format]]);
+  if (typeof schema.format === 'string' && BAD_FORMAT[schema.format])
+    out.push([`malformed ${schema.format}`, BAD_FORMAT[schema.format]]);
   if (Array.isArray(schema.enum) || schema.const !== undefined) out.push(['outside the enum', 'NOT_AN_ALLOWED_VALUE']);
   if (typeof schema.exclusiveMinimum === 'number') {
     out.push([`${schema.exclusiveMinimum} (exclusiveMinimum ${schema.exclusiveMinimum})`, schema.exclusiveMinimum]);
-    out.push([`${schema.exclusiveMinimum - 1} (below exclusiveMinimum ${schema.exclusiveMinimum})`, schema.exclusiveMinimum - 1]);
+    out.push([
+      `${schema.exclusiveMinimum - 1} (below exclusiveMinimum ${schema.exclusiveMinimum})`,
+      schema.exclusiveMinimum - 1,
+    ]);
   }
-  if (typeof schema.minimum === 'number') out.push([`${schema.minimum - 1} (below minimum ${schema.minimum})`, schema.minimum - 1]);
-  if (typeof schema.maxLength === 'number') out.push([`${schema.maxLength + 1} characters (maxLength ${schema.maxLength})`, 'a'.repeat(schema.maxLength + 1)]);
+  if (typeof schema.minimum === 'number')
+    out.push([`${schema.minimum - 1} (below minimum ${schema.minimum})`, schema.minimum - 1]);
+  if (typeof schema.maxLength === 'number')
+    out.push([`${schema.maxLength + 1} characters (maxLength ${schema.maxLength})`, 'a'.repeat(schema.maxLength + 1)]);
   return out;
 }
 
@@ -94,21 +105,32 @@ function editBody(base: RequestInit, path: readonly string[], replacement: unkno
 export function triggeredRequirements(schema: JsonObject, value: JsonObject): string[] {
   const condition = schema.if as JsonObject | undefined;
   if (!condition?.properties) return [];
-  const matches = Object.entries(condition.properties as JsonObject).every(([k, s]) => value[k] !== undefined && (s.const === undefined || s.const === value[k]));
+  const matches = Object.entries(condition.properties as JsonObject).every(
+    ([k, s]) => value[k] !== undefined && (s.const === undefined || s.const === value[k]),
+  );
   return matches ? ((schema.then as JsonObject | undefined)?.required ?? []) : [];
 }
 
-function bodyViolations(doc: OpenApiDocument, schemaNode: unknown, value: unknown, path: string[], out: Violation[], base: RequestInit) {
+function bodyViolations(
+  doc: OpenApiDocument,
+  schemaNode: unknown,
+  value: unknown,
+  path: string[],
+  out: Violation[],
+  base: RequestInit,
+) {
   const schema = resolveRef(doc, schemaNode) as JsonObject | undefined;
   if (!schema || typeof schema !== 'object') return;
   const at = path.length ? `body.${path.join('.')}` : 'body';
-  for (const [what, bad] of breakingValues(schema)) out.push({ name: `${at}: ${what}`, init: editBody(base, path, bad) });
+  for (const [what, bad] of breakingValues(schema))
+    out.push({ name: `${at}: ${what}`, init: editBody(base, path, bad) });
   if (!value || typeof value !== 'object' || Array.isArray(value)) return;
   const record = value as JsonObject;
   // A conditional requirement (if/then) that this value triggers counts as required too.
   const required = new Set<string>([...(schema.required ?? []), ...triggeredRequirements(schema, record)]);
   for (const name of required) {
-    if (name in record) out.push({ name: `${at}.${name}: missing (required)`, init: editBody(base, [...path, name], undefined, true) });
+    if (name in record)
+      out.push({ name: `${at}.${name}: missing (required)`, init: editBody(base, [...path, name], undefined, true) });
   }
   for (const [name, child] of Object.entries((schema.properties ?? {}) as JsonObject)) {
     if (name in record) bodyViolations(doc, child, record[name], [...path, name], out, base);
@@ -119,7 +141,12 @@ function bodyViolations(doc: OpenApiDocument, schemaNode: unknown, value: unknow
  * Every documented constraint of the operation's parameters and body, broken one at a time: starting from
  * `from` when given (a generated valid request), else from the description's examples.
  */
-export function violations(doc: OpenApiDocument, entry: OperationEntry, overrides: Record<string, unknown> = {}, from?: RequestInit): Violation[] {
+export function violations(
+  doc: OpenApiDocument,
+  entry: OperationEntry,
+  overrides: Record<string, unknown> = {},
+  from?: RequestInit,
+): Violation[] {
   const out: Violation[] = [];
   const base = from ? clone(from) : validRequest(doc, entry, overrides);
   for (const parameter of entry.parameters) {
@@ -140,7 +167,7 @@ export function violations(doc: OpenApiDocument, entry: OperationEntry, override
     }
   }
   const seen = new Set(out.map((v) => v.name));
-  const bodies = from ? [[ 'generated', from.body ] as [string, unknown]] : bodyExamples(doc, entry);
+  const bodies = from ? [['generated', from.body] as [string, unknown]] : bodyExamples(doc, entry);
   for (const [, example] of entry.operation.requestBody ? bodies : []) {
     const exampleBase = from ? clone(from) : validRequest(doc, entry, overrides, example);
     const found: Violation[] = [];

@@ -46,10 +46,19 @@ export interface Unreachable {
 }
 
 const isTokenCall = (entry: OperationEntry) => entry.operation.security?.length === 0 && entry.path.endsWith('/token');
-const withBody = (init: RequestInit, patch: Record<string, unknown>): RequestInit => ({ ...init, body: { ...(init.body as object), ...patch } });
-const withPath = (init: RequestInit, patch: Record<string, unknown>): RequestInit => ({ ...init, params: { ...init.params, path: { ...init.params.path, ...patch } } });
+const withBody = (init: RequestInit, patch: Record<string, unknown>): RequestInit => ({
+  ...init,
+  body: { ...(init.body as object), ...patch },
+});
+const withPath = (init: RequestInit, patch: Record<string, unknown>): RequestInit => ({
+  ...init,
+  params: { ...init.params, path: { ...init.params.path, ...patch } },
+});
 
-const success: Recipe = { name: 'the fixture\'s approved user and records, a conforming request', run: (ctx) => ctx.send(ctx.request()) };
+const success: Recipe = {
+  name: "the fixture's approved user and records, a conforming request",
+  run: (ctx) => ctx.send(ctx.request()),
+};
 
 /** The first documented constraint of the request broken (a malformed UUID, a missing required field, ...). */
 const breaksDescription: Recipe = {
@@ -62,7 +71,7 @@ const breaksDescription: Recipe = {
 };
 
 const otherTenant: Recipe = {
-  name: 'another tenant\'s clientId with this tenant\'s token',
+  name: "another tenant's clientId with this tenant's token",
   reason: 'forbidden',
   run: async (ctx) => {
     const other = await orThrow(ctx.control.createTenant({ body: { name: 'Other tenant' } }));
@@ -104,19 +113,36 @@ const freshToken = (ctx: RecipeContext) => sandboxToken(ctx.baseUrl, familyOf(ct
  * Sends `init` as raw HTTP, with the body text and content type given (the generated client always sends JSON),
  * with a fresh token of the family unless the operation is public.
  */
-async function sendRaw(ctx: RecipeContext, init: RequestInit, body: string, contentType: string | undefined): Promise<CallResult> {
-  const path = ctx.entry.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(init.params.path[name])));
+async function sendRaw(
+  ctx: RecipeContext,
+  init: RequestInit,
+  body: string,
+  contentType: string | undefined,
+): Promise<CallResult> {
+  const path = ctx.entry.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(init.params.path[name])),
+  );
   const query = new URLSearchParams(Object.entries(init.params.query).map(([k, v]) => [k, String(v)])).toString();
-  const headers: Record<string, string> = Object.fromEntries(Object.entries(init.params.header).map(([k, v]) => [k, String(v)]));
+  const headers: Record<string, string> = Object.fromEntries(
+    Object.entries(init.params.header).map(([k, v]) => [k, String(v)]),
+  );
   if (contentType) headers['content-type'] = contentType;
   if (ctx.entry.operation.security?.length !== 0) headers.authorization = `Bearer ${await freshToken(ctx)}`;
-  const response = await fetch(`${ctx.baseUrl}${path}${query ? `?${query}` : ''}`, { method: ctx.entry.method.toUpperCase(), headers, body });
-  const parsed = (await response.clone().json().catch(() => undefined)) as unknown;
+  const response = await fetch(`${ctx.baseUrl}${path}${query ? `?${query}` : ''}`, {
+    method: ctx.entry.method.toUpperCase(),
+    headers,
+    body,
+  });
+  const parsed = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as unknown;
   return response.ok ? { data: parsed, response } : { error: parsed, response };
 }
 
 /** The body of a conforming request, for the recipes that send it in another form. */
-const bodyText = (ctx: RecipeContext) => JSON.stringify(isTokenCall(ctx.entry) ? ctx.credentials : (ctx.request().body ?? {}));
+const bodyText = (ctx: RecipeContext) =>
+  JSON.stringify(isTokenCall(ctx.entry) ? ctx.credentials : (ctx.request().body ?? {}));
 
 /** A JSON body one byte over the 1 MiB the sandbox reads: the conforming body with a long extra field. */
 const tooLarge: Recipe = {
@@ -124,7 +150,12 @@ const tooLarge: Recipe = {
   reason: 'too_large',
   run: (ctx) => {
     const text = bodyText(ctx);
-    return sendRaw(ctx, ctx.request(), `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"padding":"${'x'.repeat(MAX_BODY_BYTES)}"}`, 'application/json');
+    return sendRaw(
+      ctx,
+      ctx.request(),
+      `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"padding":"${'x'.repeat(MAX_BODY_BYTES)}"}`,
+      'application/json',
+    );
   },
 };
 
@@ -144,10 +175,13 @@ function databaseDown(): Recipe | Unreachable {
   const databaseUrl = process.env.SANDBOX_DATABASE_URL;
   const adminUrl = process.env.RAMP_TEST_POSTGRES_URL;
   if (!databaseUrl || !adminUrl) {
-    return { unreachable: 'PGlite runs inside the sandbox\'s own process and is never down while it answers; the PostgreSQL run reaches this status (and src/sandbox/unavailable.test.ts for every operation of the three bundles)' };
+    return {
+      unreachable:
+        "PGlite runs inside the sandbox's own process and is never down while it answers; the PostgreSQL run reaches this status (and src/sandbox/unavailable.test.ts for every operation of the three bundles)",
+    };
   }
   return {
-    name: 'the sandbox\'s PostgreSQL database refusing connections (ALLOW_CONNECTIONS false, its sessions ended)',
+    name: "the sandbox's PostgreSQL database refusing connections (ALLOW_CONNECTIONS false, its sessions ended)",
     reason: 'unavailable',
     run: async (ctx) => {
       const token = ctx.entry.operation.security?.length === 0 ? undefined : await freshToken(ctx);
@@ -156,10 +190,15 @@ function databaseDown(): Recipe | Unreachable {
       await admin.connect();
       try {
         await admin.query(`alter database "${name}" with allow_connections false`);
-        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+        await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [name],
+        );
         const init = isTokenCall(ctx.entry) ? { ...ctx.request(), body: ctx.credentials } : ctx.request();
         const result = await ctx.send(init, token === undefined ? false : { token });
-        expect(result.response.headers.get('retry-after'), `${ctx.entry.operationId} 503 without Retry-After`).toMatch(/^\d+$/);
+        expect(result.response.headers.get('retry-after'), `${ctx.entry.operationId} 503 without Retry-After`).toMatch(
+          /^\d+$/,
+        );
         return result;
       } finally {
         await admin.query(`alter database "${name}" with allow_connections true`);
@@ -175,22 +214,39 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
     200: {
       name: 'a webhook created through the control API, then deleted',
       run: async (ctx) => {
-        const hook = await orThrow(ctx.control.createBusinessWebhook({ body: { clientId: String(ctx.params.clientId), url: 'https://hooks.example/delete-me', process: 'ramp' } }));
+        const hook = await orThrow(
+          ctx.control.createBusinessWebhook({
+            body: { clientId: String(ctx.params.clientId), url: 'https://hooks.example/delete-me', process: 'ramp' },
+          }),
+        );
         return ctx.send(withPath(ctx.request(), { webhook_id: hook.id }));
       },
     },
-    404: { name: 'an unknown webhook ID', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { webhook_id: randomUUID() })) },
+    404: {
+      name: 'an unknown webhook ID',
+      reason: 'not_found',
+      run: (ctx) => ctx.send(withPath(ctx.request(), { webhook_id: randomUUID() })),
+    },
   },
   generateKycUrl: {
     400: {
       name: 'a template_id holding a NUL character',
       reason: 'invalid_request',
-      run: (ctx) => ctx.send({ ...ctx.request(), params: { ...ctx.request().params, query: { template_id: 'kyc\u0000basic' } } }),
+      run: (ctx) =>
+        ctx.send({ ...ctx.request(), params: { ...ctx.request().params, query: { template_id: 'kyc\u0000basic' } } }),
     },
-    404: { name: 'an unknown user ID', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) },
+    404: {
+      name: 'an unknown user ID',
+      reason: 'not_found',
+      run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })),
+    },
   },
   getCustodyWalletBalance: {
-    404: { name: 'an unknown wallet ID of the approved user', reason: 'not_found', run: (ctx) => ctx.send(withPath(ctx.request(), { walletId: randomUUID() })) },
+    404: {
+      name: 'an unknown wallet ID of the approved user',
+      reason: 'not_found',
+      run: (ctx) => ctx.send(withPath(ctx.request(), { walletId: randomUUID() })),
+    },
   },
   createCustodyWallet: {
     403: {
@@ -204,28 +260,58 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
       name: 'a second custody wallet of the same token, the funded fixture wallet as origin',
       run: async (ctx) => {
         const path = { clientId: ctx.params.clientId, userId: ctx.params.userId };
-        const opened = await ctx.call('createCustodyWallet', { params: { path, query: {}, header: {} }, body: { token: 'USDC' } });
+        const opened = await ctx.call('createCustodyWallet', {
+          params: { path, query: {}, header: {} },
+          body: { token: 'USDC' },
+        });
         const destination = (opened.data as { id: string }).id;
-        return ctx.send(withBody(ctx.request(), { walletOriginId: ctx.params.walletId, walletDestinationId: destination, amount: 1 }));
+        return ctx.send(
+          withBody(ctx.request(), { walletOriginId: ctx.params.walletId, walletDestinationId: destination, amount: 1 }),
+        );
       },
     },
   },
   createPayout: {
-    403: { name: 'a user that does not exist', reason: 'forbidden', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) },
-    400: { name: 'insufficient funds: an amount over the user\'s funded balance', reason: 'insufficient_funds', run: (ctx) => ctx.send(withBody(ctx.request(), { amount: 1e13 })) },
+    403: {
+      name: 'a user that does not exist',
+      reason: 'forbidden',
+      run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })),
+    },
+    400: {
+      name: "insufficient funds: an amount over the user's funded balance",
+      reason: 'insufficient_funds',
+      run: (ctx) => ctx.send(withBody(ctx.request(), { amount: 1e13 })),
+    },
     422: {
       name: 'destination not accepted: a bank account still in_review',
       reason: 'destination_not_approved',
       run: async (ctx) => {
-        const account = await orThrow(ctx.control.createBankAccount({ body: { clientId: String(ctx.params.clientId), userId: String(ctx.params.userId) } }));
+        const account = await orThrow(
+          ctx.control.createBankAccount({
+            body: { clientId: String(ctx.params.clientId), userId: String(ctx.params.userId) },
+          }),
+        );
         return ctx.send(withBody(ctx.request(), { destinationId: account.accountId }));
       },
     },
   },
   createOnRamp: {
-    400: { name: 'insufficient funds: an INVERSE on-ramp over the user\'s COP balance', reason: 'insufficient_funds', run: (ctx) => ctx.send(withBody(ctx.request(), { executionMode: 'INVERSE', amount: 1e13 })) },
-    403: { name: 'a user that does not exist', reason: 'user_not_approved', run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })) },
-    422: { name: 'destination not registered: an unknown external wallet', reason: 'destination_not_registered', run: (ctx) => ctx.send(withBody(ctx.request(), { destination: { type: 'EXTERNAL', externalWalletId: randomUUID() } })) },
+    400: {
+      name: "insufficient funds: an INVERSE on-ramp over the user's COP balance",
+      reason: 'insufficient_funds',
+      run: (ctx) => ctx.send(withBody(ctx.request(), { executionMode: 'INVERSE', amount: 1e13 })),
+    },
+    403: {
+      name: 'a user that does not exist',
+      reason: 'user_not_approved',
+      run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })),
+    },
+    422: {
+      name: 'destination not registered: an unknown external wallet',
+      reason: 'destination_not_registered',
+      run: (ctx) =>
+        ctx.send(withBody(ctx.request(), { destination: { type: 'EXTERNAL', externalWalletId: randomUUID() } })),
+    },
   },
   createIntegrationEndpoint: {
     409: {
@@ -243,13 +329,21 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
 /** Recipes by status, chosen by what the operation is (token call or not, business or v1). */
 function byStatus(entry: OperationEntry, status: number): Recipe | undefined {
   if (status >= 200 && status < 300 && isTokenCall(entry)) {
-    return { name: 'the tenant\'s credentials from createTenant', run: (ctx) => ctx.send({ ...ctx.request(), body: ctx.credentials }, false) };
+    return {
+      name: "the tenant's credentials from createTenant",
+      run: (ctx) => ctx.send({ ...ctx.request(), body: ctx.credentials }, false),
+    };
   }
   if (status >= 200 && status < 300) return success;
   if (status === 401 && isTokenCall(entry)) {
-    return { name: 'credentials with a wrong secret', reason: 'invalid_credentials', run: (ctx) => ctx.send({ ...ctx.request(), body: { ...ctx.credentials, clientSecret: 'not-the-secret' } }, false) };
+    return {
+      name: 'credentials with a wrong secret',
+      reason: 'invalid_credentials',
+      run: (ctx) => ctx.send({ ...ctx.request(), body: { ...ctx.credentials, clientSecret: 'not-the-secret' } }, false),
+    };
   }
-  if (status === 401 && entry.path.startsWith('/api/v1/')) return { name: 'no token', run: (ctx) => ctx.send(ctx.request(), false) };
+  if (status === 401 && entry.path.startsWith('/api/v1/'))
+    return { name: 'no token', run: (ctx) => ctx.send(ctx.request(), false) };
   if (status === 401) return expiredToken;
   if (status === 403 && entry.parameters.some((p) => p.in === 'path' && p.name === 'clientId')) return otherTenant;
   if (status === 400 || status === 422) return breaksDescription;

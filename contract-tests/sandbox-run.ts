@@ -38,7 +38,13 @@ export interface SandboxRunResult {
 }
 
 /** Runs the suite against a fresh sandbox on `store`; the bundles and the sandbox must be built. */
-export async function runContractOnSandbox({ store, reportDir, postgresUrl, args = [], capture = false }: SandboxRunOptions): Promise<SandboxRunResult> {
+export async function runContractOnSandbox({
+  store,
+  reportDir,
+  postgresUrl,
+  args = [],
+  capture = false,
+}: SandboxRunOptions): Promise<SandboxRunResult> {
   const sandbox = await startSandbox(store);
   let code = 1;
   let output = '';
@@ -64,36 +70,58 @@ export async function runContractOnSandbox({ store, reportDir, postgresUrl, args
     const account = await orThrow(control.createBankAccount({ body: { clientId, userId } }));
     await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
     await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 100_000_000, currency: 'COP' } }));
-    const hook = await orThrow(control.createBusinessWebhook({ body: { clientId, url: 'https://hooks.example/ramp', process: 'ramp' } }));
+    const hook = await orThrow(
+      control.createBusinessWebhook({ body: { clientId, url: 'https://hooks.example/ramp', process: 'ramp' } }),
+    );
     // The on-ramp examples name their destination wallet: register those IDs for the user.
-    const onRampExamples = Object.values(v1.paths['/api/v1/admin/fiats/{user_id}/onramp'].post.requestBody.content['application/json'].examples ?? {}) as any[];
-    const walletIds = new Set(onRampExamples.map((e) => (e.value ?? v1.components.examples[e.$ref?.split('/').pop()]?.value)?.destination?.externalWalletId).filter(Boolean));
-    for (const externalWalletId of walletIds) await orThrow(control.createExternalWallet({ body: { userId, externalWalletId } }));
+    const onRampExamples = Object.values(
+      v1.paths['/api/v1/admin/fiats/{user_id}/onramp'].post.requestBody.content['application/json'].examples ?? {},
+    ) as any[];
+    const walletIds = new Set(
+      onRampExamples
+        .map((e) => (e.value ?? v1.components.examples[e.$ref?.split('/').pop()]?.value)?.destination?.externalWalletId)
+        .filter(Boolean),
+    );
+    for (const externalWalletId of walletIds)
+      await orThrow(control.createExternalWallet({ body: { userId, externalWalletId } }));
 
-    const params = { clientId, userId, user_id: userId, walletId, webhook_id: hook.id, 'x-integration-register': tenant.integrationRegister, destinationId: account.accountId, pendingUserId };
+    const params = {
+      clientId,
+      userId,
+      user_id: userId,
+      walletId,
+      webhook_id: hook.id,
+      'x-integration-register': tenant.integrationRegister,
+      destinationId: account.accountId,
+      pendingUserId,
+    };
     // Asynchronous: the sandbox answers from this very process while the suite runs.
-    const suite = spawn(join(repoRoot, 'node_modules', '.bin', 'vitest'), ['run', 'contract-tests/contract.test.ts', ...args], {
-      cwd: repoRoot,
-      stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-      env: {
-        ...process.env,
-        BUSINESS_API_URL: sandbox.url,
-        V1_API_URL: sandbox.url,
-        BUSINESS_API_CREDENTIALS: JSON.stringify(tenant.businessCredentials),
-        V1_API_CREDENTIALS: JSON.stringify(tenant.v1Credentials),
-        CONTRACT_PARAMS: JSON.stringify(params),
-        CONTRACT_ALLOW_WRITES: '1',
-        SANDBOX_CONTROL_URL: sandbox.url,
-        CONTRACT_REPORT_DIR: reportDir,
-        // What the suite reads is built already: its setup builds nothing.
-        CONTRACT_SKIP_BUNDLE: '1',
-        ...(capture ? { NO_COLOR: '1', FORCE_COLOR: '0' } : {}),
-        // The suite's vitest setup reuses this run's cluster rather than starting one it does not need.
-        ...(postgresUrl ? { RAMP_TEST_POSTGRES_URL: postgresUrl } : {}),
-        // On PostgreSQL the 503 recipes make this database refuse connections for one call (sandbox-recipes.ts).
-        ...(store.databaseUrl ? { SANDBOX_DATABASE_URL: store.databaseUrl } : {}),
+    const suite = spawn(
+      join(repoRoot, 'node_modules', '.bin', 'vitest'),
+      ['run', 'contract-tests/contract.test.ts', ...args],
+      {
+        cwd: repoRoot,
+        stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+        env: {
+          ...process.env,
+          BUSINESS_API_URL: sandbox.url,
+          V1_API_URL: sandbox.url,
+          BUSINESS_API_CREDENTIALS: JSON.stringify(tenant.businessCredentials),
+          V1_API_CREDENTIALS: JSON.stringify(tenant.v1Credentials),
+          CONTRACT_PARAMS: JSON.stringify(params),
+          CONTRACT_ALLOW_WRITES: '1',
+          SANDBOX_CONTROL_URL: sandbox.url,
+          CONTRACT_REPORT_DIR: reportDir,
+          // What the suite reads is built already: its setup builds nothing.
+          CONTRACT_SKIP_BUNDLE: '1',
+          ...(capture ? { NO_COLOR: '1', FORCE_COLOR: '0' } : {}),
+          // The suite's vitest setup reuses this run's cluster rather than starting one it does not need.
+          ...(postgresUrl ? { RAMP_TEST_POSTGRES_URL: postgresUrl } : {}),
+          // On PostgreSQL the 503 recipes make this database refuse connections for one call (sandbox-recipes.ts).
+          ...(store.databaseUrl ? { SANDBOX_DATABASE_URL: store.databaseUrl } : {}),
+        },
       },
-    });
+    );
     suite.stdout?.on('data', (chunk: Buffer) => (output += String(chunk)));
     suite.stderr?.on('data', (chunk: Buffer) => (output += String(chunk)));
     // 'close': everything it printed has arrived.
@@ -109,10 +137,11 @@ export async function runContractOnSandbox({ store, reportDir, postgresUrl, args
   }
   let coverage: SandboxRunResult['coverage'];
   try {
-    coverage = JSON.parse(readFileSync(join(reportDir, 'contract-coverage.json'), 'utf8')) as SandboxRunResult['coverage'];
+    coverage = JSON.parse(
+      readFileSync(join(reportDir, 'contract-coverage.json'), 'utf8'),
+    ) as SandboxRunResult['coverage'];
   } catch {
     coverage = undefined;
   }
   return { code, output, violations, coverage };
 }
-

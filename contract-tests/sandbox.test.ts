@@ -14,20 +14,30 @@ describe.concurrent('the contract suite against the sandbox', () => {
   it.each([
     ['PGlite', ['503']],
     ['PostgreSQL', []],
-  ] as const)('passes on %s, exercising every documented cell but %j', async (store, unexercised) => {
-    if (store === 'PostgreSQL' && !postgresUrl) return void console.warn('PostgreSQL suite skipped: no cluster in this run (see the setup message).');
-    const run = await runContractOnSandbox({
-      store: store === 'PostgreSQL' ? { databaseUrl: await createDatabase(postgresUrl!, 'contract') } : { memory: true },
-      reportDir: join(repoRoot, 'reports', 'sandbox', store.toLowerCase()),
-      postgresUrl: postgresUrl ?? undefined,
-      capture: true,
-    });
-    expect(run.violations, 'answers of the sandbox that break the description').toEqual([]);
-    expect(run.code, run.output).toBe(0);
-    expect(run.coverage, 'the suite wrote no coverage report').toBeDefined();
-    const missing = run.coverage!.rows.flatMap((row) => row.missing.map((status) => `${row.family} ${row.operationId} ${status}`));
-    expect(missing.filter((cell) => !unexercised.some((status) => cell.endsWith(` ${status}`)))).toEqual([]);
-    expect(run.coverage!.covered).toBe(run.coverage!.cells - missing.length);
-    console.log(`Contract suite against the sandbox on ${store}: ${run.coverage!.covered} of ${run.coverage!.cells} documented cells exercised.`);
-  }, 120_000);
+  ] as const)(
+    'passes on %s, exercising every documented cell but %j',
+    async (store, unexercised) => {
+      if (store === 'PostgreSQL' && !postgresUrl)
+        return void console.warn('PostgreSQL suite skipped: no cluster in this run (see the setup message).');
+      const run = await runContractOnSandbox({
+        store:
+          store === 'PostgreSQL' ? { databaseUrl: await createDatabase(postgresUrl!, 'contract') } : { memory: true },
+        reportDir: join(repoRoot, 'reports', 'sandbox', store.toLowerCase()),
+        postgresUrl: postgresUrl ?? undefined,
+        capture: true,
+      });
+      expect(run.violations, 'answers of the sandbox that break the description').toEqual([]);
+      expect(run.code, run.output).toBe(0);
+      expect(run.coverage, 'the suite wrote no coverage report').toBeDefined();
+      const missing = run.coverage!.rows.flatMap((row) =>
+        row.missing.map((status) => `${row.family} ${row.operationId} ${status}`),
+      );
+      expect(missing.filter((cell) => !unexercised.some((status) => cell.endsWith(` ${status}`)))).toEqual([]);
+      expect(run.coverage!.covered).toBe(run.coverage!.cells - missing.length);
+      console.log(
+        `Contract suite against the sandbox on ${store}: ${run.coverage!.covered} of ${run.coverage!.cells} documented cells exercised.`,
+      );
+    },
+    120_000,
+  );
 });

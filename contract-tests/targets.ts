@@ -20,7 +20,9 @@ export const envPrefix = (family: string) => `${family.toUpperCase()}_API_`;
 
 /** The families under test: all of redocly.yaml, or those listed in CONTRACT_FAMILIES (comma-separated). */
 export function selectedFamilies(): ApiFamily[] {
-  const only = process.env.CONTRACT_FAMILIES?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = process.env.CONTRACT_FAMILIES?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return apiFamilies().filter((api) => !only || only.includes(api.name));
 }
 
@@ -48,7 +50,10 @@ function authFor(target: ContractTarget): AuthOptions {
 }
 
 /** A generated client for the target; `authenticated: false` sends no token at all, `{ token }` sends that one. */
-export function clientFor(target: ContractTarget, authenticated: boolean | { token: string } = true): Record<string, (init?: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>> {
+export function clientFor(
+  target: ContractTarget,
+  authenticated: boolean | { token: string } = true,
+): Record<string, (init?: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>> {
   const options = {
     baseUrl: target.url,
     retry: false as const,

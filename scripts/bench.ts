@@ -33,7 +33,9 @@ const quick = args.has('--quick'); // fewer rounds, for trying the script itself
 // The client and the sandbox as consumers run them: the built packages (`npm run build`), not the TypeScript
 // sources through tsx.
 await buildAll();
-const { createBusinessClient } = (await import(join(repoRoot, 'src', 'client', 'dist', 'lib', 'index.js'))) as typeof RampApi;
+const { createBusinessClient } = (await import(
+  join(repoRoot, 'src', 'client', 'dist', 'lib', 'index.js')
+)) as typeof RampApi;
 
 // Start time first, on its own: `-- --only-start` runs only it (with `--write`, it rewrites only its section of
 // BENCHMARKS.md).
@@ -50,7 +52,11 @@ if (args.has('--only-start')) {
     const section = startSection(startLines, startTargetLines);
     const marked = /<!-- start-times:start -->[\s\S]*?<!-- start-times:end -->/;
     // Where there is none yet (a file written before the section existed), it goes before the targets.
-    const updated = marked.test(text) ? text.replace(marked, () => section) : text.includes('\n## Targets') ? text.replace('\n## Targets', () => `\n${section}\n\n## Targets`) : `${text}\n${section}\n`;
+    const updated = marked.test(text)
+      ? text.replace(marked, () => section)
+      : text.includes('\n## Targets')
+        ? text.replace('\n## Targets', () => `\n${section}\n\n## Targets`)
+        : `${text}\n${section}\n`;
     writeFileSync(file, updated);
     console.log('\nWrote the start-time section of BENCHMARKS.md');
   }
@@ -148,7 +154,10 @@ function trimmedMean(samples: number[], trim: number): number {
 
 /** The share of `samples` over 4 times their median, and the share of the total they hold. */
 function stallsOf(samples: number[]): { calls: number; time: number } {
-  const median = percentile([...samples].sort((a, b) => a - b), 0.5);
+  const median = percentile(
+    [...samples].sort((a, b) => a - b),
+    0.5,
+  );
   const slow = samples.filter((value) => value > 4 * median);
   return { calls: slow.length / samples.length, time: sum(slow) / sum(samples) };
 }
@@ -163,7 +172,8 @@ gcObserver.observe({ entryTypes: ['gc'] });
 /** Every pause so far: Node reports one from an immediate after it, so the event loop is let through once first. */
 async function flushPauses(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
-  for (const entry of gcObserver.takeRecords()) pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+  for (const entry of gcObserver.takeRecords())
+    pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
   pauses.sort((a, b) => a.start - b.start);
 }
 
@@ -173,7 +183,8 @@ function pausedIn(spans: { start: number; end: number }[]): number[] {
   return spans.map(({ start, end }) => {
     while (first < pauses.length && pauses[first]!.end <= start) first++;
     let paused = 0;
-    for (let i = first; i < pauses.length && pauses[i]!.start < end; i++) paused += Math.min(end, pauses[i]!.end) - Math.max(start, pauses[i]!.start);
+    for (let i = first; i < pauses.length && pauses[i]!.start < end; i++)
+      paused += Math.min(end, pauses[i]!.end) - Math.max(start, pauses[i]!.start);
     return paused;
   });
 }
@@ -185,7 +196,14 @@ function pausedIn(spans: { start: number; end: number }[]): number[] {
  * without the slowest TRIM of them, plus the pauses per call it met over all rounds: the pauses a variant's
  * allocation brings are counted in full, but at their long-run rate, not as they happened to fall in one round.
  */
-async function compare(section: string, variants: [string, Call][], reference: string, rounds: number, perRound: number, concurrency = 1): Promise<Row[]> {
+async function compare(
+  section: string,
+  variants: [string, Call][],
+  reference: string,
+  rounds: number,
+  perRound: number,
+  concurrency = 1,
+): Promise<Row[]> {
   const batch = async (call: Call) => {
     if (concurrency === 1) await call();
     else await Promise.all(Array.from({ length: concurrency }, call));
@@ -237,7 +255,8 @@ async function compare(section: string, variants: [string, Call][], reference: s
   }
   const gcPerCall = new Map(names.map((name) => [name, pausedUs.get(name)!.total / pausedUs.get(name)!.calls]));
   const cost = new Map(names.map((name) => [name, working.get(name)!.map((us) => us + gcPerCall.get(name)!)]));
-  const perRoundRatio = (values: Map<string, number[]>, name: string) => values.get(name)!.map((value, round) => value / values.get(reference)![round]!);
+  const perRoundRatio = (values: Map<string, number[]>, name: string) =>
+    values.get(name)!.map((value, round) => value / values.get(reference)![round]!);
   return names.map((name) => ({
     section,
     name,
@@ -267,12 +286,17 @@ function variants(baseUrl: string, fetchImpl: typeof fetch): [string, Call][] {
     fetch: fetchImpl,
     hooks: { beforeRequest: [(request) => request.headers.set('authorization', AUTH.authorization)] },
   });
-  const axiosClient = axios.create({ adapter: 'fetch', env: { fetch: fetchImpl } } as Parameters<typeof axios.create>[0]);
+  const axiosClient = axios.create({ adapter: 'fetch', env: { fetch: fetchImpl } } as Parameters<
+    typeof axios.create
+  >[0]);
   const ramp = createBusinessClient({ baseUrl, fetch: fetchImpl, auth: { token: TOKEN } });
   const params = { params: { path: { clientId: CLIENT_ID } } };
   return [
     ['fetch + json()', async () => (await fetchImpl(url, { headers: AUTH })).json()],
-    ['fetch(new Request(url, init)) + json()', async () => (await fetchImpl(new Request(url, { headers: AUTH }))).json()],
+    [
+      'fetch(new Request(url, init)) + json()',
+      async () => (await fetchImpl(new Request(url, { headers: AUTH }))).json(),
+    ],
     ['openapi-fetch', () => bare.GET('/api/accounts/{clientId}', { ...params, headers: AUTH })],
     ['openapi-fetch + auth middleware', () => withMiddleware.GET('/api/accounts/{clientId}', params)],
     ['ky + beforeRequest hook', () => kyClient.get(PATH.slice(1)).json()],
@@ -290,13 +314,22 @@ const stub = (async (input: RequestInfo | URL, init?: RequestInit) => {
 
 async function inProcess(): Promise<Row[]> {
   // About 100 ms per variant and round, so that a garbage collection pause does not decide a round.
-  return compare('in-process, stub fetch', variants('https://api.example.co', stub), 'openapi-fetch + auth middleware', quick ? 5 : 21, 4000);
+  return compare(
+    'in-process, stub fetch',
+    variants('https://api.example.co', stub),
+    'openapi-fetch + auth middleware',
+    quick ? 5 : 21,
+    4000,
+  );
 }
 
 async function overLoopback(): Promise<{ rows: Row[]; sent: number; answered: number }> {
   const server = await startBenchServer(BODY);
   let sent = 0;
-  const counted = variants(server.url, globalThis.fetch).map(([name, call]): [string, Call] => [name, () => (sent++, call())]);
+  const counted = variants(server.url, globalThis.fetch).map(([name, call]): [string, Call] => [
+    name,
+    () => (sent++, call()),
+  ]);
   try {
     const rows = [
       ...(await compare('loopback, sequential', counted, 'openapi-fetch', quick ? 5 : 31, 500)),
@@ -356,7 +389,11 @@ async function allocations(calls = 50_000) {
     for (let i = 0; i < 5_000; i++) await call();
     const session = new Session();
     session.connect();
-    await session.post('HeapProfiler.startSampling', { samplingInterval: 128, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 128,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
     for (let i = 0; i < calls; i++) await call();
     const { profile } = await session.post('HeapProfiler.stopSampling');
     session.disconnect();
@@ -372,7 +409,10 @@ async function allocations(calls = 50_000) {
       node.children.forEach(walk);
     };
     walk(profile.head);
-    return { total: total / calls, own: [...own].map(([place, bytes]) => ({ place, bytes: bytes / calls })).sort((a, b) => b.bytes - a.bytes) };
+    return {
+      total: total / calls,
+      own: [...own].map(([place, bytes]) => ({ place, bytes: bytes / calls })).sort((a, b) => b.bytes - a.bytes),
+    };
   };
   return { middleware: await measure(mw), ramp: await measure(() => ramp.listBankAccounts(params)) };
 }
@@ -384,12 +424,21 @@ async function singleFlight(concurrent = 1000) {
     if (url.endsWith('/api/token')) {
       tokenRequests++;
       await new Promise((resolve) => setTimeout(resolve, 5));
-      return new Response(JSON.stringify({ accessToken: TOKEN }), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ accessToken: TOKEN }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }
     return stub(input, init);
   }) as typeof fetch;
-  const ramp = createBusinessClient({ baseUrl: 'https://api.example.co', fetch: tokenStub, auth: { credentials: { clientId: CLIENT_ID } } });
-  const results = await Promise.all(Array.from({ length: concurrent }, () => ramp.listBankAccounts({ params: { path: { clientId: CLIENT_ID } } })));
+  const ramp = createBusinessClient({
+    baseUrl: 'https://api.example.co',
+    fetch: tokenStub,
+    auth: { credentials: { clientId: CLIENT_ID } },
+  });
+  const results = await Promise.all(
+    Array.from({ length: concurrent }, () => ramp.listBankAccounts({ params: { path: { clientId: CLIENT_ID } } })),
+  );
   return { concurrent, ok: results.filter((r) => r.response.ok).length, tokenRequests };
 }
 
@@ -402,7 +451,10 @@ const sandboxRows = args.has('--no-sandbox') ? [] : await sandboxVsPrism(quick ?
 const sizes = [
   { label: 'openapi-fetch alone', ...(await bundleSize("export { default } from 'openapi-fetch';")) },
   { label: "createBusinessClient from 'ramp-api' (the budgeted import)", ...(await bundleSize(BUDGETED_IMPORT)) },
-  { label: "everything from 'ramp-api' (both clients, errors, unwrap)", ...(await bundleSize("export * from './src/client/index.ts';")) },
+  {
+    label: "everything from 'ramp-api' (both clients, errors, unwrap)",
+    ...(await bundleSize("export * from './src/client/index.ts';")),
+  },
   { label: "'ramp-api/webhooks'", ...(await bundleSize("export * from './src/client/webhooks/index.ts';")) },
 ];
 
@@ -414,7 +466,12 @@ const references: Record<string, string> = {
   'loopback, sequential': 'openapi-fetch',
   'loopback, 32 concurrent': 'openapi-fetch',
 };
-const noise = (r: Row) => (r.ratio.p10 <= 1 && r.ratio.p90 >= 1 ? 'p10–p90 straddles 1: not distinguishable' : r.ratio.median > 1 ? 'slower' : 'faster');
+const noise = (r: Row) =>
+  r.ratio.p10 <= 1 && r.ratio.p90 >= 1
+    ? 'p10–p90 straddles 1: not distinguishable'
+    : r.ratio.median > 1
+      ? 'slower'
+      : 'faster';
 const lines = [
   '| Where | Variant | Per call: median (p10–p90) | Of which GC pauses | Ratio to the reference, per round: median (p10–p90) | Reading | The ratio with every call as it fell |',
   '| --- | --- | --- | --- | --- | --- | --- |',
@@ -426,7 +483,10 @@ const lines = [
   '',
   '| Calls, all rounds | Variant | A GC pause fell in them | Of the others: over 4x their median | Share of their time |',
   '| --- | --- | --- | --- | --- |',
-  ...rows.map((r) => `| ${r.section} | ${r.name} | ${(r.gcCalls * 100).toFixed(2)}% | ${(r.stalls.calls * 100).toFixed(2)}% | ${(r.stalls.time * 100).toFixed(1)}% |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.section} | ${r.name} | ${(r.gcCalls * 100).toFixed(2)}% | ${(r.stalls.calls * 100).toFixed(2)}% | ${(r.stalls.time * 100).toFixed(1)}% |`,
+  ),
   '',
   `Loopback server (child process): ${loopback.answered} requests answered, ${loopback.sent} sent: ${loopback.answered === loopback.sent ? 'every call reached it' : 'MISMATCH'}.`,
   '',

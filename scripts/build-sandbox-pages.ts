@@ -11,7 +11,11 @@ const source = join(root, 'src', 'sandbox', 'pages');
 export const sandboxPagesDir = join(root, 'src', 'sandbox', 'dist', 'pages');
 
 /** Each page: its script (src/sandbox/pages/<name>.tsx) and its title. */
-const PAGES = { dashboard: 'Ramp sandbox: dashboard', kyc: 'Identity verification (sandbox)', checkout: 'Checkout (sandbox)' };
+const PAGES = {
+  dashboard: 'Ramp sandbox: dashboard',
+  kyc: 'Identity verification (sandbox)',
+  checkout: 'Checkout (sandbox)',
+};
 
 export function buildSandboxPages(out = sandboxPagesDir): string[] {
   mkdirSync(out, { recursive: true });
@@ -30,7 +34,8 @@ export function buildSandboxPages(out = sandboxPagesDir): string[] {
   });
   const template = readFileSync(join(source, 'page.html'), 'utf8');
   const files = new Map<string, string | Uint8Array>(outputFiles.map((file) => [file.path, file.contents]));
-  for (const [name, title] of Object.entries(PAGES)) files.set(join(out, `${name}.html`), template.replaceAll('{{title}}', title).replaceAll('{{script}}', name));
+  for (const [name, title] of Object.entries(PAGES))
+    files.set(join(out, `${name}.html`), template.replaceAll('{{title}}', title).replaceAll('{{script}}', name));
   // Each file written beside and renamed, and nothing removed first: a sandbox serving the pages while they are
   // built again (npm start, npm run sandbox, a test run) sends the old file or the new, never half of one.
   for (const [path, contents] of files) {
@@ -39,7 +44,8 @@ export function buildSandboxPages(out = sandboxPagesDir): string[] {
     renameSync(partial, path);
   }
   // What an earlier build made that this one does not.
-  for (const name of readdirSync(out)) if (!files.has(join(out, name)) && !name.startsWith('.')) rmSync(join(out, name), { force: true });
+  for (const name of readdirSync(out))
+    if (!files.has(join(out, name)) && !name.startsWith('.')) rmSync(join(out, name), { force: true });
   return Object.keys(PAGES);
 }
 

@@ -7,4 +7,6 @@ import { SNAPSHOT_FILE } from '../src/sandbox/snapshot.js';
 
 const started = performance.now();
 const { snapshotWritten } = await buildAll();
-console.log(`Built dist/openapi/, src/client/dist/ and src/sandbox/dist/ (PGlite snapshot ${relative(repoRoot, `src/sandbox/dist/${SNAPSHOT_FILE}`)} ${snapshotWritten ? 'made' : 'current, kept'}) in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+console.log(
+  `Built dist/openapi/, src/client/dist/ and src/sandbox/dist/ (PGlite snapshot ${relative(repoRoot, `src/sandbox/dist/${SNAPSHOT_FILE}`)} ${snapshotWritten ? 'made' : 'current, kept'}) in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+);

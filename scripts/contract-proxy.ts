@@ -8,11 +8,17 @@ import { startPrism, type PrismServer } from './lib/prism.js';
 
 const apis = bundleAll().filter((api) => process.env[`${api.name.toUpperCase()}_API_URL`]);
 if (apis.length === 0) {
-  console.error('Set BUSINESS_API_URL and/or V1_API_URL (and their credentials, see README) to run the suite through prism proxy.');
+  console.error(
+    'Set BUSINESS_API_URL and/or V1_API_URL (and their credentials, see README) to run the suite through prism proxy.',
+  );
   process.exit(2);
 }
 const proxies: PrismServer[] = [];
-const env: NodeJS.ProcessEnv = { ...process.env, CONTRACT_FAMILIES: apis.map((a) => a.name).join(','), CONTRACT_SKIP_BUNDLE: '1' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  CONTRACT_FAMILIES: apis.map((a) => a.name).join(','),
+  CONTRACT_SKIP_BUNDLE: '1',
+};
 try {
   for (const api of apis) {
     const key = `${api.name.toUpperCase()}_API_URL`;
@@ -22,11 +28,15 @@ try {
     console.log(`${api.name}: prism proxy --errors ${proxy.url} -> ${process.env[key]}`);
   }
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(join(repoRoot, 'node_modules', '.bin', 'vitest'), ['run', 'contract-tests/contract.test.ts', 'contract-tests/negative.test.ts'], {
-      cwd: repoRoot,
-      env,
-      stdio: 'inherit',
-    });
+    const child = spawn(
+      join(repoRoot, 'node_modules', '.bin', 'vitest'),
+      ['run', 'contract-tests/contract.test.ts', 'contract-tests/negative.test.ts'],
+      {
+        cwd: repoRoot,
+        env,
+        stdio: 'inherit',
+      },
+    );
     child.on('exit', (exitCode) => resolve(exitCode ?? 1));
   });
   process.exitCode = code;

@@ -26,16 +26,33 @@ try {
   for (const store of cluster ? (['PGlite', 'PostgreSQL'] as const) : (['PGlite'] as const)) {
     console.log(`\n=== Contract suite against the sandbox on ${store} ===\n`);
     const reportDir = join(repoRoot, 'reports', 'sandbox', store.toLowerCase());
-    const options: SandboxOptions = store === 'PostgreSQL' ? { databaseUrl: await createDatabase(cluster!.url, 'contract') } : { memory: true };
-    const run = await runContractOnSandbox({ store: options, reportDir, postgresUrl: cluster?.url, args: process.argv.slice(2) });
-    if (run.violations.length) console.error(`The sandbox gave ${run.violations.length} answers that break the description:\n${run.violations.join('\n')}`);
-    const cells = run.coverage ? `${run.coverage.covered} of ${run.coverage.cells} documented cells exercised` : 'no coverage report';
-    results.push({ store, code: run.code, report: join('reports', 'sandbox', store.toLowerCase(), 'contract-coverage.md'), cells });
+    const options: SandboxOptions =
+      store === 'PostgreSQL' ? { databaseUrl: await createDatabase(cluster!.url, 'contract') } : { memory: true };
+    const run = await runContractOnSandbox({
+      store: options,
+      reportDir,
+      postgresUrl: cluster?.url,
+      args: process.argv.slice(2),
+    });
+    if (run.violations.length)
+      console.error(
+        `The sandbox gave ${run.violations.length} answers that break the description:\n${run.violations.join('\n')}`,
+      );
+    const cells = run.coverage
+      ? `${run.coverage.covered} of ${run.coverage.cells} documented cells exercised`
+      : 'no coverage report';
+    results.push({
+      store,
+      code: run.code,
+      report: join('reports', 'sandbox', store.toLowerCase(), 'contract-coverage.md'),
+      cells,
+    });
   }
 } finally {
   cluster?.stop();
 }
 console.log('\nContract suite against the sandbox, per store:');
-for (const { store, code, report, cells } of results) console.log(`  ${store.padEnd(10)} ${code === 0 ? 'passed' : 'FAILED'}: ${cells} (${report})`);
+for (const { store, code, report, cells } of results)
+  console.log(`  ${store.padEnd(10)} ${code === 0 ? 'passed' : 'FAILED'}: ${cells} (${report})`);
 if (why) console.log(`  PostgreSQL skipped: ${why}.`);
 process.exit(results.every((r) => r.code === 0) ? 0 : 1);

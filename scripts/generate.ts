@@ -17,7 +17,9 @@ if (process.argv.includes('--check')) {
     }
   });
   if (stale.length) {
-    console.error(`Stale generated files: ${stale.map((f) => `src/client/generated/${f.name}`).join(', ')}. Run \`npm run generate\`.`);
+    console.error(
+      `Stale generated files: ${stale.map((f) => `src/client/generated/${f.name}`).join(', ')}. Run \`npm run generate\`.`,
+    );
     process.exit(1);
   }
   console.log('src/client/generated/ is up to date.');

@@ -10,7 +10,11 @@ export const inferredTablePath = join(repoRoot, 'openapi', 'INFERRED.md');
 
 // The service's two families, as scripts/lib/descriptions.test.ts checks: the sandbox's own choices are stated in
 // its control API's description, not listed among the guesses about the service.
-const table = renderInferredTable(bundleAll().filter((api) => api.name !== SANDBOX_FAMILY).flatMap((api) => collectInferred(api.name, readBundle(api))));
+const table = renderInferredTable(
+  bundleAll()
+    .filter((api) => api.name !== SANDBOX_FAMILY)
+    .flatMap((api) => collectInferred(api.name, readBundle(api))),
+);
 if (process.argv.includes('--check')) {
   let current = '';
   try {

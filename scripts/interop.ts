@@ -22,7 +22,9 @@ import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { registerExampleUser, sandboxToken } from '../src/testing/sandbox-users.js';
 
 const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
-const versionOf = (pkg: string) => (JSON.parse(readFileSync(join(repoRoot, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+const versionOf = (pkg: string) =>
+  (JSON.parse(readFileSync(join(repoRoot, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string })
+    .version;
 const args = process.argv.slice(2);
 
 interface Run {
@@ -31,9 +33,17 @@ interface Run {
 }
 
 /** Runs a command without a shell, keeping the last 64 KiB of its output (and all of it in `logFile`, if given). */
-function run(command: string, commandArgs: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; logFile?: string } = {}): Promise<Run> {
+function run(
+  command: string,
+  commandArgs: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; logFile?: string } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(command, commandArgs, { cwd: options.cwd ?? repoRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, commandArgs, {
+      cwd: options.cwd ?? repoRoot,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const log = options.logFile ? createWriteStream(options.logFile) : undefined;
     const keep = (chunk: Buffer) => {
@@ -63,10 +73,38 @@ interface Generator {
 }
 
 const GENERATORS: Generator[] = [
-  { tool: 'orval (fetch client)', pkg: 'orval', command: (bundle, out, api) => [bin('orval'), ['--input', bundle, '--output', join(out, `${api}.ts`), '--client', 'fetch']] },
-  { tool: 'orval (axios client)', pkg: 'orval', command: (bundle, out, api) => [bin('orval'), ['--input', bundle, '--output', join(out, `${api}.ts`), '--client', 'axios']] },
-  { tool: '@hey-api/openapi-ts', pkg: '@hey-api/openapi-ts', command: (bundle, out, api) => [bin('openapi-ts'), ['--input', bundle, '--output', join(out, api), '--no-log-file']] },
-  { tool: 'swagger-typescript-api', pkg: 'swagger-typescript-api', command: (bundle, out, api) => [bin('swagger-typescript-api'), ['generate', '--path', bundle, '--output', join(out, api), '--name', `${api}.ts`]] },
+  {
+    tool: 'orval (fetch client)',
+    pkg: 'orval',
+    command: (bundle, out, api) => [
+      bin('orval'),
+      ['--input', bundle, '--output', join(out, `${api}.ts`), '--client', 'fetch'],
+    ],
+  },
+  {
+    tool: 'orval (axios client)',
+    pkg: 'orval',
+    command: (bundle, out, api) => [
+      bin('orval'),
+      ['--input', bundle, '--output', join(out, `${api}.ts`), '--client', 'axios'],
+    ],
+  },
+  {
+    tool: '@hey-api/openapi-ts',
+    pkg: '@hey-api/openapi-ts',
+    command: (bundle, out, api) => [
+      bin('openapi-ts'),
+      ['--input', bundle, '--output', join(out, api), '--no-log-file'],
+    ],
+  },
+  {
+    tool: 'swagger-typescript-api',
+    pkg: 'swagger-typescript-api',
+    command: (bundle, out, api) => [
+      bin('swagger-typescript-api'),
+      ['generate', '--path', bundle, '--output', join(out, api), '--name', `${api}.ts`],
+    ],
+  },
 ];
 
 /** Strict settings a consuming team would use; modules resolve from this repository's node_modules (axios). */
@@ -112,7 +150,15 @@ async function generators(apis: ApiFamily[], work: string): Promise<Row[]> {
       const [command, commandArgs] = generator.command(join(work, `${api.name}.json`), out, api.name);
       const result = await run(command, commandArgs, { cwd: work });
       if (result.code === 0) generated.push(api.name);
-      else rows.push({ tool: generator.tool, version, api: api.name, ok: false, result: `generation failed (exit ${result.code})`, detail: firstLines(result.output) });
+      else
+        rows.push({
+          tool: generator.tool,
+          version,
+          api: api.name,
+          ok: false,
+          result: `generation failed (exit ${result.code})`,
+          detail: firstLines(result.output),
+        });
     }
     if (!generated.length) continue;
     const tsconfig = join(work, `tsconfig.client-${i}.json`);
@@ -127,7 +173,9 @@ async function generators(apis: ApiFamily[], work: string): Promise<Row[]> {
         version,
         api,
         ok,
-        result: ok ? 'generated; compiles under strict TypeScript' : `generated; does not compile (${mine.length || errors} TypeScript errors)`,
+        result: ok
+          ? 'generated; compiles under strict TypeScript'
+          : `generated; does not compile (${mine.length || errors} TypeScript errors)`,
         detail: ok ? undefined : firstLines(mine.join('\n') || compiled.output),
       });
     }
@@ -137,8 +185,12 @@ async function generators(apis: ApiFamily[], work: string): Promise<Row[]> {
 
 /** Specmatic's summary line: `Tests run: 14, Successes: 14, Failures: 0, WIP: 0, Errors: 0`. */
 function specmaticCounts(output: string) {
-  const match = [...output.matchAll(/Tests run: (\d+), Successes: (\d+), Failures: (\d+)(?:, WIP: (\d+))?, Errors: (\d+)/g)].at(-1);
-  return match ? { tests: Number(match[1]), passed: Number(match[2]), failed: Number(match[3]) + Number(match[5]) } : undefined;
+  const match = [
+    ...output.matchAll(/Tests run: (\d+), Successes: (\d+), Failures: (\d+)(?:, WIP: (\d+))?, Errors: (\d+)/g),
+  ].at(-1);
+  return match
+    ? { tests: Number(match[1]), passed: Number(match[2]), failed: Number(match[3]) + Number(match[5]) }
+    : undefined;
 }
 
 async function specmatic(apis: ApiFamily[], work: string): Promise<Row[]> {
@@ -146,7 +198,16 @@ async function specmatic(apis: ApiFamily[], work: string): Promise<Row[]> {
   const version = versionOf('specmatic');
   const java = await run('java', ['-version']);
   if (java.code !== 0) {
-    return [{ tool: 'Specmatic', version, api: 'both', ok: false, result: 'not run: no `java` on PATH (apt-get install -y default-jre-headless)', detail: firstLines(java.output) }];
+    return [
+      {
+        tool: 'Specmatic',
+        version,
+        api: 'both',
+        ok: false,
+        result: 'not run: no `java` on PATH (apt-get install -y default-jre-headless)',
+        detail: firstLines(java.output),
+      },
+    ];
   }
   const modes = args.includes('--no-generative') ? [false] : [false, true];
   const rows: Row[] = [];
@@ -160,11 +221,15 @@ async function specmatic(apis: ApiFamily[], work: string): Promise<Row[]> {
     const prism = await startPrism({ bundle: served });
     try {
       for (const generative of modes) {
-        const result = await run('java', ['-jar', jar, 'test', join(work, `${api.name}.json`), `--testBaseURL=${prism.url}`], {
-          cwd: work,
-          env: { SPECMATIC_DISABLE_TELEMETRY: 'true', SPECMATIC_GENERATIVE_TESTS: String(generative) },
-          timeoutMs: 900_000,
-        });
+        const result = await run(
+          'java',
+          ['-jar', jar, 'test', join(work, `${api.name}.json`), `--testBaseURL=${prism.url}`],
+          {
+            cwd: work,
+            env: { SPECMATIC_DISABLE_TELEMETRY: 'true', SPECMATIC_GENERATIVE_TESTS: String(generative) },
+            timeoutMs: 900_000,
+          },
+        );
         const counts = specmaticCounts(result.output);
         const mode = generative ? 'generative tests' : 'tests from the examples';
         const ok = result.code === 0 && !!counts && counts.failed === 0 && counts.tests > 0;
@@ -174,8 +239,15 @@ async function specmatic(apis: ApiFamily[], work: string): Promise<Row[]> {
           version,
           api: api.name,
           ok,
-          result: counts ? `${counts.tests} tests, ${counts.passed} passed, ${counts.failed} failed` : `no summary (exit ${result.code})`,
-          detail: ok ? undefined : firstLines([...rules, ...result.output.split('\n').filter((l) => /fail|error|expected/i.test(l))].join('\n'), 10),
+          result: counts
+            ? `${counts.tests} tests, ${counts.passed} passed, ${counts.failed} failed`
+            : `no summary (exit ${result.code})`,
+          detail: ok
+            ? undefined
+            : firstLines(
+                [...rules, ...result.output.split('\n').filter((l) => /fail|error|expected/i.test(l))].join('\n'),
+                10,
+              ),
         });
       }
     } finally {
@@ -192,12 +264,12 @@ async function specmatic(apis: ApiFamily[], work: string): Promise<Row[]> {
  */
 const EXPLAINED_REFUSALS: Record<string, { why: string; scenario?: RegExp } | { why: string; scenario?: RegExp }[]> = {
   invalid_credentials: {
-    why: 'the token call with the description\'s example body, an empty object (the source does not show the body); no service issues a token without credentials (documented 400/401)',
+    why: "the token call with the description's example body, an empty object (the source does not show the body); no service issues a token without credentials (documented 400/401)",
     scenario: /\/token -> 200 with the request from the example 'bodyNotShown'/,
   },
   invalid_request: [
     {
-      why: 'a wallet transfer sent as the description\'s empty example body (the source does not show the body): the sandbox\'s own fields are missing (documented 400)',
+      why: "a wallet transfer sent as the description's empty example body (the source does not show the body): the sandbox's own fields are missing (documented 400)",
       scenario: /\/wallet\/transfer\/.* -> 200 with the request from the example 'bodyNotShown'/,
     },
     {
@@ -206,10 +278,10 @@ const EXPLAINED_REFUSALS: Record<string, { why: string; scenario?: RegExp } | { 
     },
   ],
   tier_limit_exceeded: {
-    why: 'an on-ramp amount Specmatic picked up to 1.8e308 COP, over the user\'s tier limit (the sandbox\'s default: 10^15 COP, the most a balance holds): the source\'s own 422 for an operation over the compliance tier limits',
+    why: "an on-ramp amount Specmatic picked up to 1.8e308 COP, over the user's tier limit (the sandbox's default: 10^15 COP, the most a balance holds): the source's own 422 for an operation over the compliance tier limits",
   },
   insufficient_funds: {
-    why: 'an on-ramp paid from the user\'s balance (INVERSE) for more than it holds: the source\'s own 400, insufficient funds in the origin',
+    why: "an on-ramp paid from the user's balance (INVERSE) for more than it holds: the source's own 400, insufficient funds in the origin",
   },
 };
 
@@ -220,14 +292,23 @@ function explanation(f: FailedTest): string | undefined {
 }
 
 /** A sandbox with a tenant and every record the tests name, and a Specmatic dictionary of them per bundle. */
-async function sandboxFixture(): Promise<{ sandbox: Sandbox; token: (api: string) => Promise<string>; dictionary: (api: string) => unknown }> {
+async function sandboxFixture(): Promise<{
+  sandbox: Sandbox;
+  token: (api: string) => Promise<string>;
+  dictionary: (api: string) => unknown;
+}> {
   const sandbox = await startSandbox({ memory: true });
   const control = createSandboxClient({ baseUrl: sandbox.url });
   const tenant = await orThrow(control.createTenant({ body: { name: 'Specmatic' } }));
   const clientId = tenant.clientId;
   const userId = await registerExampleUser(sandbox.url, tenant);
   await orThrow(control.approveUser({ params: { path: { userId } } }));
-  const token = (api: string) => sandboxToken(sandbox.url, api === 'business' ? 'business' : 'v1', api === 'business' ? tenant.businessCredentials : tenant.v1Credentials);
+  const token = (api: string) =>
+    sandboxToken(
+      sandbox.url,
+      api === 'business' ? 'business' : 'v1',
+      api === 'business' ? tenant.businessCredentials : tenant.v1Credentials,
+    );
   const openWallet = async () => {
     const answer = await fetch(`${sandbox.url}/api/b2b2b/${clientId}/wallet/custody/${userId}`, {
       method: 'POST',
@@ -241,15 +322,25 @@ async function sandboxFixture(): Promise<{ sandbox: Sandbox; token: (api: string
   const account = await orThrow(control.createBankAccount({ body: { clientId, userId } }));
   await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
   await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1e15, currency: 'COP' } }));
-  const hook = await orThrow(control.createBusinessWebhook({ body: { clientId, url: 'https://hooks.example/ramp', process: 'ramp' } }));
+  const hook = await orThrow(
+    control.createBusinessWebhook({ body: { clientId, url: 'https://hooks.example/ramp', process: 'ramp' } }),
+  );
   const external = await orThrow(control.createExternalWallet({ body: { userId } }));
   // The on-ramp examples name their destination wallet: those IDs become the user's wallets too.
   const v1 = readBundleFile('v1') as any;
-  const onRampExamples = Object.values(v1.paths['/api/v1/admin/fiats/{user_id}/onramp'].post.requestBody.content['application/json'].examples ?? {}) as any[];
+  const onRampExamples = Object.values(
+    v1.paths['/api/v1/admin/fiats/{user_id}/onramp'].post.requestBody.content['application/json'].examples ?? {},
+  ) as any[];
   const exampleWallets = new Set<string>(
-    onRampExamples.map((e) => (e.value ?? v1.components.examples[String(e.$ref).split('/').pop()!]?.value)?.destination?.externalWalletId).filter(Boolean),
+    onRampExamples
+      .map(
+        (e) =>
+          (e.value ?? v1.components.examples[String(e.$ref).split('/').pop()!]?.value)?.destination?.externalWalletId,
+      )
+      .filter(Boolean),
   );
-  for (const externalWalletId of exampleWallets) await orThrow(control.createExternalWallet({ body: { userId, externalWalletId } }));
+  for (const externalWalletId of exampleWallets)
+    await orThrow(control.createExternalWallet({ body: { userId, externalWalletId } }));
   // Specmatic's dictionary: values by schema name, and parameters by where they go.
   const dictionary = (api: string) =>
     api === 'business'
@@ -257,7 +348,10 @@ async function sandboxFixture(): Promise<{ sandbox: Sandbox; token: (api: string
           TokenRequest: tenant.businessCredentials,
           CreateCustodyWalletRequest: { token: 'USDC' },
           CreateWalletTransferRequest: { walletOriginId: walletId, walletDestinationId: otherWalletId, amount: 1 },
-          PARAMETERS: { PATH: { clientId, userId, walletId, webhook_id: hook.id }, QUERY: { userId, originWallet: walletId } },
+          PARAMETERS: {
+            PATH: { clientId, userId, walletId, webhook_id: hook.id },
+            QUERY: { userId, originWallet: walletId },
+          },
         }
       : {
           ClientTokenRequest: tenant.v1Credentials,
@@ -305,7 +399,10 @@ async function specmaticAgainstSandbox(apis: ApiFamily[], work: string): Promise
       // Specmatic picks up `<spec>_dictionary.json` beside the spec.
       const spec = join(work, `sandbox-${api.name}.json`);
       copyFileSync(join(work, `${api.name}.json`), spec);
-      writeFileSync(join(work, `sandbox-${api.name}_dictionary.json`), JSON.stringify(fixture.dictionary(api.name), null, 2));
+      writeFileSync(
+        join(work, `sandbox-${api.name}_dictionary.json`),
+        JSON.stringify(fixture.dictionary(api.name), null, 2),
+      );
       for (const generative of modes) {
         const mode = generative ? 'generative tests' : 'tests from the examples';
         const logFile = join(work, `specmatic-sandbox-${api.name}-${generative ? 'generative' : 'examples'}.log`);
@@ -313,7 +410,11 @@ async function specmaticAgainstSandbox(apis: ApiFamily[], work: string): Promise
         // A fresh token per run: a Business token lives 5 minutes. Specmatic reads it from the variable named after the scheme.
         const result = await run('java', ['-jar', jar, 'test', spec, `--testBaseURL=${fixture.sandbox.url}`], {
           cwd: work,
-          env: { SPECMATIC_DISABLE_TELEMETRY: 'true', SPECMATIC_GENERATIVE_TESTS: String(generative), bearerAuth: await fixture.token(api.name) },
+          env: {
+            SPECMATIC_DISABLE_TELEMETRY: 'true',
+            SPECMATIC_GENERATIVE_TESTS: String(generative),
+            bearerAuth: await fixture.token(api.name),
+          },
           timeoutMs: 1_800_000,
           logFile,
         });
@@ -326,7 +427,12 @@ async function specmaticAgainstSandbox(apis: ApiFamily[], work: string): Promise
           const key = `${f.status} ${f.error}: ${explanation(f)}`;
           explained.set(key, (explained.get(key) ?? 0) + 1);
         }
-        const ok = !!counts && counts.tests > 0 && sandboxs.length === 0 && violations.length === 0 && counts.failed === failed.length;
+        const ok =
+          !!counts &&
+          counts.tests > 0 &&
+          sandboxs.length === 0 &&
+          violations.length === 0 &&
+          counts.failed === failed.length;
         rows.push({
           tool: `Specmatic (${mode}) against the sandbox`,
           version,
@@ -335,11 +441,14 @@ async function specmaticAgainstSandbox(apis: ApiFamily[], work: string): Promise
           result: counts
             ? `${counts.tests} tests, ${counts.passed} passed, ${counts.failed} failed (${counts.failed - sandboxs.length} not the sandbox's, ${sandboxs.length} the sandbox's)`
             : `no summary (exit ${result.code})`,
-          detail: [
-            ...[...explained].map(([why, n]) => `${n} x ${why}`),
-            ...sandboxs.slice(0, 10).map((f) => `THE SANDBOX'S: ${f.scenario}: answered ${f.status ?? 'nothing'} ${f.error ?? ''}`),
-            ...violations.slice(0, 10).map((v) => `VIOLATION: ${v}`),
-          ].join('\n    ') || undefined,
+          detail:
+            [
+              ...[...explained].map(([why, n]) => `${n} x ${why}`),
+              ...sandboxs
+                .slice(0, 10)
+                .map((f) => `THE SANDBOX'S: ${f.scenario}: answered ${f.status ?? 'nothing'} ${f.error ?? ''}`),
+              ...violations.slice(0, 10).map((v) => `VIOLATION: ${v}`),
+            ].join('\n    ') || undefined,
         });
       }
     }
@@ -352,17 +461,27 @@ async function specmaticAgainstSandbox(apis: ApiFamily[], work: string): Promise
 const apis = bundleAll();
 const work = mkdtempSync(join(tmpdir(), 'ramp-interop-'));
 try {
-  for (const api of apis) copyFileSync(args.includes('--baseline') ? join(repoRoot, 'openapi', 'baseline', `${api.name}.json`) : api.bundleJson, join(work, `${api.name}.json`));
+  for (const api of apis)
+    copyFileSync(
+      args.includes('--baseline') ? join(repoRoot, 'openapi', 'baseline', `${api.name}.json`) : api.bundleJson,
+      join(work, `${api.name}.json`),
+    );
   const started = Date.now();
   const onlySandbox = args.includes('--only-sandbox');
   const specmaticRows = args.includes('--no-specmatic')
     ? []
-    : [...(onlySandbox ? [] : await specmatic(apis, work)), ...(args.includes('--baseline') ? [] : await specmaticAgainstSandbox(apis, work))];
+    : [
+        ...(onlySandbox ? [] : await specmatic(apis, work)),
+        ...(args.includes('--baseline') ? [] : await specmaticAgainstSandbox(apis, work)),
+      ];
   const rows = [...(onlySandbox ? [] : await generators(apis, work)), ...specmaticRows];
   console.log('| Tool | Version | Bundle | Result |\n| --- | --- | --- | --- |');
   for (const r of rows) console.log(`| ${r.tool} | ${r.version} | ${r.api} | ${r.ok ? '' : 'FAILED: '}${r.result} |`);
-  for (const r of rows.filter((r) => r.detail)) console.log(`\n${r.tool} (${r.api})${r.ok ? ', failures that are not the sandbox\'s' : ''}:\n    ${r.detail}`);
-  console.log(`\n${rows.filter((r) => r.ok).length} of ${rows.length} checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s${args.includes('--keep') ? `; output kept in ${work}` : ''}`);
+  for (const r of rows.filter((r) => r.detail))
+    console.log(`\n${r.tool} (${r.api})${r.ok ? ", failures that are not the sandbox's" : ''}:\n    ${r.detail}`);
+  console.log(
+    `\n${rows.filter((r) => r.ok).length} of ${rows.length} checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s${args.includes('--keep') ? `; output kept in ${work}` : ''}`,
+  );
   process.exitCode = rows.every((r) => r.ok) ? 0 : 1;
 } finally {
   if (!args.includes('--keep')) rmSync(work, { recursive: true, force: true });

@@ -24,8 +24,10 @@ function parse(args: string[]): { clients: number; seconds: number } {
       process.exit(0);
     } else throw new Error(`Unknown option ${name}.\n\n${USAGE}`);
   }
-  if (!Number.isInteger(options.clients) || options.clients < 1 || options.clients > MAX_CLIENTS) throw new Error(`--clients must be an integer from 1 to ${MAX_CLIENTS}.`);
-  if (!(options.seconds >= 1 && options.seconds <= MAX_SECONDS)) throw new Error(`--seconds must be from 1 to ${MAX_SECONDS}.`);
+  if (!Number.isInteger(options.clients) || options.clients < 1 || options.clients > MAX_CLIENTS)
+    throw new Error(`--clients must be an integer from 1 to ${MAX_CLIENTS}.`);
+  if (!(options.seconds >= 1 && options.seconds <= MAX_SECONDS))
+    throw new Error(`--seconds must be from 1 to ${MAX_SECONDS}.`);
   return options;
 }
 
@@ -74,7 +76,9 @@ try {
   bundleAll();
   cluster = await startPostgres();
   const databaseUrl = await createDatabase(cluster.url, 'load');
-  console.log(`sandbox:load: ${options.clients} clients for ${options.seconds} s; PostgreSQL at ${new URL(databaseUrl).host}.`);
+  console.log(
+    `sandbox:load: ${options.clients} clients for ${options.seconds} s; PostgreSQL at ${new URL(databaseUrl).host}.`,
+  );
   const report = await runLoad({ databaseUrl, ...options, log: (line) => console.log(line) });
   finished = true;
   console.log('');

@@ -4,7 +4,9 @@ import { BUDGETED_IMPORT, bundleSize, readBudget, writeBudget } from './lib/bund
 
 const size = await bundleSize(BUDGETED_IMPORT);
 const budget = readBudget().gzippedBytes;
-console.log(`createBusinessClient from 'ramp-api': ${size.minified} B minified, ${size.gzipped} B gzipped (budget ${budget} B)`);
+console.log(
+  `createBusinessClient from 'ramp-api': ${size.minified} B minified, ${size.gzipped} B gzipped (budget ${budget} B)`,
+);
 if (process.argv.includes('--write')) {
   writeBudget(size.gzipped);
   console.log(`Budget set to ${size.gzipped} B.`);

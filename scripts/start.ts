@@ -12,7 +12,10 @@ import { portNumber, UsageError } from '../src/sandbox/cli.js';
 // non-zero exit, before anything is built or started.
 let ports: { site: number; sandbox: number };
 try {
-  ports = { site: process.env.PORT ? portNumber('PORT', process.env.PORT) : 0, sandbox: process.env.SANDBOX_PORT ? portNumber('SANDBOX_PORT', process.env.SANDBOX_PORT) : 0 };
+  ports = {
+    site: process.env.PORT ? portNumber('PORT', process.env.PORT) : 0,
+    sandbox: process.env.SANDBOX_PORT ? portNumber('SANDBOX_PORT', process.env.SANDBOX_PORT) : 0,
+  };
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   console.error(error.message);
@@ -54,6 +57,9 @@ try {
 if (!stopping) {
   console.log(`Documentation:      ${site.url}/`);
   for (const { name, server } of mocks) console.log(`${`${name} API mock:`.padEnd(20)}${server.url}`);
-  if (sandbox) console.log(`${'Sandbox:'.padEnd(20)}${sandbox.url} (both families, with state; dashboard ${sandbox.url}/; control API docs ${sandbox.docsUrl})`);
+  if (sandbox)
+    console.log(
+      `${'Sandbox:'.padEnd(20)}${sandbox.url} (both families, with state; dashboard ${sandbox.url}/; control API docs ${sandbox.docsUrl})`,
+    );
   console.log('Ctrl-C to stop.');
 }

@@ -1,7 +1,14 @@
 // What the source document states about the Business API, checked in the bundled description.
 import { describe, expect, it } from 'vitest';
 import { apiFamilies, readBundle } from '../../scripts/lib/apis.js';
-import { effectiveSchema, listOperations, operationById, requestSchema, resolveRef, responseSchema } from '../../scripts/lib/openapi-lookup.js';
+import {
+  effectiveSchema,
+  listOperations,
+  operationById,
+  requestSchema,
+  resolveRef,
+  responseSchema,
+} from '../../scripts/lib/openapi-lookup.js';
 import { createSchemaValidator } from '../../scripts/lib/schema-validator.js';
 
 const api = apiFamilies().find((a) => a.name === 'business');
@@ -12,7 +19,9 @@ const validator = createSchemaValidator(doc);
 
 describe('Business API description', () => {
   it('holds exactly the twelve operations consuming teams depend on, at the source paths', () => {
-    const byId = Object.fromEntries(listOperations(doc).map((o) => [o.operationId, `${o.method.toUpperCase()} ${o.path}`]));
+    const byId = Object.fromEntries(
+      listOperations(doc).map((o) => [o.operationId, `${o.method.toUpperCase()} ${o.path}`]),
+    );
     expect(byId).toEqual({
       createToken: 'POST /api/token',
       getClientInfo: 'GET /api/infoClient',
@@ -37,7 +46,12 @@ describe('Business API description', () => {
 
   it('secures every operation with the JWT bearer scheme except listBanks and createToken', () => {
     const scheme = (doc.components?.securitySchemes as Record<string, any>).bearerAuth;
-    expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', 'x-token-lifetime-seconds': 300 });
+    expect(scheme).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      'x-token-lifetime-seconds': 300,
+    });
     expect(scheme.description).toMatch(/5 minutes/);
     for (const { operationId, operation } of listOperations(doc)) {
       const expected = ['listBanks', 'createToken'].includes(operationId) ? [] : [{ bearerAuth: [] }];
@@ -59,7 +73,9 @@ describe('Business API description', () => {
 
   it('lists at most 10 wallet transfers, filtered by status, date range and origin wallet', () => {
     const entry = operationById(doc, 'listWalletTransfers');
-    const query: Record<string, any> = Object.fromEntries(entry.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
+    const query: Record<string, any> = Object.fromEntries(
+      entry.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]),
+    );
     expect(Object.keys(query).sort()).toEqual(['finalDate', 'originWallet', 'startDate', 'status']);
     expect(Object.values(query).every((p) => p.required === false)).toBe(true);
     expect(query.startDate.schema.format).toBe('date');
@@ -92,7 +108,10 @@ describe('Business API description', () => {
   it('closes only the value sets the source gives in full', () => {
     expect(schemas.BankAccount.properties.accountType.enum).toEqual(['ahorros', 'corriente']);
     expect(schemas.Webhook.properties.process.enum).toEqual(['ramp', 'compliance', 'wallet_transfer']);
-    expect(schemas.BankAccount.properties.status).toMatchObject({ type: 'string', 'x-extensible-enum': ['in_review', 'accepted'] });
+    expect(schemas.BankAccount.properties.status).toMatchObject({
+      type: 'string',
+      'x-extensible-enum': ['in_review', 'accepted'],
+    });
     expect(schemas.BankAccount.properties.status.enum).toBeUndefined();
     expect(schemas.WalletTransfer.properties.status.enum).toBeUndefined();
     expect(schemas.CustodyWallet.properties.status['x-extensible-enum']).toEqual(['accepted']);
@@ -103,14 +122,23 @@ describe('Business API description', () => {
     expect(created.properties.status.enum).toEqual(['accepted']);
     expect(created.properties.isCustodial.enum).toEqual([true]);
     expect(created.required).toEqual(expect.arrayContaining(['status', 'isCustodial', 'id', 'wallet']));
-    expect(validator.validate(responseSchema(doc, operationById(doc, 'createCustodyWallet'), '200'), { status: 'JPRDQ' })).toContain('/status must be equal to one of the allowed values');
+    expect(
+      validator.validate(responseSchema(doc, operationById(doc, 'createCustodyWallet'), '200'), { status: 'JPRDQ' }),
+    ).toContain('/status must be equal to one of the allowed values');
   });
 
   it('describes who may act, live balances and webhook deactivation', () => {
-    const userId = resolveRef(doc, operationById(doc, 'createCustodyWallet').parameters.find((p) => p.name === 'userId'));
+    const userId = resolveRef(
+      doc,
+      operationById(doc, 'createCustodyWallet').parameters.find((p) => p.name === 'userId'),
+    );
     expect(userId.description).toMatch(/approved/);
-    expect(operationById(doc, 'createCustodyWallet').operation.responses['403']).toEqual({ $ref: '#/components/responses/UserNotApproved' });
-    expect(operationById(doc, 'getCustodyWalletBalance').operation.description).toMatch(/live from the custody provider/);
+    expect(operationById(doc, 'createCustodyWallet').operation.responses['403']).toEqual({
+      $ref: '#/components/responses/UserNotApproved',
+    });
+    expect(operationById(doc, 'getCustodyWalletBalance').operation.description).toMatch(
+      /live from the custody provider/,
+    );
     const deleted = effectiveSchema(doc, responseSchema(doc, operationById(doc, 'deleteWebhook'), '200'));
     expect(deleted.properties.status.enum, 'a deleted webhook has status false').toEqual([false]);
     expect(deleted.required).toContain('status');
@@ -119,7 +147,10 @@ describe('Business API description', () => {
 
   it('documents at least one client error for every operation', () => {
     for (const { operationId, operation } of listOperations(doc)) {
-      expect(Object.keys(operation.responses).some((code) => code.startsWith('4')), operationId).toBe(true);
+      expect(
+        Object.keys(operation.responses).some((code) => code.startsWith('4')),
+        operationId,
+      ).toBe(true);
     }
   });
 });

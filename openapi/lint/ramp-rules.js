@@ -28,7 +28,11 @@ function InferredExplained() {
   const check = (node, ctx) => {
     if (!node || typeof node !== 'object' || !('x-inferred' in node)) return;
     const inferred = node['x-inferred'];
-    if (!Array.isArray(inferred) || inferred.length === 0 || !inferred.every((s) => typeof s === 'string' && s.trim())) {
+    if (
+      !Array.isArray(inferred) ||
+      inferred.length === 0 ||
+      !inferred.every((s) => typeof s === 'string' && s.trim())
+    ) {
       ctx.report({
         message: '`x-inferred` must be a non-empty list of what was inferred.',
         location: ctx.location.child(['x-inferred']),
@@ -36,13 +40,25 @@ function InferredExplained() {
     }
     if (typeof node.description !== 'string' || !/(^|\s)Inferred:/.test(node.description)) {
       ctx.report({
-        message: 'A node marked `x-inferred` needs a description with a sentence starting "Inferred:" that says what was guessed and why.',
+        message:
+          'A node marked `x-inferred` needs a description with a sentence starting "Inferred:" that says what was guessed and why.',
         location: ctx.location.child(['description']),
       });
     }
   };
   const visitor = {};
-  for (const type of ['Server', 'ServerVariable', 'Operation', 'Parameter', 'RequestBody', 'Response', 'Schema', 'Example', 'SecurityScheme', 'Info']) {
+  for (const type of [
+    'Server',
+    'ServerVariable',
+    'Operation',
+    'Parameter',
+    'RequestBody',
+    'Response',
+    'Schema',
+    'Example',
+    'SecurityScheme',
+    'Info',
+  ]) {
     visitor[type] = { enter: check };
   }
   return visitor;
@@ -64,7 +80,10 @@ function RequiredPropertiesDefined() {
   const check = (schema, ctx, names, where) => {
     (schema?.required ?? []).forEach((name, i) => {
       if (!names.has(name)) {
-        ctx.report({ message: `Required property \`${name}\` is not declared.`, location: ctx.location.child([...where, 'required', i]) });
+        ctx.report({
+          message: `Required property \`${name}\` is not declared.`,
+          location: ctx.location.child([...where, 'required', i]),
+        });
       }
     });
   };
@@ -86,7 +105,8 @@ const SECRET_PATTERNS = [
   ['a private key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
   ['a long opaque token', /(?<![A-Za-z0-9_-])[A-Za-z0-9_]{40,}(?![A-Za-z0-9_-])/],
 ];
-const SECRET_KEYS = /^(password|passwd|secret|client_?secret|api_?key|access_?token|refresh_?token|private_?key|authorization)$/i;
+const SECRET_KEYS =
+  /^(password|passwd|secret|client_?secret|api_?key|access_?token|refresh_?token|private_?key|authorization)$/i;
 
 /** Examples carry no token-like secrets: no JWTs, bearer tokens, keys, or values under secret-sounding names. */
 function NoSecretsInExamples() {
@@ -96,17 +116,25 @@ function NoSecretsInExamples() {
         ctx.report({ message: `Example sets \`${key}\`: examples must not carry credentials.`, location });
       }
       for (const [what, pattern] of SECRET_PATTERNS) {
-        if (pattern.test(value)) ctx.report({ message: `Example contains what looks like ${what}; use an obviously fake value.`, location });
+        if (pattern.test(value))
+          ctx.report({ message: `Example contains what looks like ${what}; use an obviously fake value.`, location });
       }
     } else if (Array.isArray(value)) value.forEach((item, i) => scan(item, ctx, location.child([i]), undefined));
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) scan(v, ctx, location.child([k]), k);
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) scan(v, ctx, location.child([k]), k);
   };
   const field = (name) => ({
     enter(node, ctx) {
-      if (node && typeof node === 'object' && name in node) scan(node[name], ctx, ctx.location.child([name]), undefined);
+      if (node && typeof node === 'object' && name in node)
+        scan(node[name], ctx, ctx.location.child([name]), undefined);
     },
   });
-  return { Example: field('value'), MediaType: field('example'), Parameter: field('example'), Schema: field('examples') };
+  return {
+    Example: field('value'),
+    MediaType: field('example'),
+    Parameter: field('example'),
+    Schema: field('examples'),
+  };
 }
 
 /** Every operation carries at least one tag. */
@@ -129,7 +157,10 @@ function NoStatusRanges() {
       enter(responses, ctx) {
         for (const key of Object.keys(responses ?? {})) {
           if (/^[1-5]XX$/i.test(key)) {
-            ctx.report({ message: `Response \`${key}\` is a range: list explicit codes (marked \`x-inferred\` where the source is silent).`, location: ctx.location.child([key]).key() });
+            ctx.report({
+              message: `Response \`${key}\` is a range: list explicit codes (marked \`x-inferred\` where the source is silent).`,
+              location: ctx.location.child([key]).key(),
+            });
           }
         }
       },
@@ -148,7 +179,8 @@ function ExampleNamesDistinct() {
     MediaType: {
       enter(media, ctx) {
         const into = names();
-        for (const name of Object.keys(media?.examples ?? {})) if (!into.has(name)) into.set(name, ctx.location.child(['examples', name]).key());
+        for (const name of Object.keys(media?.examples ?? {}))
+          if (!into.has(name)) into.set(name, ctx.location.child(['examples', name]).key());
       },
     },
   });
@@ -160,7 +192,11 @@ function ExampleNamesDistinct() {
       },
       leave(_root, ctx) {
         for (const [name, location] of request) {
-          if (response.has(name)) ctx.report({ message: `Example name \`${name}\` is used for a request body and for a response; give each its own name.`, location });
+          if (response.has(name))
+            ctx.report({
+              message: `Example name \`${name}\` is used for a request body and for a response; give each its own name.`,
+              location,
+            });
         }
       },
     },
@@ -169,7 +205,21 @@ function ExampleNamesDistinct() {
   };
 }
 
-const CONSTRAINT_KEYWORDS = ['format', 'enum', 'const', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems'];
+const CONSTRAINT_KEYWORDS = [
+  'format',
+  'enum',
+  'const',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+];
 const REFUSAL_STATUSES = ['400', '422'];
 
 /**
@@ -195,7 +245,9 @@ function RefusalDocumented() {
           const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])];
           const reasons = [];
           if (operation.requestBody) reasons.push('a request body');
-          const names = parameters.filter((p) => constrained(p, ctx)).map((p) => (p.$ref ? ctx.resolve(p).node : p).name);
+          const names = parameters
+            .filter((p) => constrained(p, ctx))
+            .map((p) => (p.$ref ? ctx.resolve(p).node : p).name);
           if (names.length) reasons.push(`constrained parameter(s) ${names.join(', ')}`);
           if (!reasons.length || REFUSAL_STATUSES.some((s) => s in (operation.responses ?? {}))) continue;
           ctx.report({

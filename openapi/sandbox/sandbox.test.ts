@@ -12,20 +12,54 @@ const doc = readBundle(api);
 
 /** The interface promised in issue 14's table: these names must not change. */
 const PROMISED = [
-  'resetSandbox', 'createTenant', 'approveUser', 'rejectUser', 'createBankAccount', 'acceptBankAccount', 'rejectBankAccount',
-  'createExternalWallet', 'fundUser', 'fundWallet', 'completePayout', 'rejectPayout', 'payOnRamp', 'completeWalletTransfer',
-  'cancelWalletTransfer', 'createBusinessWebhook', 'setTierLimit', 'advanceClock',
+  'resetSandbox',
+  'createTenant',
+  'approveUser',
+  'rejectUser',
+  'createBankAccount',
+  'acceptBankAccount',
+  'rejectBankAccount',
+  'createExternalWallet',
+  'fundUser',
+  'fundWallet',
+  'completePayout',
+  'rejectPayout',
+  'payOnRamp',
+  'completeWalletTransfer',
+  'cancelWalletTransfer',
+  'createBusinessWebhook',
+  'setTierLimit',
+  'advanceClock',
   // issue 15
-  'listDeliveries', 'redeliver', 'triggerEvent',
+  'listDeliveries',
+  'redeliver',
+  'triggerEvent',
   // issue 14's contract coverage: the inferred 429 of listBanks
-  'setRateLimit', 'clearRateLimit',
+  'setRateLimit',
+  'clearRateLimit',
   // issue 25: the dashboard's reads, the deposit's rejection, and the KYC and checkout pages
-  'listTenants', 'getTenantState', 'getClock', 'listEvents', 'rejectOnRamp',
-  'getKycSession', 'approveKycSession', 'rejectKycSession', 'getCheckout', 'payCheckout', 'rejectCheckout',
+  'listTenants',
+  'getTenantState',
+  'getClock',
+  'listEvents',
+  'rejectOnRamp',
+  'getKycSession',
+  'approveKycSession',
+  'rejectKycSession',
+  'getCheckout',
+  'payCheckout',
+  'rejectCheckout',
 ];
 
 /** Operations behind a link's own page (KYC, checkout): the link's ID is their credential, so they take no token. */
-const LINK_OPERATIONS = ['getKycSession', 'approveKycSession', 'rejectKycSession', 'getCheckout', 'payCheckout', 'rejectCheckout'];
+const LINK_OPERATIONS = [
+  'getKycSession',
+  'approveKycSession',
+  'rejectKycSession',
+  'getCheckout',
+  'payCheckout',
+  'rejectCheckout',
+];
 
 describe('the sandbox control API description', () => {
   it('is a valid OpenAPI 3.1.0 document whose examples validate (Ajv 2020-12)', async () => {
@@ -35,11 +69,15 @@ describe('the sandbox control API description', () => {
     expect(report.checked.length).toBeGreaterThan(10);
   });
 
-  it('has exactly the operationIds issues 14, 15 and 25 promise, all under /sandbox/, each taking the admin token and, unless it reaches every tenant, a tenant\'s own token; a link\'s operations take none', () => {
+  it("has exactly the operationIds issues 14, 15 and 25 promise, all under /sandbox/, each taking the admin token and, unless it reaches every tenant, a tenant's own token; a link's operations take none", () => {
     const operations = listOperations(doc);
     expect(operations.map((o) => o.operationId).sort()).toEqual([...PROMISED].sort());
     const schemes = doc.components?.securitySchemes as Record<string, Record<string, unknown>>;
-    expect(Object.fromEntries(Object.entries(schemes).map(([name, s]) => [name, [s.type, s.scheme, s['x-sandbox-credential']]]))).toEqual({
+    expect(
+      Object.fromEntries(
+        Object.entries(schemes).map(([name, s]) => [name, [s.type, s.scheme, s['x-sandbox-credential']]]),
+      ),
+    ).toEqual({
       adminToken: ['http', 'bearer', 'admin'],
       businessToken: ['http', 'bearer', 'business'],
       v1Token: ['http', 'bearer', 'v1'],
@@ -53,12 +91,14 @@ describe('the sandbox control API description', () => {
         continue;
       }
       const accepted = (o.operation.security as Record<string, unknown>[]).map((r) => Object.keys(r).join('+'));
-      expect(accepted, o.operationId).toEqual(global.includes(o.operationId) ? ['adminToken'] : ['adminToken', 'businessToken', 'v1Token']);
+      expect(accepted, o.operationId).toEqual(
+        global.includes(o.operationId) ? ['adminToken'] : ['adminToken', 'businessToken', 'v1Token'],
+      );
       expect(Object.keys(o.operation.responses), o.operationId).toContain('401');
     }
   });
 
-  it('marks the sandbox\'s own choices as its own, and claims nothing for the service', () => {
+  it("marks the sandbox's own choices as its own, and claims nothing for the service", () => {
     expect(doc.info.description).toContain("## The sandbox's own choices");
     expect(doc.info.description).toContain('This API belongs to the sandbox, not to the service.');
   });

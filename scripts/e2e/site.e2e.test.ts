@@ -28,7 +28,16 @@ beforeAll(async () => {
   sandbox = await startSandbox({ memory: true });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   mkdirSync(reports, { recursive: true });
 });
@@ -77,7 +86,9 @@ describe('landing page', () => {
     const inferredRows = await page.locator('table.inferred tbody tr').count();
     expect(inferredRows).toBeGreaterThan(50);
 
-    const links = await page.$$eval('a[href]', (anchors) => anchors.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
+    const links = await page.$$eval('a[href]', (anchors) =>
+      anchors.map((a) => (a as HTMLAnchorElement).getAttribute('href')!),
+    );
     expect(links.length).toBeGreaterThan(20);
     for (const href of new Set(links)) {
       if (href.startsWith('#')) {
@@ -89,7 +100,10 @@ describe('landing page', () => {
       const response = await page.request.get(target.href);
       expect(response.status(), `link ${href}`).toBe(200);
     }
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), 'the landing page fits the window').toBeLessThanOrEqual(1360);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      'the landing page fits the window',
+    ).toBeLessThanOrEqual(1360);
     await page.screenshot({ path: join(reports, 'site-index.png') });
     await page.locator('#inferred').scrollIntoViewIfNeeded();
     await page.evaluate(() => document.getElementById('inferred')!.scrollIntoView());
@@ -106,16 +120,20 @@ describe('landing page', () => {
     const blocks = await page.$$eval('#auth h3', (headings) =>
       headings.map((heading) => {
         let text = '';
-        for (let node = heading.nextElementSibling; node && node.tagName !== 'H3'; node = node.nextElementSibling) text += `${(node as HTMLElement).innerText}\n`;
+        for (let node = heading.nextElementSibling; node && node.tagName !== 'H3'; node = node.nextElementSibling)
+          text += `${(node as HTMLElement).innerText}\n`;
         return { title: (heading as HTMLElement).innerText.trim(), text };
       }),
     );
-    const cards = await page.$$eval('#families .card h3', (headings) => headings.map((h) => (h as HTMLElement).innerText.trim()));
+    const cards = await page.$$eval('#families .card h3', (headings) =>
+      headings.map((h) => (h as HTMLElement).innerText.trim()),
+    );
     const problems: string[] = [];
     for (const api of allApiFamilies()) {
       const doc = readBundle(api);
       const title = doc.info.title;
-      if (cards.filter((c) => c === title).length !== 1) problems.push(`${title}: ${cards.filter((c) => c === title).length} cards`);
+      if (cards.filter((c) => c === title).length !== 1)
+        problems.push(`${title}: ${cards.filter((c) => c === title).length} cards`);
       const mine = blocks.filter((b) => b.title === title);
       if (mine.length !== 1) problems.push(`${title}: listed ${mine.length} times under Authentication`);
       for (const { text } of mine) {
@@ -127,14 +145,21 @@ describe('landing page', () => {
           const entry = (await import(sourceModule(from))) as Record<string, unknown>;
           if (typeof entry[create] !== 'function') problems.push(`${title}: ${from} exports no ${create}`);
           else {
-            const made = (entry[create] as (options: { baseUrl: string }) => Record<string, unknown>)({ baseUrl: 'http://127.0.0.1:9' });
-            const lacking = listOperations(doc).map((o) => o.operationId).filter((id) => typeof made[id] !== 'function');
+            const made = (entry[create] as (options: { baseUrl: string }) => Record<string, unknown>)({
+              baseUrl: 'http://127.0.0.1:9',
+            });
+            const lacking = listOperations(doc)
+              .map((o) => o.operationId)
+              .filter((id) => typeof made[id] !== 'function');
             if (lacking.length) problems.push(`${title}: ${create} from ${from} cannot call ${lacking.join(', ')}`);
           }
         }
         // Its security: each of its schemes, and exactly the operations it calls without a token.
-        for (const scheme of Object.keys(doc.components?.securitySchemes ?? {})) if (!text.includes(scheme)) problems.push(`${title}: scheme ${scheme} not named`);
-        const publicOps = listOperations(doc).filter((o) => o.operation.security?.length === 0).map((o) => o.operationId);
+        for (const scheme of Object.keys(doc.components?.securitySchemes ?? {}))
+          if (!text.includes(scheme)) problems.push(`${title}: scheme ${scheme} not named`);
+        const publicOps = listOperations(doc)
+          .filter((o) => o.operation.security?.length === 0)
+          .map((o) => o.operationId);
         const called = `Called without a token: ${publicOps.join(', ') || 'none'}.`;
         if (!text.includes(called)) problems.push(`${title}: no "${called}"`);
       }
@@ -145,11 +170,17 @@ describe('landing page', () => {
   it('shows the whole of every inferred item: what was inferred and why, no sentence cut off', async () => {
     const { page } = await visit('index.html');
     const rows = await page.$$eval('table.inferred > tbody > tr', (trs) =>
-      trs.map((tr) => [...tr.querySelectorAll(':scope > td')].map((td) => (td as HTMLElement).innerText.replace(/\s+/g, ' ').trim())),
+      trs.map((tr) =>
+        [...tr.querySelectorAll(':scope > td')].map((td) => (td as HTMLElement).innerText.replace(/\s+/g, ' ').trim()),
+      ),
     );
-    const endsInTable = await page.$$eval('table.inferred > tbody > tr > td:nth-child(4)', (tds) => tds.map((td) => td.lastElementChild?.tagName === 'TABLE'));
+    const endsInTable = await page.$$eval('table.inferred > tbody > tr > td:nth-child(4)', (tds) =>
+      tds.map((td) => td.lastElementChild?.tagName === 'TABLE'),
+    );
     // A reason ends with a full stop (or a closing parenthesis), or with the table its last sentence introduces.
-    const cut = rows.filter((cells, i) => !/[.)]$/.test(cells[3] ?? '') && !endsInTable[i]).map((cells) => `${cells[1]}: ...${(cells[3] ?? '').slice(-60)}`);
+    const cut = rows
+      .filter((cells, i) => !/[.)]$/.test(cells[3] ?? '') && !endsInTable[i])
+      .map((cells) => `${cells[1]}: ...${(cells[3] ?? '').slice(-60)}`);
     expect(cut, 'why-cells that stop mid-sentence').toEqual([]);
     // Where an "Inferred:" sentence introduces a table, every row of that table is in the item's row.
     let tables = 0;
@@ -158,13 +189,19 @@ describe('landing page', () => {
       for (const item of collectInferred(api.name, doc)) {
         const node = resolveRef<{ description?: string; 'x-inferred': string[] }>(doc, { $ref: item.pointer });
         const after = String(node.description ?? '').split(/(?:^|\s)Inferred:/)[1] ?? '';
-        const tableRows = after.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line));
+        const tableRows = after
+          .split('\n')
+          .map((line) => line.trim())
+          .filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line));
         const row = rows.find((cells) => cells[0] === api.name && cells[1] === item.where);
         expect(row, `${api.name} ${item.where} in the table`).toBeDefined();
         expect(row![2], `${api.name} ${item.where}: what was inferred`).toBe(node['x-inferred'].join(', '));
         if (tableRows.length) tables++;
         for (const line of tableRows) {
-          const cells = line.split('|').slice(1, -1).map((c) => c.replace(/`/g, '').trim());
+          const cells = line
+            .split('|')
+            .slice(1, -1)
+            .map((c) => c.replace(/`/g, '').trim());
           expect(row![3], `${api.name} ${item.where}: the row "${line}"`).toContain(cells.join(' '));
         }
       }
@@ -177,9 +214,10 @@ describe('the sandbox at /sandbox/docs', () => {
   it("serves the control API's rendered reference, offline, with its samples", async () => {
     const { page, outside, consoleErrors } = await visit(sandbox!.docsUrl);
     const doc = readBundle(allApiFamilies().find((api) => api.name === SANDBOX_FAMILY)!);
-    const rendered = await page
-      .waitForSelector('[data-section-id]', { timeout: 15_000 })
-      .then(() => true, () => false);
+    const rendered = await page.waitForSelector('[data-section-id]', { timeout: 15_000 }).then(
+      () => true,
+      () => false,
+    );
     expect(rendered, 'a Redoc page').toBe(true);
     const text = await page.innerText('body');
     expect(text).toContain(doc.info.title);
@@ -187,10 +225,20 @@ describe('the sandbox at /sandbox/docs', () => {
     expect(text).not.toMatch(/^#+ /m);
     expect(text).not.toContain('**');
     const [first] = listOperations(doc);
-    await page.evaluate((hash) => (window.location.hash = hash), redocRoute(first!.operation.tags[0], first!.operationId));
+    await page.evaluate(
+      (hash) => (window.location.hash = hash),
+      redocRoute(first!.operation.tags[0], first!.operationId),
+    );
     const sample = await page
-      .waitForFunction((call) => [...document.querySelectorAll('pre')].find((pre) => pre.innerText.includes(call))?.innerText, `.${first!.operationId}(`, { timeout: 5_000 })
-      .then((handle) => handle.jsonValue() as Promise<string>, () => '');
+      .waitForFunction(
+        (call) => [...document.querySelectorAll('pre')].find((pre) => pre.innerText.includes(call))?.innerText,
+        `.${first!.operationId}(`,
+        { timeout: 5_000 },
+      )
+      .then(
+        (handle) => handle.jsonValue() as Promise<string>,
+        () => '',
+      );
     expect(sample, `the sample of ${first!.operationId}`).toContain(clientOf(SANDBOX_FAMILY).create);
     await page.screenshot({ path: join(reports, 'sandbox-docs.png') });
     expect(outside).toEqual([]);
@@ -204,8 +252,18 @@ describe.each(allApiFamilies().map((api) => [api.name, api] as const))('%s refer
     const doc = readBundle(api);
     await page.waitForSelector('[data-section-id]', { timeout: 30_000 });
     const operations = [
-      ...listOperations(doc).map((o) => ({ id: o.operationId, tag: o.operation.tags[0] as string, summary: o.operation.summary as string, sample: true })),
-      ...Object.values((doc.webhooks ?? {}) as Record<string, any>).map((w) => ({ id: w.post.operationId, tag: w.post.tags[0], summary: w.post.summary, sample: false })),
+      ...listOperations(doc).map((o) => ({
+        id: o.operationId,
+        tag: o.operation.tags[0] as string,
+        summary: o.operation.summary as string,
+        sample: true,
+      })),
+      ...Object.values((doc.webhooks ?? {}) as Record<string, any>).map((w) => ({
+        id: w.post.operationId,
+        tag: w.post.tags[0],
+        summary: w.post.summary,
+        sample: false,
+      })),
     ];
     const missing: string[] = [];
     const unlike = new Set<string>();
@@ -215,18 +273,27 @@ describe.each(allApiFamilies().map((api) => [api.name, api] as const))('%s refer
         .getByText(operation.summary, { exact: true })
         .first()
         .waitFor({ state: 'visible', timeout: 5_000 })
-        .then(() => true, () => false);
+        .then(
+          () => true,
+          () => false,
+        );
       if (!shown) missing.push(`${operation.id} ("${operation.summary}")`);
       if (shown && operation.sample) {
         const client = clientOf(name).create;
         // Highlighted code splits into spans: wait until the rendered text of a code block shows this call.
         const sample = await page
           .waitForFunction(
-            ([call, factory]) => [...document.querySelectorAll('pre')].find((pre) => pre.innerText.includes(call!) && pre.innerText.includes(factory!))?.innerText,
+            ([call, factory]) =>
+              [...document.querySelectorAll('pre')].find(
+                (pre) => pre.innerText.includes(call!) && pre.innerText.includes(factory!),
+              )?.innerText,
             [`.${operation.id}(`, client],
             { timeout: 5_000 },
           )
-          .then((handle) => handle.jsonValue() as Promise<string>, () => undefined);
+          .then(
+            (handle) => handle.jsonValue() as Promise<string>,
+            () => undefined,
+          );
         if (!sample) missing.push(`${operation.id} sample`);
         else for (const problem of unlikeReadme(sample)) unlike.add(problem);
       }

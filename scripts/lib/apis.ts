@@ -28,7 +28,9 @@ export function apiFamilies(): ApiFamily[] {
 
 /** Every API in redocly.yaml, the sandbox's control API included: what is bundled, typed and rendered. */
 export function allApiFamilies(): ApiFamily[] {
-  const config = parse(readFileSync(join(repoRoot, 'redocly.yaml'), 'utf8')) as { apis?: Record<string, { root: string }> };
+  const config = parse(readFileSync(join(repoRoot, 'redocly.yaml'), 'utf8')) as {
+    apis?: Record<string, { root: string }>;
+  };
   if (!config.apis || Object.keys(config.apis).length === 0) throw new Error('redocly.yaml declares no `apis`.');
   return Object.entries(config.apis).map(([name, { root }]) => ({
     name,
@@ -45,6 +47,8 @@ export function readBundle(api: ApiFamily): OpenApiDocument {
   try {
     return JSON.parse(readFileSync(api.bundleJson, 'utf8')) as OpenApiDocument;
   } catch (cause) {
-    throw new Error(`Cannot read the bundle of "${api.name}" at ${api.bundleJson}; run \`npm run bundle\` first.`, { cause });
+    throw new Error(`Cannot read the bundle of "${api.name}" at ${api.bundleJson}; run \`npm run bundle\` first.`, {
+      cause,
+    });
   }
 }

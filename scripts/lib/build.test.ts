@@ -9,7 +9,7 @@ import { repoRoot } from './apis.js';
 
 const run = promisify(execFile);
 
-describe('after the build (the tests\' global setup)', () => {
+describe("after the build (the tests' global setup)", () => {
   it.each([
     ['ramp-api', ['--help'], /Usage: ramp-api sandbox/],
     ['ramp-api-sandbox', ['--help'], /--memory/],

@@ -24,12 +24,17 @@ const run = promisify(execFile);
  */
 export async function compilePackages(): Promise<void> {
   for (const dir of ['src/client', 'src/sandbox']) {
-    await run(tsc, ['-p', join(dir, 'tsconfig.build.json')], { cwd: repoRoot }).catch((error: { stdout?: string; stderr?: string }) => {
-      throw new Error(`tsc -p ${dir}/tsconfig.build.json failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-    });
+    await run(tsc, ['-p', join(dir, 'tsconfig.build.json')], { cwd: repoRoot }).catch(
+      (error: { stdout?: string; stderr?: string }) => {
+        throw new Error(`tsc -p ${dir}/tsconfig.build.json failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+      },
+    );
     // tsc writes new files without the executable bit: the package's commands get it back, so that they run
     // through this repository's node_modules/.bin (npx ramp-api ...) as they do once installed.
-    const { name, bin = {} } = JSON.parse(readFileSync(join(repoRoot, dir, 'package.json'), 'utf8')) as { name: string; bin?: Record<string, string> };
+    const { name, bin = {} } = JSON.parse(readFileSync(join(repoRoot, dir, 'package.json'), 'utf8')) as {
+      name: string;
+      bin?: Record<string, string>;
+    };
     for (const [command, file] of Object.entries(bin)) {
       chmodSync(join(repoRoot, dir, file), 0o755);
       // npm links a workspace package's commands into node_modules/.bin only if they exist when it installs,
@@ -67,7 +72,8 @@ export async function buildAll(steps: BuildSteps = {}): Promise<{ snapshotWritte
       await packages;
     })();
     // All awaited whatever happens to one, so nothing is left working when this returns or throws.
-    for (const step of await Promise.allSettled([after, reference, compiled])) if (step.status === 'rejected') throw step.reason;
+    for (const step of await Promise.allSettled([after, reference, compiled]))
+      if (step.status === 'rejected') throw step.reason;
   })();
   const [written, built] = await Promise.allSettled([snapshot, rest]);
   if (built.status === 'rejected') throw built.reason;

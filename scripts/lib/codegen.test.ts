@@ -8,9 +8,22 @@ import { renderGenerated } from './codegen.js';
 describe('src/client/generated/', () => {
   it('is up to date with the descriptions (run `npm run generate` after changing them)', async () => {
     const files = await renderGenerated(allApiFamilies().map((api) => ({ api, doc: readBundle(api) })));
-    expect(files.map((f) => f.name).sort()).toEqual(['business-meta.ts', 'business.ts', 'samples/business.ts', 'samples/sandbox.ts', 'samples/v1.ts', 'sandbox-meta.ts', 'sandbox.ts', 'v1-meta.ts', 'v1.ts']);
+    expect(files.map((f) => f.name).sort()).toEqual([
+      'business-meta.ts',
+      'business.ts',
+      'samples/business.ts',
+      'samples/sandbox.ts',
+      'samples/v1.ts',
+      'sandbox-meta.ts',
+      'sandbox.ts',
+      'v1-meta.ts',
+      'v1.ts',
+    ]);
     for (const file of files) {
-      expect(readFileSync(join(repoRoot, 'src', 'client', 'generated', file.name), 'utf8'), `src/client/generated/${file.name} is stale`).toBe(file.content);
+      expect(
+        readFileSync(join(repoRoot, 'src', 'client', 'generated', file.name), 'utf8'),
+        `src/client/generated/${file.name} is stale`,
+      ).toBe(file.content);
     }
   });
 });

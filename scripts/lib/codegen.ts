@@ -32,18 +32,26 @@ function renderMeta(api: ApiFamily, doc: OpenApiDocument): string {
     ]),
   );
   const lines = [HEADER(api.name)];
-  lines.push(`/** Every operation of the ${doc.info.title}: method, path template, and whether it needs the bearer token. */`);
+  lines.push(
+    `/** Every operation of the ${doc.info.title}: method, path template, and whether it needs the bearer token. */`,
+  );
   lines.push(`export const ${constName(api.name, 'Operations')} = ${JSON.stringify(operations, null, 2)} as const;\n`);
 
   const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, Record<string, unknown>>;
-  const lifetime = Object.values(schemes).map((s) => s['x-token-lifetime-seconds']).find((v) => typeof v === 'number');
-  lines.push('/** Lifetime of an access token in seconds, from the description (`x-token-lifetime-seconds`), or null when not shown. */');
+  const lifetime = Object.values(schemes)
+    .map((s) => s['x-token-lifetime-seconds'])
+    .find((v) => typeof v === 'number');
+  lines.push(
+    '/** Lifetime of an access token in seconds, from the description (`x-token-lifetime-seconds`), or null when not shown. */',
+  );
   lines.push(`export const ${constName(api.name, 'TokenLifetimeSeconds')}: number | null = ${lifetime ?? 'null'};\n`);
 
   const schemas = (doc.components?.schemas ?? {}) as Record<string, any>;
   if (doc.webhooks) {
     lines.push('/** The events the service sends (the `webhooks` of the description). */');
-    lines.push(`export const ${constName(api.name, 'EventNames')} = ${JSON.stringify(Object.keys(doc.webhooks))} as const;\n`);
+    lines.push(
+      `export const ${constName(api.name, 'EventNames')} = ${JSON.stringify(Object.keys(doc.webhooks))} as const;\n`,
+    );
     const retry = resolveRef(doc, schemas.RetryConfig);
     const endpoint = resolveRef(doc, schemas.CreateIntegrationEndpointRequest);
     const defaults = {
@@ -55,8 +63,12 @@ function renderMeta(api: ApiFamily, doc: OpenApiDocument): string {
     for (const [key, value] of Object.entries(defaults)) {
       if (typeof value !== 'number') throw new Error(`The description gives no numeric default for ${key}`);
     }
-    lines.push('/** Event delivery defaults: `timeoutMs` and the `retryConfig` defaults of an integration endpoint. */');
-    lines.push(`export const ${constName(api.name, 'DeliveryDefaults')} = ${JSON.stringify(defaults, null, 2)} as const;\n`);
+    lines.push(
+      '/** Event delivery defaults: `timeoutMs` and the `retryConfig` defaults of an integration endpoint. */',
+    );
+    lines.push(
+      `export const ${constName(api.name, 'DeliveryDefaults')} = ${JSON.stringify(defaults, null, 2)} as const;\n`,
+    );
   }
   return lines.join('\n');
 }

@@ -20,7 +20,8 @@ type Report = (breaking: boolean, what: string, notice?: boolean) => void;
 
 const typesOf = (schema: JsonObject): string[] =>
   Array.isArray(schema.type) ? [...schema.type] : schema.type ? [schema.type] : [];
-const enumOf = (schema: JsonObject): unknown[] | undefined => (Array.isArray(schema.enum) ? schema.enum : schema.const !== undefined ? [schema.const] : undefined);
+const enumOf = (schema: JsonObject): unknown[] | undefined =>
+  Array.isArray(schema.enum) ? schema.enum : schema.const !== undefined ? [schema.const] : undefined;
 const show = (value: unknown) => JSON.stringify(value);
 const same = (a: unknown, b: unknown) => show(a) === show(b);
 
@@ -53,7 +54,10 @@ function boundChange(kind: (typeof BOUNDS)[number][1], o: any, n: any): { tighte
       return { tighter: num(n, -Infinity) > num(o, -Infinity), looser: num(n, -Infinity) < num(o, -Infinity) };
     case 'multipleOf':
       // Tighter unless every old multiple is still one (old step a multiple of the new); looser unless every new multiple was one.
-      return { tighter: n !== undefined && (o === undefined || o % n !== 0), looser: o !== undefined && (n === undefined || n % o !== 0) };
+      return {
+        tighter: n !== undefined && (o === undefined || o % n !== 0),
+        looser: o !== undefined && (n === undefined || n % o !== 0),
+      };
     case 'pattern':
       return { tighter: n !== undefined, looser: o !== undefined };
     case 'flag':
@@ -66,7 +70,16 @@ const breaksIn = (direction: Direction, change: { tighter: boolean; looser: bool
   direction === 'request' ? change.tighter : change.looser;
 
 /** Compares two schemas in one direction, adding a change per difference, with `at` as the field path. */
-function compareSchemas(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, oldNode: unknown, newNode: unknown, direction: Direction, at: string, report: Report, depth = 0): void {
+function compareSchemas(
+  oldDoc: OpenApiDocument,
+  newDoc: OpenApiDocument,
+  oldNode: unknown,
+  newNode: unknown,
+  direction: Direction,
+  at: string,
+  report: Report,
+  depth = 0,
+): void {
   if (depth > 20 || oldNode === undefined || newNode === undefined) return;
   const a = effectiveSchema(oldDoc, oldNode);
   const b = effectiveSchema(newDoc, newNode);
@@ -76,12 +89,21 @@ function compareSchemas(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, oldNod
   const newTypes = typesOf(b);
   if (oldTypes.length && newTypes.length) {
     const removed = oldTypes.filter((t) => !newTypes.includes(t) && !(t === 'integer' && newTypes.includes('number')));
-    const added = newTypes.filter((t) => !oldTypes.includes(t) && !(t === 'number' && oldTypes.includes('integer') && direction === 'request'));
+    const added = newTypes.filter(
+      (t) => !oldTypes.includes(t) && !(t === 'number' && oldTypes.includes('integer') && direction === 'request'),
+    );
     const nullability = (types: string[]) => (types.includes('null') ? ' (nullable)' : '');
-    if (direction === 'request' && removed.length) report(true, `${field}: type narrowed from ${oldTypes.join('|')} to ${newTypes.join('|')}`);
-    if (direction === 'response' && added.length) report(true, `${field}: type widened from ${oldTypes.join('|')} to ${newTypes.join('|')}${nullability(added)}; clients do not expect ${added.join('|')}`);
-    if (direction === 'response' && removed.length && !added.length) report(false, `${field}: type narrowed to ${newTypes.join('|')}`);
-    if (direction === 'request' && added.length && !removed.length) report(false, `${field}: now also accepts ${added.join('|')}`);
+    if (direction === 'request' && removed.length)
+      report(true, `${field}: type narrowed from ${oldTypes.join('|')} to ${newTypes.join('|')}`);
+    if (direction === 'response' && added.length)
+      report(
+        true,
+        `${field}: type widened from ${oldTypes.join('|')} to ${newTypes.join('|')}${nullability(added)}; clients do not expect ${added.join('|')}`,
+      );
+    if (direction === 'response' && removed.length && !added.length)
+      report(false, `${field}: type narrowed to ${newTypes.join('|')}`);
+    if (direction === 'request' && added.length && !removed.length)
+      report(false, `${field}: now also accepts ${added.join('|')}`);
   } else if (!oldTypes.length && newTypes.length && direction === 'request') {
     report(true, `${field}: type narrowed from any to ${newTypes.join('|')}`);
   } else if (oldTypes.length && !newTypes.length) {
@@ -89,39 +111,70 @@ function compareSchemas(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, oldNod
   }
   if (a.format !== b.format) {
     const change = { tighter: b.format !== undefined, looser: a.format !== undefined };
-    const what = a.format === undefined ? `format added: ${b.format}` : b.format === undefined ? `format dropped (was ${a.format})` : `format changed from ${a.format} to ${b.format}`;
+    const what =
+      a.format === undefined
+        ? `format added: ${b.format}`
+        : b.format === undefined
+          ? `format dropped (was ${a.format})`
+          : `format changed from ${a.format} to ${b.format}`;
     report(breaksIn(direction, change), `${field}: ${what}`);
   }
   const oldEnum = enumOf(a);
   const newEnum = enumOf(b);
   if (newEnum && !oldEnum) report(direction === 'request', `${field}: now a closed enum (${newEnum.join(', ')})`);
-  if (oldEnum && !newEnum) report(direction === 'response', `${field}: enum (${oldEnum.join(', ')}) removed; any value may now ${direction === 'response' ? 'arrive' : 'be sent'}`);
+  if (oldEnum && !newEnum)
+    report(
+      direction === 'response',
+      `${field}: enum (${oldEnum.join(', ')}) removed; any value may now ${direction === 'response' ? 'arrive' : 'be sent'}`,
+    );
   if (oldEnum && newEnum) {
     const removed = oldEnum.filter((v) => !newEnum.includes(v));
     const added = newEnum.filter((v) => !oldEnum.includes(v));
     if (removed.length) report(direction === 'request', `${field}: enum value(s) ${removed.join(', ')} removed`);
-    if (added.length) report(direction === 'response', `${field}: enum value(s) ${added.join(', ')} added${direction === 'response' ? ' to a closed enum in a response' : ''}`);
+    if (added.length)
+      report(
+        direction === 'response',
+        `${field}: enum value(s) ${added.join(', ')} added${direction === 'response' ? ' to a closed enum in a response' : ''}`,
+      );
   }
   for (const [keyword, kind] of BOUNDS) {
     const o = a[keyword];
     const n = b[keyword];
     if (same(o, n)) continue;
     const change = boundChange(kind, o, n);
-    const verb = n === undefined ? `removed (was ${show(o)})` : o === undefined ? `added: ${show(n)}` : change.tighter && !change.looser ? `tightened to ${show(n)}` : change.looser && !change.tighter ? `loosened to ${show(n)}` : `changed from ${show(o)} to ${show(n)}`;
+    const verb =
+      n === undefined
+        ? `removed (was ${show(o)})`
+        : o === undefined
+          ? `added: ${show(n)}`
+          : change.tighter && !change.looser
+            ? `tightened to ${show(n)}`
+            : change.looser && !change.tighter
+              ? `loosened to ${show(n)}`
+              : `changed from ${show(o)} to ${show(n)}`;
     report(breaksIn(direction, change), `${field}: ${keyword} ${verb}`);
   }
   if (!same(a.default, b.default)) {
-    report(false, `${field}: default ${a.default === undefined ? `added: ${show(b.default)}` : b.default === undefined ? `removed (was ${show(a.default)})` : `changed from ${show(a.default)} to ${show(b.default)}`}`, true);
+    report(
+      false,
+      `${field}: default ${a.default === undefined ? `added: ${show(b.default)}` : b.default === undefined ? `removed (was ${show(a.default)})` : `changed from ${show(a.default)} to ${show(b.default)}`}`,
+      true,
+    );
   }
   const closed = (s: JsonObject) => s.additionalProperties === false;
   if (closed(a) !== closed(b)) {
-    if (closed(b)) report(direction === 'request', `${field}: additionalProperties: false added; undeclared fields are now refused`);
+    if (closed(b))
+      report(direction === 'request', `${field}: additionalProperties: false added; undeclared fields are now refused`);
     else report(false, `${field}: additionalProperties: false removed`);
   }
   if (!same(a.if, b.if) || !same(a.then, b.then) || !same(a.else, b.else)) {
-    const describe = (s: JsonObject) => (s.if ? `if ${show(s.if)} then ${show(s.then ?? {})}${s.else ? ` else ${show(s.else)}` : ''}` : 'none');
+    const describe = (s: JsonObject) =>
+      s.if ? `if ${show(s.if)} then ${show(s.then ?? {})}${s.else ? ` else ${show(s.else)}` : ''}` : 'none';
     const change = { tighter: Boolean(b.if), looser: Boolean(a.if) };
-    report(breaksIn(direction, change), `${field}: conditional requirement (if/then) ${a.if ? (b.if ? 'changed' : 'removed') : 'added'}: ${describe(b.if ? b : a)}`);
+    report(
+      breaksIn(direction, change),
+      `${field}: conditional requirement (if/then) ${a.if ? (b.if ? 'changed' : 'removed') : 'added'}: ${describe(b.if ? b : a)}`,
+    );
   }
 
   const oldProps = (a.properties ?? {}) as JsonObject;
@@ -139,47 +192,90 @@ function compareSchemas(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, oldNod
     }
   }
   for (const name of newRequired) {
-    if (name in oldProps && !oldRequired.has(name) && direction === 'request') report(true, `${child(name)}: now required`);
+    if (name in oldProps && !oldRequired.has(name) && direction === 'request')
+      report(true, `${child(name)}: now required`);
   }
   for (const name of oldRequired) {
-    if (name in newProps && !newRequired.has(name) && direction === 'response') report(true, `${child(name)}: no longer always present`);
+    if (name in newProps && !newRequired.has(name) && direction === 'response')
+      report(true, `${child(name)}: no longer always present`);
   }
   for (const name of Object.keys(oldProps)) {
-    if (name in newProps) compareSchemas(oldDoc, newDoc, oldProps[name], newProps[name], direction, child(name), report, depth + 1);
+    if (name in newProps)
+      compareSchemas(oldDoc, newDoc, oldProps[name], newProps[name], direction, child(name), report, depth + 1);
   }
   if (a.items && b.items) compareSchemas(oldDoc, newDoc, a.items, b.items, direction, `${at}[]`, report, depth + 1);
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const oldParts = (a[keyword] ?? []) as unknown[];
     const newParts = (b[keyword] ?? []) as unknown[];
-    oldParts.forEach((part, i) => newParts[i] !== undefined && compareSchemas(oldDoc, newDoc, part, newParts[i], direction, `${at}<${keyword}[${i}]>`, report, depth + 1));
-    if (newParts.length > oldParts.length) report(direction === 'response', `${field}: ${keyword} alternative(s) added`);
-    if (newParts.length < oldParts.length) report(direction === 'request', `${field}: ${keyword} alternative(s) removed`);
+    oldParts.forEach(
+      (part, i) =>
+        newParts[i] !== undefined &&
+        compareSchemas(oldDoc, newDoc, part, newParts[i], direction, `${at}<${keyword}[${i}]>`, report, depth + 1),
+    );
+    if (newParts.length > oldParts.length)
+      report(direction === 'response', `${field}: ${keyword} alternative(s) added`);
+    if (newParts.length < oldParts.length)
+      report(direction === 'request', `${field}: ${keyword} alternative(s) removed`);
   }
 }
 
 const label = (e: OperationEntry) => `${e.method.toUpperCase()} ${e.path} (${e.operationId})`;
-const contentOf = (doc: OpenApiDocument, holder: unknown) => ((resolveRef(doc, holder) as JsonObject | undefined)?.content ?? {}) as JsonObject;
+const contentOf = (doc: OpenApiDocument, holder: unknown) =>
+  ((resolveRef(doc, holder) as JsonObject | undefined)?.content ?? {}) as JsonObject;
 const isSuccess = (status: string) => /^2/.test(status);
 /** The security schemes an operation needs (its own list, else the document's); empty when public. */
 const securityOf = (doc: OpenApiDocument, op: JsonObject): string[] =>
-  ((op.security ?? (doc as JsonObject).security ?? []) as JsonObject[]).map((req) => Object.keys(req).sort().join('+') || '(none)').sort();
+  ((op.security ?? (doc as JsonObject).security ?? []) as JsonObject[])
+    .map((req) => Object.keys(req).sort().join('+') || '(none)')
+    .sort();
 
 /** Compares the media types of a request body or response, then the schema under each one both keep. */
-function compareContent(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, oldHolder: unknown, newHolder: unknown, direction: Direction, prefix: string, add: Report) {
+function compareContent(
+  oldDoc: OpenApiDocument,
+  newDoc: OpenApiDocument,
+  oldHolder: unknown,
+  newHolder: unknown,
+  direction: Direction,
+  prefix: string,
+  add: Report,
+) {
   const oldContent = contentOf(oldDoc, oldHolder);
   const newContent = contentOf(newDoc, newHolder);
   const oldTypes = Object.keys(oldContent);
   const newTypes = Object.keys(newContent);
   for (const type of oldTypes) {
-    if (!(type in newContent)) add(true, `${prefix}: media type ${type} ${direction === 'request' ? 'no longer accepted' : 'no longer sent'}${newTypes.length ? ` (now ${newTypes.join(', ')})` : ''}`);
+    if (!(type in newContent))
+      add(
+        true,
+        `${prefix}: media type ${type} ${direction === 'request' ? 'no longer accepted' : 'no longer sent'}${newTypes.length ? ` (now ${newTypes.join(', ')})` : ''}`,
+      );
   }
-  for (const type of newTypes) if (!(type in oldContent)) add(direction === 'response' && oldTypes.length > 0, `${prefix}: media type ${type} added`);
+  for (const type of newTypes)
+    if (!(type in oldContent))
+      add(direction === 'response' && oldTypes.length > 0, `${prefix}: media type ${type} added`);
   for (const type of oldTypes) {
-    if (type in newContent) compareSchemas(oldDoc, newDoc, oldContent[type].schema, newContent[type].schema, direction, '', (br, what, notice) => add(br, `${prefix}: ${what.replace(/^\(body\): /, '')}`, notice));
+    if (type in newContent)
+      compareSchemas(
+        oldDoc,
+        newDoc,
+        oldContent[type].schema,
+        newContent[type].schema,
+        direction,
+        '',
+        (br, what, notice) => add(br, `${prefix}: ${what.replace(/^\(body\): /, '')}`, notice),
+      );
   }
 }
 
-function compareOperation(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, a: OperationEntry, b: OperationEntry, where: string, out: Change[], renamed: Map<string, string> = new Map()) {
+function compareOperation(
+  oldDoc: OpenApiDocument,
+  newDoc: OpenApiDocument,
+  a: OperationEntry,
+  b: OperationEntry,
+  where: string,
+  out: Change[],
+  renamed: Map<string, string> = new Map(),
+) {
   const add: Report = (breaking, what, notice) => out.push({ breaking, where, what, ...(notice ? { notice } : {}) });
   if (a.operationId !== b.operationId) add(true, `operationId changed from ${a.operationId} to ${b.operationId}`);
 
@@ -201,14 +297,18 @@ function compareOperation(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, a: O
     if (!q) add(true, `parameter ${k} removed`);
     else {
       if (q.required && !p.required) add(true, `parameter ${k} is now required`);
-      compareSchemas(oldDoc, newDoc, p.schema, q.schema, 'request', '', (br, what, notice) => add(br, `parameter ${k}${what.replace(/^\(body\)/, '')}`, notice));
+      compareSchemas(oldDoc, newDoc, p.schema, q.schema, 'request', '', (br, what, notice) =>
+        add(br, `parameter ${k}${what.replace(/^\(body\)/, '')}`, notice),
+      );
     }
   }
-  for (const [k, q] of newParams) if (!oldParams.has(k)) add(Boolean(q.required), `${q.required ? 'required' : 'optional'} parameter ${k} added`);
+  for (const [k, q] of newParams)
+    if (!oldParams.has(k)) add(Boolean(q.required), `${q.required ? 'required' : 'optional'} parameter ${k} added`);
 
   const oldBody = a.operation.requestBody ? resolveRef<JsonObject>(oldDoc, a.operation.requestBody) : undefined;
   const newBody = b.operation.requestBody ? resolveRef<JsonObject>(newDoc, b.operation.requestBody) : undefined;
-  if (newBody?.required && !oldBody?.required) add(true, oldBody ? 'request body is now required' : 'required request body added');
+  if (newBody?.required && !oldBody?.required)
+    add(true, oldBody ? 'request body is now required' : 'required request body added');
   if (oldBody && !newBody) add(true, 'request body removed');
   if (oldBody && newBody) compareContent(oldDoc, newDoc, oldBody, newBody, 'request', 'request body', add);
 
@@ -218,7 +318,11 @@ function compareOperation(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, a: O
   for (const [status, response] of Object.entries(oldResponses)) {
     const next = newResponses[status];
     if (!next) {
-      if (isSuccess(status)) add(true, `success response ${status} ${newSuccess.length ? `changed to ${newSuccess.join(', ')}` : 'removed'}; clients check for ${status}`);
+      if (isSuccess(status))
+        add(
+          true,
+          `success response ${status} ${newSuccess.length ? `changed to ${newSuccess.join(', ')}` : 'removed'}; clients check for ${status}`,
+        );
       else add(false, `response ${status} no longer documented`);
       continue;
     }
@@ -255,11 +359,16 @@ export function compareDocuments(oldDoc: OpenApiDocument, newDoc: OpenApiDocumen
       const after = pathNames(b.path);
       before.forEach((name, i) => name !== after[i] && renamed.set(name, after[i]!));
       const list = [...renamed].map(([from, to]) => `{${from}} to {${to}}`).join(', ');
-      out.push({ breaking: true, where: label(b), what: `path parameter renamed: ${list} (was ${a.path}); typed clients pass path parameters by name` });
+      out.push({
+        breaking: true,
+        where: label(b),
+        what: `path parameter renamed: ${list} (was ${a.path}); typed clients pass path parameters by name`,
+      });
     }
     compareOperation(oldDoc, newDoc, a, b, label(b), out, renamed);
   }
-  for (const b of newOps.values()) if (!matched.has(b)) out.push({ breaking: false, where: label(b), what: 'operation added' });
+  for (const b of newOps.values())
+    if (!matched.has(b)) out.push({ breaking: false, where: label(b), what: 'operation added' });
 
   // Events are sent by the service: a consumer receives their payloads as it receives responses.
   const oldEvents = (oldDoc.webhooks ?? {}) as JsonObject;
@@ -269,12 +378,21 @@ export function compareDocuments(oldDoc: OpenApiDocument, newDoc: OpenApiDocumen
       out.push({ breaking: true, where: `event ${name}`, what: 'event removed' });
       continue;
     }
-    compareContent(oldDoc, newDoc, oldEvents[name].post?.requestBody, newEvents[name].post?.requestBody, 'response', 'payload', (breaking, what, notice) =>
-      out.push({ breaking, where: `event ${name}`, what, ...(notice ? { notice } : {}) }),
+    compareContent(
+      oldDoc,
+      newDoc,
+      oldEvents[name].post?.requestBody,
+      newEvents[name].post?.requestBody,
+      'response',
+      'payload',
+      (breaking, what, notice) => out.push({ breaking, where: `event ${name}`, what, ...(notice ? { notice } : {}) }),
     );
   }
-  for (const name of Object.keys(newEvents)) if (!(name in oldEvents)) out.push({ breaking: false, where: `event ${name}`, what: 'event added' });
-  return out.sort((x, y) => Number(y.breaking) - Number(x.breaking) || Number(Boolean(y.notice)) - Number(Boolean(x.notice)));
+  for (const name of Object.keys(newEvents))
+    if (!(name in oldEvents)) out.push({ breaking: false, where: `event ${name}`, what: 'event added' });
+  return out.sort(
+    (x, y) => Number(y.breaking) - Number(x.breaking) || Number(Boolean(y.notice)) - Number(Boolean(x.notice)),
+  );
 }
 
 export function renderCompatReport(results: { api: string; changes: Change[] }[]): string {
@@ -282,8 +400,11 @@ export function renderCompatReport(results: { api: string; changes: Change[] }[]
   for (const { api, changes } of results) {
     const breaking = changes.filter((c) => c.breaking);
     const notices = changes.filter((c) => !c.breaking && c.notice);
-    lines.push(`${api}: ${breaking.length} breaking, ${notices.length} behaviour notice(s), ${changes.length - breaking.length - notices.length} additive or neutral`);
-    for (const c of changes) lines.push(`  ${c.breaking ? 'BREAKING' : c.notice ? 'NOTICE  ' : 'ok      '}  ${c.where}: ${c.what}`);
+    lines.push(
+      `${api}: ${breaking.length} breaking, ${notices.length} behaviour notice(s), ${changes.length - breaking.length - notices.length} additive or neutral`,
+    );
+    for (const c of changes)
+      lines.push(`  ${c.breaking ? 'BREAKING' : c.notice ? 'NOTICE  ' : 'ok      '}  ${c.where}: ${c.what}`);
   }
   return lines.join('\n');
 }

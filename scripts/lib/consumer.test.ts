@@ -15,18 +15,26 @@ import { killTree } from '../../src/testing/process-tree.js';
 import { repoRoot } from './apis.js';
 
 const run = promisify(execFile);
-const budget = JSON.parse(readFileSync(join(repoRoot, 'scripts', 'install-budget.json'), 'utf8')) as { package: string; installedBytes: number };
+const budget = JSON.parse(readFileSync(join(repoRoot, 'scripts', 'install-budget.json'), 'utf8')) as {
+  package: string;
+  installedBytes: number;
+};
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 
 /** The text of the README block between `<!-- name:start -->` and `<!-- name:end -->`. */
 function marked(name: string): string {
-  const block = new RegExp(`<!-- ${name}:start -->\\n\`\`\`\\w+\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(readme)?.[1];
+  const block = new RegExp(`<!-- ${name}:start -->\\n\`\`\`\\w+\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(
+    readme,
+  )?.[1];
   if (!block) throw new Error(`README.md has no ${name} block`);
   return block;
 }
 
 /** Every TypeScript block of the README, in order, with the line it starts on. */
-const tsBlocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => ({ line: readme.slice(0, m.index).split('\n').length + 1, code: m[1]! }));
+const tsBlocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => ({
+  line: readme.slice(0, m.index).split('\n').length + 1,
+  code: m[1]!,
+}));
 
 /** What a block says it prints: the trailing comment of each `console.log(...)` line, in order. */
 const expectedLines = (code: string) => [...code.matchAll(/console\.log\(.*\); \/\/ (.+)$/gm)].map((m) => m[1]!.trim());
@@ -58,7 +66,10 @@ function start(cwd: string, command: string, ready: RegExp, env: NodeJS.ProcessE
   // 'close', not 'exit': what it printed may still be arriving when it has exited.
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const matched = new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what}: no ${ready} within ${timeoutMs} ms. Output:\n${out}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${what}: no ${ready} within ${timeoutMs} ms. Output:\n${out}`)),
+      timeoutMs,
+    );
     const look = (chunk: Buffer) => {
       out += String(chunk);
       const m = ready.exec(out);
@@ -97,7 +108,10 @@ function installed(project: string): Map<string, { version: string; dependencies
     packages: Record<string, { version: string; dependencies?: Record<string, string> }>;
   };
   return new Map(
-    Object.entries(lock.packages).map(([path, pkg]) => [path.replace(/^.*node_modules\//, ''), { version: pkg.version, dependencies: Object.keys(pkg.dependencies ?? {}) }]),
+    Object.entries(lock.packages).map(([path, pkg]) => [
+      path.replace(/^.*node_modules\//, ''),
+      { version: pkg.version, dependencies: Object.keys(pkg.dependencies ?? {}) },
+    ]),
   );
 }
 
@@ -107,14 +121,39 @@ beforeAll(async () => {
   // tests start them), then packed.
   const packs = join(work, 'packs');
   mkdirSync(packs);
-  const { stdout } = await run('npm', ['pack', '-w', 'ramp-api', '-w', 'ramp-api-sandbox', '--ignore-scripts', '--json', '--pack-destination', packs], { cwd: repoRoot });
+  const { stdout } = await run(
+    'npm',
+    ['pack', '-w', 'ramp-api', '-w', 'ramp-api-sandbox', '--ignore-scripts', '--json', '--pack-destination', packs],
+    { cwd: repoRoot },
+  );
   const packed = JSON.parse(stdout) as { name: string; filename: string; files: { path: string }[] }[];
   tarballs = Object.fromEntries(packed.map((p) => [p.name, join(packs, p.filename)]));
-  for (const p of packed) expect(p.files.some((f) => /\.test\.|testing\/|\.check\./.test(f.path)), `${p.name} ships tests`).toBe(false);
+  for (const p of packed)
+    expect(
+      p.files.some((f) => /\.test\.|testing\/|\.check\./.test(f.path)),
+      `${p.name} ships tests`,
+    ).toBe(false);
   const files = (name: string) => packed.find((p) => p.name === name)!.files.map((f) => f.path);
-  expect(files('ramp-api')).toEqual(expect.arrayContaining(['dist/lib/index.js', 'dist/lib/bin.js', 'dist/openapi/v1.json', 'dist/openapi/business.yaml', 'dist/openapi/sandbox.json']));
+  expect(files('ramp-api')).toEqual(
+    expect.arrayContaining([
+      'dist/lib/index.js',
+      'dist/lib/bin.js',
+      'dist/openapi/v1.json',
+      'dist/openapi/business.yaml',
+      'dist/openapi/sandbox.json',
+    ]),
+  );
   // The sandbox's command, the control API's rendered reference it serves at /sandbox/docs, and its pages.
-  expect(files('ramp-api-sandbox')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/bin.js', 'dist/reference.html', 'dist/pages/dashboard.js', 'dist/pages/kyc.js', 'dist/pages/checkout.js']));
+  expect(files('ramp-api-sandbox')).toEqual(
+    expect.arrayContaining([
+      'dist/index.js',
+      'dist/bin.js',
+      'dist/reference.html',
+      'dist/pages/dashboard.js',
+      'dist/pages/kyc.js',
+      'dist/pages/checkout.js',
+    ]),
+  );
   registry = await startLocalRegistry({
     nodeModules: [join(repoRoot, 'node_modules'), join(repoRoot, 'scripts', 'toolchain', 'node_modules')],
     tarballs: Object.values(tarballs),
@@ -196,8 +235,11 @@ describe('the README, as written, in a new project', () => {
   it('compiles every TypeScript block of the README, and an import of every entry point, with TypeScript 7 and with 5.9', async () => {
     expect(tsBlocks.length).toBeGreaterThanOrEqual(4);
     mkdirSync(join(project, 'src'), { recursive: true });
-    for (const [i, block] of tsBlocks.entries()) writeFileSync(join(project, 'src', `block-${i + 1}.ts`), `// README.md line ${block.line}\n${block.code}`);
-    const manifest = JSON.parse(readFileSync(join(repoRoot, 'src', 'client', 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    for (const [i, block] of tsBlocks.entries())
+      writeFileSync(join(project, 'src', `block-${i + 1}.ts`), `// README.md line ${block.line}\n${block.code}`);
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'src', 'client', 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
     const entries = Object.keys(manifest.exports).filter((key) => !key.includes('*') && !key.endsWith('.json'));
     writeFileSync(
       join(project, 'src', 'entries.ts'),
@@ -219,7 +261,9 @@ describe('the README, as written, in a new project', () => {
     // installs, writes its output (5.9 runs with --noEmit), which the next test runs.
     await Promise.all(
       compilers.map(async ({ version, command }, i) => {
-        expect((await sh(project, `${command} --version`)).trim()).toMatch(new RegExp(`^Version ${version.replace('.', '\\.')}`));
+        expect((await sh(project, `${command} --version`)).trim()).toMatch(
+          new RegExp(`^Version ${version.replace('.', '\\.')}`),
+        );
         await sh(project, i === 0 ? command : `${command} --noEmit`).catch((error: { stdout?: string }) => {
           throw new Error(`TypeScript ${version} refused the README's code:\n${error.stdout ?? String(error)}`);
         });
@@ -230,21 +274,44 @@ describe('the README, as written, in a new project', () => {
   }, 180_000);
 
   it('`npx ramp-api-sandbox` starts the sandbox, and every block runs against it and prints what its comments say', async () => {
-    sandbox = start(project, 'npx ramp-api-sandbox --port 0 --memory', /Sandbox:\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Ctrl-C to stop\./, npmEnv, 'npx ramp-api-sandbox');
+    sandbox = start(
+      project,
+      'npx ramp-api-sandbox --port 0 --memory',
+      /Sandbox:\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Ctrl-C to stop\./,
+      npmEnv,
+      'npx ramp-api-sandbox',
+    );
     sandboxUrl = (await sandbox.matched)[1]!;
     const env = { ...npmEnv, SANDBOX_URL: sandboxUrl, PORT: '0' };
     for (const [i, block] of tsBlocks.entries()) {
       const expected = expectedLines(block.code);
       const what = `README block at line ${block.line}`;
-      const child = start(project, `node dist/block-${i + 1}.js`, expected.length ? new RegExp(expected.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')) : /$^/, env, what);
-      const code = await Promise.race([child.exited, child.matched.then(() => 'printed' as const, () => 'failed' as const)]);
+      const child = start(
+        project,
+        `node dist/block-${i + 1}.js`,
+        expected.length
+          ? new RegExp(expected.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*'))
+          : /$^/,
+        env,
+        what,
+      );
+      const code = await Promise.race([
+        child.exited,
+        child.matched.then(
+          () => 'printed' as const,
+          () => 'failed' as const,
+        ),
+      ]);
       // A block that serves (the webhook receiver) runs until stopped, as it would in a terminal.
       if (code === 'printed') await child.stop();
       else {
         await child.stop();
         expect(code, `${what} exited with ${String(code)}:\n${child.output()}`).toBe(0);
       }
-      const printed = child.output().split('\n').map((l) => l.trim());
+      const printed = child
+        .output()
+        .split('\n')
+        .map((l) => l.trim());
       let at = 0;
       for (const line of expected) {
         const found = printed.indexOf(line, at);

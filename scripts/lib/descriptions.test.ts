@@ -8,7 +8,9 @@ import { collectInferred, renderInferredTable } from './inferred.js';
 import { openApi31Problems } from './openapi-validity.js';
 
 const apis = apiFamilies();
-const fixture = JSON.parse(readFileSync(join(repoRoot, 'scripts', 'fixtures', 'wrong-example.json'), 'utf8')) as OpenApiDocument;
+const fixture = JSON.parse(
+  readFileSync(join(repoRoot, 'scripts', 'fixtures', 'wrong-example.json'), 'utf8'),
+) as OpenApiDocument;
 
 describe.each(apis)('the $name bundle', (api) => {
   const doc = readBundle(api);
@@ -41,9 +43,18 @@ describe('the checks themselves', () => {
     expect(checked).toHaveLength(3);
     expect(problems).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ location: '#/paths/~1wallets~1{walletId}/get/parameters/0/example', message: expect.stringContaining('uuid') }),
-        expect.objectContaining({ location: '#/paths/~1wallets~1{walletId}/get/responses/200/content/application~1json/examples/wrongType', message: '/balance must be string' }),
-        expect.objectContaining({ location: '#/components/schemas/RegisterDate/examples/0', message: expect.stringContaining('pattern') }),
+        expect.objectContaining({
+          location: '#/paths/~1wallets~1{walletId}/get/parameters/0/example',
+          message: expect.stringContaining('uuid'),
+        }),
+        expect.objectContaining({
+          location: '#/paths/~1wallets~1{walletId}/get/responses/200/content/application~1json/examples/wrongType',
+          message: '/balance must be string',
+        }),
+        expect.objectContaining({
+          location: '#/components/schemas/RegisterDate/examples/0',
+          message: expect.stringContaining('pattern'),
+        }),
       ]),
     );
     expect(problems).toHaveLength(3);

@@ -14,7 +14,8 @@ type Node = Record<string, unknown>;
 const isNode = isJsonObject;
 const pointer = jsonPointer;
 
-const deref = (doc: OpenApiDocument, node: unknown): unknown => (node === undefined ? undefined : resolveRef<unknown>(doc, node));
+const deref = (doc: OpenApiDocument, node: unknown): unknown =>
+  node === undefined ? undefined : resolveRef<unknown>(doc, node);
 
 const SCHEMA_CHILDREN = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
@@ -54,16 +55,23 @@ export function checkExamples(doc: OpenApiDocument): ExampleReport {
 
   const checkSchemaExamples = (schema: unknown, where: (string | number)[]) => {
     if (!isNode(schema)) return;
-    if (Array.isArray(schema.examples)) schema.examples.forEach((value, i) => check(schema, value, [...where, 'examples', i]));
+    if (Array.isArray(schema.examples))
+      schema.examples.forEach((value, i) => check(schema, value, [...where, 'examples', i]));
     for (const key of SCHEMA_CHILDREN) checkSchemaExamples(schema[key], [...where, key]);
-    for (const key of SCHEMA_LISTS) if (Array.isArray(schema[key])) schema[key].forEach((s: unknown, i: number) => checkSchemaExamples(s, [...where, key, i]));
-    for (const key of SCHEMA_MAPS) if (isNode(schema[key])) for (const [name, s] of Object.entries(schema[key])) checkSchemaExamples(s, [...where, key, name]);
+    for (const key of SCHEMA_LISTS)
+      if (Array.isArray(schema[key]))
+        schema[key].forEach((s: unknown, i: number) => checkSchemaExamples(s, [...where, key, i]));
+    for (const key of SCHEMA_MAPS)
+      if (isNode(schema[key]))
+        for (const [name, s] of Object.entries(schema[key])) checkSchemaExamples(s, [...where, key, name]);
   };
 
   const checkOperation = (operation: unknown, where: (string | number)[]) => {
     if (!isNode(operation)) return;
-    if (Array.isArray(operation.parameters)) operation.parameters.forEach((p, i) => checkHolder(deref(doc, p), [...where, 'parameters', i]));
-    if (operation.requestBody) checkContent((deref(doc, operation.requestBody) as Node | undefined)?.content, [...where, 'requestBody']);
+    if (Array.isArray(operation.parameters))
+      operation.parameters.forEach((p, i) => checkHolder(deref(doc, p), [...where, 'parameters', i]));
+    if (operation.requestBody)
+      checkContent((deref(doc, operation.requestBody) as Node | undefined)?.content, [...where, 'requestBody']);
     if (isNode(operation.responses)) {
       for (const [status, response] of Object.entries(operation.responses)) {
         checkContent((deref(doc, response) as Node | undefined)?.content, [...where, 'responses', status]);
@@ -74,12 +82,14 @@ export function checkExamples(doc: OpenApiDocument): ExampleReport {
   for (const section of ['paths', 'webhooks'] as const) {
     for (const [path, item] of Object.entries(doc[section] ?? {})) {
       if (!isNode(item)) continue;
-      if (Array.isArray(item.parameters)) item.parameters.forEach((p, i) => checkHolder(deref(doc, p), [section, path, 'parameters', i]));
+      if (Array.isArray(item.parameters))
+        item.parameters.forEach((p, i) => checkHolder(deref(doc, p), [section, path, 'parameters', i]));
       for (const method of HTTP_METHODS) {
         checkOperation(item[method], [section, path, method]);
       }
     }
   }
-  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) checkSchemaExamples(schema, ['components', 'schemas', name]);
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}))
+    checkSchemaExamples(schema, ['components', 'schemas', name]);
   return { checked, problems };
 }

@@ -22,14 +22,20 @@ const isNode = isJsonObject;
 
 function label(doc: OpenApiDocument, path: string[], node: Node): string {
   const [section, a, b, ...rest] = path;
-  if (section === 'paths' && a && b && METHODS.has(b) && rest.length === 0) return `${b.toUpperCase()} ${a} (${String(node.operationId)})`;
+  if (section === 'paths' && a && b && METHODS.has(b) && rest.length === 0)
+    return `${b.toUpperCase()} ${a} (${String(node.operationId)})`;
   if (section === 'webhooks' && a && b && rest.length === 0) return `event ${a}`;
   if (section === 'servers' && a !== undefined) {
-    const firstSentence = String(node.description ?? '').split('.')[0]?.trim();
+    const firstSentence = String(node.description ?? '')
+      .split('.')[0]
+      ?.trim();
     return `server ${Number(a) + 1}${firstSentence ? ` (${firstSentence})` : ''}`;
   }
   if (section === 'components' && a && b) {
-    const kind = a.replace(/s$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+    const kind = a
+      .replace(/s$/, '')
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase();
     return [`${kind} ${b}`, ...rest].join(' / ');
   }
   void doc;
@@ -37,13 +43,25 @@ function label(doc: OpenApiDocument, path: string[], node: Node): string {
 }
 
 /** Paragraphs keep their words on one line; a table keeps one row a line. */
-const tidyBlock = (block: string) => (block.trimStart().startsWith('|') ? block.split('\n').map((line) => line.trim()).join('\n') : block.replace(/\s+/g, ' '));
+const tidyBlock = (block: string) =>
+  block.trimStart().startsWith('|')
+    ? block
+        .split('\n')
+        .map((line) => line.trim())
+        .join('\n')
+    : block.replace(/\s+/g, ' ');
 
 export function inferredSentences(description: unknown): string {
   const text = String(description ?? '').replace(/<!--[\s\S]*?-->/g, '');
   const at = text.search(/(^|\s)Inferred:/);
   if (at < 0) return '';
-  const blocks = text.slice(at).trim().replace(/^Inferred:\s*/, '').split(/\n\s*\n/).map((b) => b.trim()).filter(Boolean);
+  const blocks = text
+    .slice(at)
+    .trim()
+    .replace(/^Inferred:\s*/, '')
+    .split(/\n\s*\n/)
+    .map((b) => b.trim())
+    .filter(Boolean);
   // The paragraph, and while a block ends in a colon, the block it introduces.
   let end = 1;
   while (end < blocks.length && blocks[end - 1]!.endsWith(':')) end++;

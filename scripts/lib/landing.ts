@@ -5,7 +5,12 @@ import type { InferredItem } from './inferred.js';
 import { listOperations } from './openapi-lookup.js';
 import { clientOf } from './samples.js';
 
-const esc = (text: unknown) => String(text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = (text: unknown) =>
+  String(text ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 /** Inline `code` spans of the descriptions, escaped. */
 const prose = (text: unknown) =>
   esc(text)
@@ -13,8 +18,13 @@ const prose = (text: unknown) =>
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
     .replace(/\*([^*\s][^*]*)\*/g, '<em>$1</em>');
 /** Redoc's route to an operation or event: `#/<tag slug>/<operationid>`. */
-export const redocRoute = (tag: string, operationId: string) => `#/${tag.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${operationId.toLowerCase()}`;
-const firstParagraph = (text: unknown) => String(text ?? '').trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, ' ');
+export const redocRoute = (tag: string, operationId: string) =>
+  `#/${tag.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/${operationId.toLowerCase()}`;
+const firstParagraph = (text: unknown) =>
+  String(text ?? '')
+    .trim()
+    .split(/\n\s*\n/)[0]!
+    .replace(/\s+/g, ' ');
 
 export interface LandingInput {
   family: string;
@@ -23,7 +33,8 @@ export interface LandingInput {
 }
 
 /** Each operation's security requirements: its own, else the document's. */
-const securityOf = (doc: OpenApiDocument, operation: Record<string, any>) => ((operation.security ?? doc.security ?? []) as Record<string, unknown>[]);
+const securityOf = (doc: OpenApiDocument, operation: Record<string, any>) =>
+  (operation.security ?? doc.security ?? []) as Record<string, unknown>[];
 
 /** `a`, `b` and `c` as code. */
 const codes = (names: string[]) => names.map((n) => `<code>${esc(n)}</code>`).join(', ');
@@ -36,7 +47,9 @@ function authSection({ family, doc }: LandingInput): string {
   const secured = operations.filter((o) => securityOf(doc, o.operation).length > 0);
   const client = clientOf(family);
   const rows = schemes.map(([name, scheme]) => {
-    const accepting = secured.filter((o) => securityOf(doc, o.operation).some((requirement) => name in requirement)).map((o) => o.operationId);
+    const accepting = secured
+      .filter((o) => securityOf(doc, o.operation).some((requirement) => name in requirement))
+      .map((o) => o.operationId);
     const others = secured.map((o) => o.operationId).filter((id) => !accepting.includes(id));
     const acceptedBy =
       others.length === 0
@@ -101,10 +114,16 @@ function blocks(text: string): string {
   return text
     .split(/\n\s*\n/)
     .map((block) => {
-      const lines = block.trim().split('\n').map((line) => line.trim());
+      const lines = block
+        .trim()
+        .split('\n')
+        .map((line) => line.trim());
       if (lines.length > 2 && lines.every((line) => line.startsWith('|')) && /^\|[\s|:-]+\|$/.test(lines[1]!)) {
         const [head, , ...body] = lines;
-        const row = (line: string, cell: 'th' | 'td') => `<tr>${tableCells(line).map((c) => `<${cell}>${prose(c)}</${cell}>`).join('')}</tr>`;
+        const row = (line: string, cell: 'th' | 'td') =>
+          `<tr>${tableCells(line)
+            .map((c) => `<${cell}>${prose(c)}</${cell}>`)
+            .join('')}</tr>`;
         return `<table><thead>${row(head!, 'th')}</thead><tbody>${body.map((line) => row(line, 'td')).join('')}</tbody></table>`;
       }
       return `<p>${prose(block.replace(/\s+/g, ' ').trim())}</p>`;
@@ -116,7 +135,8 @@ function inferredSection(items: InferredItem[], inputs: LandingInput[]): string 
   const page = (api: string) => inputs.find((i) => i.family === api)?.page ?? '#';
   const title = (api: string) => inputs.find((i) => i.family === api)?.doc.info.title ?? api;
   const rows = items.map(
-    (item) => `<tr><td>${esc(item.api)}</td><td><a href="${page(item.api)}">${esc(item.where)}</a></td><td>${esc(item.what.join(', '))}</td><td>${blocks(item.why)}</td></tr>`,
+    (item) =>
+      `<tr><td>${esc(item.api)}</td><td><a href="${page(item.api)}">${esc(item.where)}</a></td><td>${esc(item.what.join(', '))}</td><td>${blocks(item.why)}</td></tr>`,
   );
   const sandboxNote = items.some((item) => item.api === SANDBOX_FAMILY)
     ? ` Rows of the ${esc(title(SANDBOX_FAMILY))} (<code>${esc(SANDBOX_FAMILY)}</code>) are the sandbox's own choices where the source is silent, not claims about the service.`
@@ -134,7 +154,10 @@ export function renderLanding(inputs: LandingInput[], inferred: InferredItem[]):
     )
     .join('\n');
   const downloads = inputs
-    .map(({ family, doc }) => `<li>${esc(doc.info.title)}: <a href="openapi/${family}.yaml">${family}.yaml</a>, <a href="openapi/${family}.json">${family}.json</a></li>`)
+    .map(
+      ({ family, doc }) =>
+        `<li>${esc(doc.info.title)}: <a href="openapi/${family}.yaml">${family}.yaml</a>, <a href="openapi/${family}.json">${family}.json</a></li>`,
+    )
     .join('\n');
   const titles = inputs.map(({ doc }) => doc.info.title);
   const serviceCount = inputs.filter((i) => i.family !== SANDBOX_FAMILY).length;
@@ -160,7 +183,12 @@ pre{background:#0f1b2d;color:#e6edf7;padding:12px 16px;border-radius:6px;overflo
 <section id="families"><h2>The APIs</h2><div class="cards">${families}</div></section>
 <section id="addresses"><h2>Base addresses per environment</h2>${serversTable(inputs)}</section>
 <section id="auth"><h2>Clients, authentication and token lifetimes</h2>${inputs.map(authSection).join('\n')}
-<p>The clients that take credentials (${codes(inputs.map((i) => clientOf(i.family)).filter((c) => c.auth === 'credentials').map((c) => c.create))}) cache tokens, share one token request among concurrent calls, renew a token shortly before it expires, and repeat a request once after a 401. No client repeats a POST or DELETE by itself.</p></section>
+<p>The clients that take credentials (${codes(
+    inputs
+      .map((i) => clientOf(i.family))
+      .filter((c) => c.auth === 'credentials')
+      .map((c) => c.create),
+  )}) cache tokens, share one token request among concurrent calls, renew a token shortly before it expires, and repeat a request once after a 401. No client repeats a POST or DELETE by itself.</p></section>
 <section id="events"><h2>Event catalogue</h2>${eventsSection(inputs)}</section>
 <section id="inferred"><h2>What the descriptions infer</h2>${inferredSection(inferred, inputs)}</section>
 <section id="codegen"><h2>Descriptions for code generation</h2><p>Single-file OpenAPI 3.1 bundles, for generating clients in other languages:</p><ul>${downloads}</ul></section>

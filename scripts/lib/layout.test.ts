@@ -22,7 +22,8 @@ function specifiers(file: string): string[] {
   return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm)].map((m) => m[2]!);
 }
 
-const isTest = (file: string) => /\.(test|e2e\.test|check)\.tsx?$/.test(file) || file.includes(`${join('src', 'testing')}`);
+const isTest = (file: string) =>
+  /\.(test|e2e\.test|check)\.tsx?$/.test(file) || file.includes(`${join('src', 'testing')}`);
 const inside = (dir: string, file: string) => !relative(dir, file).startsWith('..');
 
 describe('the layout of the two packages', () => {
@@ -40,7 +41,9 @@ describe('the layout of the two packages', () => {
       specifiers(file)
         .filter((s) => s.startsWith('.'))
         .map((s) => resolve(dirname(file), s))
-        .filter((target) => inside(join(repoRoot, 'scripts'), target) || inside(join(repoRoot, 'contract-tests'), target))
+        .filter(
+          (target) => inside(join(repoRoot, 'scripts'), target) || inside(join(repoRoot, 'contract-tests'), target),
+        )
         .map((target) => `${relative(repoRoot, file)} -> ${relative(repoRoot, target)}`),
     );
     expect(crossing).toEqual([]);
@@ -51,7 +54,11 @@ describe('the layout of the two packages', () => {
       .filter((file) => inside(client, file) && !isTest(file))
       .flatMap((file) =>
         specifiers(file)
-          .filter((s) => (s.startsWith('.') ? !inside(client, resolve(dirname(file), s)) : !s.startsWith('node:') && s !== 'openapi-fetch'))
+          .filter((s) =>
+            s.startsWith('.')
+              ? !inside(client, resolve(dirname(file), s))
+              : !s.startsWith('node:') && s !== 'openapi-fetch',
+          )
           .map((s) => `${relative(repoRoot, file)} -> ${s}`),
       );
     // The `ramp-api` command finds the sandbox where it is installed, by a name held in a variable.
@@ -59,7 +66,10 @@ describe('the layout of the two packages', () => {
   });
 
   it("reaches the clients from the sandbox package's shipped code only as the package ramp-api", () => {
-    const manifest = JSON.parse(readFileSync(join(sandbox, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(sandbox, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
     const outside = files
       .filter((file) => inside(sandbox, file) && !isTest(file))
       .flatMap((file) =>

@@ -22,7 +22,12 @@ function edit(relative: string, from: string | RegExp, to: string): void {
 function lintRuleIds(): string[] {
   let stdout: string;
   try {
-    stdout = execFileSync(redoclyBin, ['lint', 'business', '--format=json'], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: redoclyEnv });
+    stdout = execFileSync(redoclyBin, ['lint', 'business', '--format=json'], {
+      cwd: work,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: redoclyEnv,
+    });
   } catch (error) {
     stdout = String((error as { stdout?: string }).stdout ?? '');
   }
@@ -32,19 +37,38 @@ function lintRuleIds(): string[] {
 
 describe('redocly.yaml house rules', () => {
   it('report a property without description, an untagged operation, a missing security decision, an unexplained x-inferred, an invalid example, a missing 4XX, an undeclared required property, a JWT in an example, an undocumented refusal, a range status and an example name shared by a request and a response', () => {
-    cpSync(join(repoRoot, 'openapi'), join(work, 'openapi'), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
+    cpSync(join(repoRoot, 'openapi'), join(work, 'openapi'), {
+      recursive: true,
+      filter: (src) => !src.endsWith('.test.ts'),
+    });
     cpSync(join(repoRoot, 'redocly.yaml'), join(work, 'redocly.yaml'));
     const paths = 'openapi/business/paths';
     const schemas = 'openapi/business/components/schemas';
-    edit(`${schemas}/CreateCustodyWalletRequest.yaml`, /\n    description: Symbol of the token the wallet will hold.*\n/, '\n');
+    edit(
+      `${schemas}/CreateCustodyWalletRequest.yaml`,
+      /\n    description: Symbol of the token the wallet will hold.*\n/,
+      '\n',
+    );
     edit(`${schemas}/CreateCustodyWalletRequest.yaml`, 'required: [token]', 'required: [token, tokenSymbol]');
     edit(`${paths}/api_infoClient.yaml`, /\n  tags: \[Client\]\n/, '\n');
     edit(`${paths}/api_parameters_banks.yaml`, /\n  security: \[\]\n/, '\n');
     edit(`${schemas}/ErrorBody.yaml`, /Inferred:/, 'Guessed:');
-    edit('openapi/business/components/examples/CustodyWalletBalanceUsdc.yaml', "balance: '1520.750000'", 'balance: 1520.75');
-    edit('openapi/business/components/examples/WebhookDeactivated.yaml', 'url: https://hooks.cafetera-andina.example/ramp', 'url: https://hooks.cafetera-andina.example/ramp?access=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl');
+    edit(
+      'openapi/business/components/examples/CustodyWalletBalanceUsdc.yaml',
+      "balance: '1520.750000'",
+      'balance: 1520.75',
+    );
+    edit(
+      'openapi/business/components/examples/WebhookDeactivated.yaml',
+      'url: https://hooks.cafetera-andina.example/ramp',
+      'url: https://hooks.cafetera-andina.example/ramp?access=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl',
+    );
     // listWebhooks loses its 400, 401 and 403: no 4xx at all, and no refusal status for its uuid path parameter.
-    edit(`${paths}/api_webhooks_{clientId}.yaml`, /\n    '400':\n      \$ref: \.\.\/components\/responses\/BadRequest\.yaml\n    '401':\n      \$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n    '403':\n      \$ref: \.\.\/components\/responses\/OtherClient\.yaml\n/, '\n');
+    edit(
+      `${paths}/api_webhooks_{clientId}.yaml`,
+      /\n    '400':\n      \$ref: \.\.\/components\/responses\/BadRequest\.yaml\n    '401':\n      \$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n    '403':\n      \$ref: \.\.\/components\/responses\/OtherClient\.yaml\n/,
+      '\n',
+    );
     edit(`${paths}/api_parameters_banks.yaml`, "'429':", '4XX:');
     edit(`${paths}/api_token.yaml`, 'requestBodyNotShown:', 'bodyNotShown:');
 

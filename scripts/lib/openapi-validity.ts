@@ -4,7 +4,8 @@ import { formatAjvErrors } from './schema-validator.js';
 
 /** Problems of `doc` as an OpenAPI 3.1 document; empty when it is valid. */
 export async function openApi31Problems(doc: Record<string, unknown>): Promise<string[]> {
-  if (typeof doc.openapi !== 'string' || !doc.openapi.startsWith('3.1.')) return [`openapi is "${String(doc.openapi)}", not 3.1.x`];
+  if (typeof doc.openapi !== 'string' || !doc.openapi.startsWith('3.1.'))
+    return [`openapi is "${String(doc.openapi)}", not 3.1.x`];
   const validator = new Validator({ allErrors: true });
   // The validator keeps what it is given; hand it a copy so the caller's document stays untouched.
   const result = await validator.validate(structuredClone(doc));

@@ -20,11 +20,16 @@ process.once('exit', () => {
   for (const dir of copies) rmSync(dir, { recursive: true, force: true });
 });
 
-
-async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+async function waitUntilAnswering(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Prism exited with code ${child.exitCode} before answering:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`Prism exited with code ${child.exitCode} before answering:\n${output()}`);
     try {
       await fetch(`${url}/__ramp_api_ready_probe__`, { signal: AbortSignal.timeout(500) });
       return; // any HTTP answer (404 included) means it is serving
@@ -37,7 +42,11 @@ async function waitUntilAnswering(url: string, child: ChildProcess, output: () =
 
 export { freePort };
 
-export async function startPrism(options: { bundle: string; upstream?: string; timeoutMs?: number }): Promise<PrismServer> {
+export async function startPrism(options: {
+  bundle: string;
+  upstream?: string;
+  timeoutMs?: number;
+}): Promise<PrismServer> {
   const port = await freePort();
   // Prism watches the file it serves and restarts (dropping connections) when it changes, and `npm run bundle`
   // or `npm test` rewrite dist/openapi/: serve a private copy instead.

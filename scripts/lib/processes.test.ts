@@ -16,12 +16,17 @@ import { killTree } from '../../src/testing/process-tree.js';
 const started: ChildProcess[] = [];
 afterAll(() => {
   // npm and whatever it started (node, Prism, PostgreSQL's pg_ctl): a test that failed half-way leaves nothing.
-  for (const child of started) if (child.pid && child.exitCode === null && child.signalCode === null) killTree(child.pid, 'SIGKILL');
+  for (const child of started)
+    if (child.pid && child.exitCode === null && child.signalCode === null) killTree(child.pid, 'SIGKILL');
 });
 
 /** Runs `npm run <script>` as a person would, collecting its output. */
 function npm(script: string, env: Record<string, string> = {}, args: string[] = []) {
-  const child = spawn('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let out = '';
   let err = '';
@@ -31,7 +36,10 @@ function npm(script: string, env: Record<string, string> = {}, args: string[] = 
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const printed = (text: string, timeoutMs = 60_000) =>
     new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "${text}" within ${timeoutMs} ms:\n${out}\n${err}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no "${text}" within ${timeoutMs} ms:\n${out}\n${err}`)),
+        timeoutMs,
+      );
       const check = () => {
         if (out.includes(text)) {
           clearTimeout(timer);
@@ -75,15 +83,21 @@ describe.concurrent('npm start', () => {
     const run = npm('start', { PORT: String(port) });
     expect(await run.exited).not.toBe(0);
     const { err } = run.output();
-    expect(err.trim().split('\n')).toEqual([`Port ${port} on 127.0.0.1 is already in use: set PORT to a free port, or leave it unset to use any free one.`]);
+    expect(err.trim().split('\n')).toEqual([
+      `Port ${port} on 127.0.0.1 is already in use: set PORT to a free port, or leave it unset to use any free one.`,
+    ]);
   }, 60_000);
 
-  it.each([['PORT'], ['SANDBOX_PORT']])('with %s=abc prints one line naming it, no stack, and exits with status 2', async (name) => {
-    const run = npm('start', { [name]: 'abc' });
-    expect(await run.exited).toBe(2);
-    const { err } = run.output();
-    expect(err.trim().split('\n')).toEqual([`${name}: "abc" is not a port number (a whole number from 0 to 65535).`]);
-  }, 60_000);
+  it.each([['PORT'], ['SANDBOX_PORT']])(
+    'with %s=abc prints one line naming it, no stack, and exits with status 2',
+    async (name) => {
+      const run = npm('start', { [name]: 'abc' });
+      expect(await run.exited).toBe(2);
+      const { err } = run.output();
+      expect(err.trim().split('\n')).toEqual([`${name}: "abc" is not a port number (a whole number from 0 to 65535).`]);
+    },
+    60_000,
+  );
 });
 
 describe.concurrent('Prism mocks', () => {
@@ -128,26 +142,36 @@ describe.concurrent('Prism mocks', () => {
 });
 
 describe.concurrent('npm run sandbox:load', () => {
-  it.skipIf(postgresUnavailable() !== null)('stops both sandboxes and its PostgreSQL when the npm process itself gets SIGTERM', async () => {
-    const run = npm('sandbox:load', {}, ['--clients', '1', '--seconds', '60']);
-    const out = await run.printed('receivers:');
-    const sandboxes = [...out.matchAll(/(http:\/\/127\.0\.0\.1:\d+)[,;]/g)].map((m) => m[1]!).slice(0, 2);
-    const pgPort = Number(/PostgreSQL at 127\.0\.0\.1:(\d+)/.exec(out)![1]);
-    expect(sandboxes).toHaveLength(2);
-    run.child.kill('SIGTERM');
-    await run.exited;
-    // What it stops is stopped within seconds of its own exit, not when the 60 s of load end.
-    const pgListens = () =>
-      new Promise<boolean>((resolve) => {
-        const socket = createConnection(pgPort, '127.0.0.1').once('connect', () => (socket.destroy(), resolve(true))).once('error', () => resolve(false));
-      });
-    const deadline = Date.now() + 15_000;
-    const stillUp = async () => [...(await Promise.all(sandboxes.map(async (url) => ((await answers(url)) ? url : null)))), (await pgListens()) ? `PostgreSQL at 127.0.0.1:${pgPort}` : null].filter(Boolean);
-    let up = await stillUp();
-    while (up.length && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      up = await stillUp();
-    }
-    expect(up, 'still answering 15 s after npm got SIGTERM').toEqual([]);
-  }, 120_000);
+  it.skipIf(postgresUnavailable() !== null)(
+    'stops both sandboxes and its PostgreSQL when the npm process itself gets SIGTERM',
+    async () => {
+      const run = npm('sandbox:load', {}, ['--clients', '1', '--seconds', '60']);
+      const out = await run.printed('receivers:');
+      const sandboxes = [...out.matchAll(/(http:\/\/127\.0\.0\.1:\d+)[,;]/g)].map((m) => m[1]!).slice(0, 2);
+      const pgPort = Number(/PostgreSQL at 127\.0\.0\.1:(\d+)/.exec(out)![1]);
+      expect(sandboxes).toHaveLength(2);
+      run.child.kill('SIGTERM');
+      await run.exited;
+      // What it stops is stopped within seconds of its own exit, not when the 60 s of load end.
+      const pgListens = () =>
+        new Promise<boolean>((resolve) => {
+          const socket = createConnection(pgPort, '127.0.0.1')
+            .once('connect', () => (socket.destroy(), resolve(true)))
+            .once('error', () => resolve(false));
+        });
+      const deadline = Date.now() + 15_000;
+      const stillUp = async () =>
+        [
+          ...(await Promise.all(sandboxes.map(async (url) => ((await answers(url)) ? url : null)))),
+          (await pgListens()) ? `PostgreSQL at 127.0.0.1:${pgPort}` : null,
+        ].filter(Boolean);
+      let up = await stillUp();
+      while (up.length && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        up = await stillUp();
+      }
+      expect(up, 'still answering 15 s after npm got SIGTERM').toEqual([]);
+    },
+    120_000,
+  );
 });

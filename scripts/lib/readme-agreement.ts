@@ -7,9 +7,12 @@ import { repoRoot } from './apis.js';
 export const readmeText = () => readFileSync(join(repoRoot, 'README.md'), 'utf8');
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const defaultOf = (text: string, name: string) => new RegExp(`process\\.env\\.${escape(name)} \\?\\? ('[^']*')`).exec(text)?.[1];
+const defaultOf = (text: string, name: string) =>
+  new RegExp(`process\\.env\\.${escape(name)} \\?\\? ('[^']*')`).exec(text)?.[1];
 const imports = (text: string) =>
-  [...text.matchAll(/import \{([^}]*)\} from '([^']+)'/g)].flatMap(([, names, from]) => names!.split(',').map((n) => `${n.trim()} from ${from}`)).filter((n) => !n.startsWith('type '));
+  [...text.matchAll(/import \{([^}]*)\} from '([^']+)'/g)]
+    .flatMap(([, names, from]) => names!.split(',').map((n) => `${n.trim()} from ${from}`))
+    .filter((n) => !n.startsWith('type '));
 
 /** How `sample` differs from the README: one line per variable, address or import the README does not use that way. */
 export function unlikeReadme(sample: string, readme = readmeText()): string[] {

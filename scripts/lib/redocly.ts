@@ -20,7 +20,9 @@ export interface RedoclyJob {
 
 const failed = (args: string[], error: unknown): Error => {
   const { stderr, stdout } = error as { stderr?: Buffer | string; stdout?: Buffer | string };
-  return new Error(`redocly ${args[0]} failed:\n${String(stderr ?? '')}${String(stdout ?? '')}`.trimEnd(), { cause: error });
+  return new Error(`redocly ${args[0]} failed:\n${String(stderr ?? '')}${String(stdout ?? '')}`.trimEnd(), {
+    cause: error,
+  });
 };
 
 /** Runs the job's runs one after another, then finishes it. */
@@ -42,7 +44,9 @@ export function runRedoclyJob(job: RedoclyJob): void {
 /** Runs the job's runs at once, without blocking this process, then finishes it. */
 export async function runRedoclyJobAsync(job: RedoclyJob): Promise<void> {
   try {
-    const runs = await Promise.allSettled(job.runs.map((args) => promisify(execFile)(redoclyBin, args, { cwd: repoRoot, env: redoclyEnv })));
+    const runs = await Promise.allSettled(
+      job.runs.map((args) => promisify(execFile)(redoclyBin, args, { cwd: repoRoot, env: redoclyEnv })),
+    );
     runs.forEach((run, i) => {
       if (run.status === 'rejected') throw failed(job.runs[i]!, run.reason);
     });

@@ -15,12 +15,23 @@ describe.each(allApiFamilies().map((api) => [api.name, api] as const))('the %s s
 });
 
 describe('unlikeReadme', () => {
-  const readme = "const baseUrl = process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020';\nimport { createSandboxClient } from 'ramp-api/sandbox';\nSANDBOX_ADMIN_TOKEN";
+  const readme =
+    "const baseUrl = process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020';\nimport { createSandboxClient } from 'ramp-api/sandbox';\nSANDBOX_ADMIN_TOKEN";
   it('accepts what the README uses', () => {
-    expect(unlikeReadme("import { createSandboxClient } from 'ramp-api/sandbox';\nprocess.env.SANDBOX_URL ?? 'http://127.0.0.1:4020'; process.env.SANDBOX_ADMIN_TOKEN", readme)).toEqual([]);
+    expect(
+      unlikeReadme(
+        "import { createSandboxClient } from 'ramp-api/sandbox';\nprocess.env.SANDBOX_URL ?? 'http://127.0.0.1:4020'; process.env.SANDBOX_ADMIN_TOKEN",
+        readme,
+      ),
+    ).toEqual([]);
   });
   it('names another variable, another default, another port and another import', () => {
-    expect(unlikeReadme("import { createSandboxClient } from 'ramp-api';\nprocess.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010'; process.env.SANDBOX_URL ?? 'http://127.0.0.1:4021'", readme)).toEqual([
+    expect(
+      unlikeReadme(
+        "import { createSandboxClient } from 'ramp-api';\nprocess.env.SANDBOX_API_URL ?? 'http://127.0.0.1:4010'; process.env.SANDBOX_URL ?? 'http://127.0.0.1:4021'",
+        readme,
+      ),
+    ).toEqual([
       'SANDBOX_API_URL is not a variable the README names',
       "SANDBOX_URL defaults to 'http://127.0.0.1:4021', in the README to 'http://127.0.0.1:4020'",
       '127.0.0.1:4010 is not an address the README uses',

@@ -31,9 +31,27 @@ export interface ClientOf {
  * the sandbox's, those of the README's sandbox examples and of its command (SANDBOX_URL, SANDBOX_ADMIN_TOKEN).
  */
 const FACTORY: Record<string, ClientOf> = {
-  business: { create: 'createBusinessClient', from: ROOT_ENTRY, variable: 'business', auth: 'credentials', env: { url: `${envPrefix('business')}URL`, secret: `${envPrefix('business')}CREDENTIALS` } },
-  v1: { create: 'createV1Client', from: ROOT_ENTRY, variable: 'v1', auth: 'credentials', env: { url: `${envPrefix('v1')}URL`, secret: `${envPrefix('v1')}CREDENTIALS` } },
-  [SANDBOX_FAMILY]: { create: 'createSandboxClient', from: `${ROOT_ENTRY}/sandbox`, variable: 'sandbox', auth: 'adminToken', env: { url: 'SANDBOX_URL', secret: 'SANDBOX_ADMIN_TOKEN' } },
+  business: {
+    create: 'createBusinessClient',
+    from: ROOT_ENTRY,
+    variable: 'business',
+    auth: 'credentials',
+    env: { url: `${envPrefix('business')}URL`, secret: `${envPrefix('business')}CREDENTIALS` },
+  },
+  v1: {
+    create: 'createV1Client',
+    from: ROOT_ENTRY,
+    variable: 'v1',
+    auth: 'credentials',
+    env: { url: `${envPrefix('v1')}URL`, secret: `${envPrefix('v1')}CREDENTIALS` },
+  },
+  [SANDBOX_FAMILY]: {
+    create: 'createSandboxClient',
+    from: `${ROOT_ENTRY}/sandbox`,
+    variable: 'sandbox',
+    auth: 'adminToken',
+    env: { url: 'SANDBOX_URL', secret: 'SANDBOX_ADMIN_TOKEN' },
+  },
 };
 
 export function clientOf(family: string): ClientOf {
@@ -47,12 +65,23 @@ export function clientOf(family: string): ClientOf {
  * `<repo>/src/client/sandbox/index.ts`), read from its `exports` (`./dist/lib/<x>.js` is compiled from `src/client/<x>.ts`).
  */
 export function sourceModule(specifier: string): string {
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'src', 'client', 'package.json'), 'utf8')) as { name: string; exports: Record<string, { default?: string } | string> };
-  const subpath = specifier === pkg.name ? '.' : specifier.startsWith(`${pkg.name}/`) ? `.${specifier.slice(pkg.name.length)}` : undefined;
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'src', 'client', 'package.json'), 'utf8')) as {
+    name: string;
+    exports: Record<string, { default?: string } | string>;
+  };
+  const subpath =
+    specifier === pkg.name
+      ? '.'
+      : specifier.startsWith(`${pkg.name}/`)
+        ? `.${specifier.slice(pkg.name.length)}`
+        : undefined;
   const target = subpath === undefined ? undefined : pkg.exports[subpath];
   const file = typeof target === 'object' ? target.default : target;
   const compiled = file && /^\.\/dist\/lib\/(.+)\.js$/.exec(file);
-  if (!compiled) throw new Error(`${specifier} is not an entry point of ${pkg.name} compiled from src/client/ (its package.json exports).`);
+  if (!compiled)
+    throw new Error(
+      `${specifier} is not an entry point of ${pkg.name} compiled from src/client/ (its package.json exports).`,
+    );
   return join(repoRoot, 'src', 'client', `${compiled[1]}.ts`);
 }
 
@@ -73,7 +102,12 @@ function literal(value: unknown, indent: string): string {
 }
 
 /** The statements of one operation's sample (no import line). */
-export function sampleBody(family: string, doc: OpenApiDocument, entry: OperationEntry, baseUrl = defaultBaseUrl()): string {
+export function sampleBody(
+  family: string,
+  doc: OpenApiDocument,
+  entry: OperationEntry,
+  baseUrl = defaultBaseUrl(),
+): string {
   const { create, variable, auth: kind, env } = clientOf(family);
   const secured = entry.operation.security?.length !== 0;
   const init = validRequest(doc, entry);
@@ -82,12 +116,18 @@ export function sampleBody(family: string, doc: OpenApiDocument, entry: Operatio
   if (Object.keys(params).length) args.push(`params: ${literal(params, '    ')}`);
   if (entry.operation.requestBody) args.push(`body: ${literal(bodyExamples(doc, entry)[0]?.[1] ?? {}, '    ')}`);
   // The control API's security is the sandbox's admin token (when it runs with one), not a token call.
-  const auth = !secured ? '' : kind === 'adminToken' ? `\n  adminToken: process.env.${env.secret},` : `\n  auth: { credentials: JSON.parse(process.env.${env.secret} ?? '{}') },`;
+  const auth = !secured
+    ? ''
+    : kind === 'adminToken'
+      ? `\n  adminToken: process.env.${env.secret},`
+      : `\n  auth: { credentials: JSON.parse(process.env.${env.secret} ?? '{}') },`;
   const where =
     kind === 'adminToken'
       ? `// ${env.url}: the sandbox's address.${secured ? `\n// ${env.secret}: its admin token, if it was started with one.` : ''}`
       : `// ${env.url}: your deployment's address, else the sandbox's.${secured ? `\n// ${env.secret}: the token call's body as JSON (in the sandbox: a tenant's ${variable}Credentials).` : ''}`;
-  const call = args.length ? `${variable}.${entry.operationId}({\n    ${args.join(',\n    ')},\n  })` : `${variable}.${entry.operationId}()`;
+  const call = args.length
+    ? `${variable}.${entry.operationId}({\n    ${args.join(',\n    ')},\n  })`
+    : `${variable}.${entry.operationId}()`;
   return [
     where,
     `const ${variable} = ${create}({\n  baseUrl: process.env.${env.url} ?? '${baseUrl}',${auth}\n});`,
@@ -99,7 +139,10 @@ export function sampleBody(family: string, doc: OpenApiDocument, entry: Operatio
 }
 
 /** The import lines of a family's samples; `resolve` maps each package entry point to the module to import. */
-export function sampleImport(family: string, resolve: (specifier: string) => string = (specifier) => specifier): string {
+export function sampleImport(
+  family: string,
+  resolve: (specifier: string) => string = (specifier) => specifier,
+): string {
   const { create, from } = clientOf(family);
   if (from === ROOT_ENTRY) return `import { ${create}, orThrow } from '${resolve(from)}';`;
   return `import { orThrow } from '${resolve(ROOT_ENTRY)}';\nimport { ${create} } from '${resolve(from)}';`;
@@ -117,7 +160,10 @@ const samplesDir = join(repoRoot, 'src', 'client', 'generated', 'samples');
 export function samplesModule(family: string, doc: OpenApiDocument, header: string): string {
   const baseUrl = defaultBaseUrl();
   const functions = listOperations(doc).map((entry) => {
-    const body = sampleBody(family, doc, entry, baseUrl).split('\n').map((line) => (line ? `  ${line}` : line)).join('\n');
+    const body = sampleBody(family, doc, entry, baseUrl)
+      .split('\n')
+      .map((line) => (line ? `  ${line}` : line))
+      .join('\n');
     return `export async function ${entry.operationId}Sample(): Promise<void> {\n${body}\n}\n`;
   });
   // The entry points' sources, as the package's exports map them, so tsc checks each import a sample shows.

@@ -53,7 +53,15 @@ async function drive(probe: Probe, concurrency: number, seconds: number, tally?:
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
     const run = autocannon(
-      { url: probe.url, method: probe.method, headers: probe.headers, body: probe.body, connections: concurrency, duration: seconds, sampleInt: 50 },
+      {
+        url: probe.url,
+        method: probe.method,
+        headers: probe.headers,
+        body: probe.body,
+        connections: concurrency,
+        duration: seconds,
+        sampleInt: 50,
+      },
       (error) => (error ? reject(error) : resolve()),
     );
     run.on('response', (_client, status, _bytes, ms) => {
@@ -73,7 +81,12 @@ async function drive(probe: Probe, concurrency: number, seconds: number, tally?:
  * The targets of one operation side by side: after a warm-up of each, they take turns in slices of SLICE_S
  * until each has had `seconds`, so a slow moment of the shared machine falls on all of them.
  */
-async function interleaved(operation: string, concurrency: number, seconds: number, targets: { target: string; probe: Probe }[]): Promise<LoadRow[]> {
+async function interleaved(
+  operation: string,
+  concurrency: number,
+  seconds: number,
+  targets: { target: string; probe: Probe }[],
+): Promise<LoadRow[]> {
   const runs = targets.map((t) => ({ ...t, tally: { latencies: [], failures: 0, seconds: 0, turns: [] } as Tally }));
   for (const run of runs) await drive(run.probe, concurrency, WARM_UP_S);
   for (let done = 0; done < seconds; done += SLICE_S) {
@@ -82,7 +95,10 @@ async function interleaved(operation: string, concurrency: number, seconds: numb
   const prism = runs.find((r) => r.target === 'Prism')?.tally.turns;
   return runs.map(({ target, tally }) => {
     const latencies = tally.latencies.sort((a, b) => a - b);
-    const ratios = prism && target !== 'Prism' ? tally.turns.map((perSecond, i) => perSecond / prism[i]!).sort((a, b) => a - b) : undefined;
+    const ratios =
+      prism && target !== 'Prism'
+        ? tally.turns.map((perSecond, i) => perSecond / prism[i]!).sort((a, b) => a - b)
+        : undefined;
     return {
       target,
       operation,
@@ -92,7 +108,9 @@ async function interleaved(operation: string, concurrency: number, seconds: numb
       p50ms: percentile(latencies, 0.5),
       p99ms: percentile(latencies, 0.99),
       failures: tally.failures,
-      ...(ratios ? { toPrism: { median: percentile(ratios, 0.5), p10: percentile(ratios, 0.1), p90: percentile(ratios, 0.9) } } : {}),
+      ...(ratios
+        ? { toPrism: { median: percentile(ratios, 0.5), p10: percentile(ratios, 0.1), p90: percentile(ratios, 0.9) } }
+        : {}),
     };
   });
 }
@@ -127,15 +145,16 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
     }
     const rows: LoadRow[] = [];
     const sandboxBearer = await sandboxToken(sandbox.url, 'business', tenant.businessCredentials);
-    const reads = (url: string, bearer: string) => ({
-      listBanks: { method: 'GET', url: url + businessOperations.listBanks.path, expected: 200 },
-      listBankAccounts: {
-        method: 'GET',
-        url: url + businessOperations.listBankAccounts.path.replace('{clientId}', tenant.clientId),
-        headers: { authorization: `Bearer ${bearer}` },
-        expected: 200,
-      },
-    }) satisfies Record<string, Probe>;
+    const reads = (url: string, bearer: string) =>
+      ({
+        listBanks: { method: 'GET', url: url + businessOperations.listBanks.path, expected: 200 },
+        listBankAccounts: {
+          method: 'GET',
+          url: url + businessOperations.listBankAccounts.path.replace('{clientId}', tenant.clientId),
+          headers: { authorization: `Bearer ${bearer}` },
+          expected: 200,
+        },
+      }) satisfies Record<string, Probe>;
     const prismReads = reads(prism.url, 'bench-token');
     const sandboxReads = reads(sandbox.url, sandboxBearer);
     // Node's floor for each read: a bare node:http server answering the sandbox's own bytes for it.
@@ -170,11 +189,12 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
   }
 }
 
-const ratioText = (r: LoadRow) => (r.toPrism ? `${r.toPrism.median.toFixed(2)}x (${r.toPrism.p10.toFixed(2)}–${r.toPrism.p90.toFixed(2)})` : '');
+const ratioText = (r: LoadRow) =>
+  r.toPrism ? `${r.toPrism.median.toFixed(2)}x (${r.toPrism.p10.toFixed(2)}–${r.toPrism.p90.toFixed(2)})` : '';
 
 export function sandboxTable(rows: LoadRow[]): string[] {
   return [
-    '| Sandbox vs Prism (each in its own process, loopback, PGlite in memory, load from autocannon) | Operation | Clients | Requests | Per second | p50 | p99 | Not the expected status | Throughput / Prism\'s, per turn: median (p10–p90) |',
+    "| Sandbox vs Prism (each in its own process, loopback, PGlite in memory, load from autocannon) | Operation | Clients | Requests | Per second | p50 | p99 | Not the expected status | Throughput / Prism's, per turn: median (p10–p90) |",
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
@@ -187,5 +207,8 @@ export function sandboxTable(rows: LoadRow[]): string[] {
 export function sandboxTargets(rows: LoadRow[]): string[] {
   return rows
     .filter((r) => r.target === 'sandbox' && r.toPrism)
-    .map((r) => `- sandbox ${r.operation}, ${r.concurrency} client(s): ${ratioText(r)} Prism's throughput (target at least 3x, median of per-turn ratios): ${r.toPrism!.median >= 3 ? 'met' : 'missed'}`);
+    .map(
+      (r) =>
+        `- sandbox ${r.operation}, ${r.concurrency} client(s): ${ratioText(r)} Prism's throughput (target at least 3x, median of per-turn ratios): ${r.toPrism!.median >= 3 ? 'met' : 'missed'}`,
+    );
 }

@@ -15,12 +15,26 @@ describe.skipIf(!adminUrl)('sandbox:load (needs PostgreSQL; skipped with the Pos
     const databaseUrl = await createDatabase(adminUrl!, 'load');
     const report = await runLoad({ databaseUrl, clients: 3, seconds: 3 });
     const text = formatReport(report);
-    expect(report.checks.filter((c) => !c.pass), text).toEqual([]);
+    expect(
+      report.checks.filter((c) => !c.pass),
+      text,
+    ).toEqual([]);
     expect(report.passed).toBe(true);
     expect(report.killedAtSeconds).toBeGreaterThan(1);
     expect(report.flows.completed, text).toBeGreaterThan(0);
     const operations = report.operations.map((r) => r.operation);
-    for (const op of ['createTenant', 'registerUser', 'approveUser', 'createCustodyWallet', 'createBankAccount', 'fundUser', 'createPayout', 'createOnRamp', 'payOnRamp']) expect(operations).toContain(op);
+    for (const op of [
+      'createTenant',
+      'registerUser',
+      'approveUser',
+      'createCustodyWallet',
+      'createBankAccount',
+      'fundUser',
+      'createPayout',
+      'createOnRamp',
+      'payOnRamp',
+    ])
+      expect(operations).toContain(op);
     expect(text).toMatch(/^PASS {2}every event reached every healthy endpoint exactly once/m);
 
     // A lost payout, a wallet credited from nowhere, a delivery the healthy receiver got twice for no reason, and a
@@ -30,23 +44,36 @@ describe.skipIf(!adminUrl)('sandbox:load (needs PostgreSQL; skipped with the Pos
     try {
       const [payout] = [...report.evidence.ledger.created].find(([, table]) => table === 'payouts')!;
       await db.query('delete from payouts where id = $1', [payout]);
-      await db.query('update custody_wallets set balance = balance + 1 where id = (select id from custody_wallets limit 1)');
+      await db.query(
+        'update custody_wallets set balance = balance + 1 where id = (select id from custody_wallets limit 1)',
+      );
       const [key, times] = [...report.evidence.receivers.healthy.calls].find(([, t]) => t.length === 1)!;
       report.evidence.receivers.healthy.calls.set(key, [...times, performance.now()]);
       // An attempt claimed and counted but never made (what a killed instance once left): the delivery's claims
       // reach the schedule while one call is missing from its attempts and from the failing endpoint's log.
-      const [lostCall] = (await db.query<{ id: string; url: string; event_id: string }>("select id::text as id, url, event_id::text as event_id from sandbox_deliveries where status = 'failed' limit 1")).rows;
+      const [lostCall] = (
+        await db.query<{ id: string; url: string; event_id: string }>(
+          "select id::text as id, url, event_id::text as event_id from sandbox_deliveries where status = 'failed' limit 1",
+        )
+      ).rows;
       await db.query('delete from sandbox_delivery_attempts where delivery_id = $1 and attempt = 1', [lostCall!.id]);
-      const failingReceiver = Object.values(report.evidence.receivers).find((r) => r.calls.has(`${lostCall!.url}|${lostCall!.event_id}`))!;
-      failingReceiver.calls.set(`${lostCall!.url}|${lostCall!.event_id}`, failingReceiver.calls.get(`${lostCall!.url}|${lostCall!.event_id}`)!.slice(1));
+      const failingReceiver = Object.values(report.evidence.receivers).find((r) =>
+        r.calls.has(`${lostCall!.url}|${lostCall!.event_id}`),
+      )!;
+      failingReceiver.calls.set(
+        `${lostCall!.url}|${lostCall!.event_id}`,
+        failingReceiver.calls.get(`${lostCall!.url}|${lostCall!.event_id}`)!.slice(1),
+      );
       const failed = (await checkDatabase(db, report.evidence)).filter((c) => !c.pass).map((c) => c.name);
-      expect(failed).toEqual(expect.arrayContaining([
-        'every create answered with success is in the database',
-        expect.stringMatching(/^every user ledger sums/),
-        expect.stringMatching(/^every wallet ledger sums/),
-        'every event reached every healthy endpoint exactly once (by event id)',
-        expect.stringMatching(/^every failing endpoint saw exactly the scheduled/),
-      ]));
+      expect(failed).toEqual(
+        expect.arrayContaining([
+          'every create answered with success is in the database',
+          expect.stringMatching(/^every user ledger sums/),
+          expect.stringMatching(/^every wallet ledger sums/),
+          'every event reached every healthy endpoint exactly once (by event id)',
+          expect.stringMatching(/^every failing endpoint saw exactly the scheduled/),
+        ]),
+      );
     } finally {
       await db.end();
     }

@@ -137,7 +137,9 @@ function createBalancer(instances: Instance[]) {
     return t;
   };
   const operationOf = (method: string, path: string) =>
-    routes.find((r) => r.entry.method === method.toLowerCase() && r.segments === path.split('/').length && r.match(path))?.entry.operationId ?? `${method} ${path}`;
+    routes.find(
+      (r) => r.entry.method === method.toLowerCase() && r.segments === path.split('/').length && r.match(path),
+    )?.entry.operationId ?? `${method} ${path}`;
   let next = 0;
   const errors: string[] = [];
   const fetchVia: typeof fetch = async (input, init) => {
@@ -151,7 +153,13 @@ function createBalancer(instances: Instance[]) {
     const started = performance.now();
     instance.inFlight++;
     try {
-      const response = await fetch(target, { method: request.method, headers: request.headers, body, signal: request.signal, redirect: 'manual' });
+      const response = await fetch(target, {
+        method: request.method,
+        headers: request.headers,
+        body,
+        signal: request.signal,
+        redirect: 'manual',
+      });
       tally(operation).latencies.push(performance.now() - started);
       return response;
     } catch (error) {
@@ -188,18 +196,32 @@ class Unexpected extends Error {}
 
 const PAYOUT_RACE = { payouts: 4, amount: 150_000 };
 
-async function runFlows(baseUrl: string, balancer: ReturnType<typeof createBalancer>, receivers: Record<Behaviour, Receiver>, ledger: Ledger, client: number, until: number) {
+async function runFlows(
+  baseUrl: string,
+  balancer: ReturnType<typeof createBalancer>,
+  receivers: Record<Behaviour, Receiver>,
+  ledger: Ledger,
+  client: number,
+  until: number,
+) {
   const common = { baseUrl, fetch: balancer.fetch, retry: false as const, timeoutMs: 20_000 };
   const control = createSandboxClient(common);
   const person = (() => {
-    const { external_user_id: _fixed, ...rest } = (readBundleFile('v1') as any).components.examples.RegisterNaturalPerson.value;
+    const { external_user_id: _fixed, ...rest } = (readBundleFile('v1') as any).components.examples
+      .RegisterNaturalPerson.value;
     return rest;
   })();
-  const ok = async <R extends Result>(operation: string, pending: Promise<R>, created?: { table: string; id: (data: any) => string }): Promise<NonNullable<R['data']>> => {
+  const ok = async <R extends Result>(
+    operation: string,
+    pending: Promise<R>,
+    created?: { table: string; id: (data: any) => string },
+  ): Promise<NonNullable<R['data']>> => {
     const result = await pending;
     if (!result.response.ok) {
       balancer.tally(operation).errors++;
-      ledger.unexpected.push(`${operation} answered ${result.response.status}: ${JSON.stringify(result.error).slice(0, 200)}`);
+      ledger.unexpected.push(
+        `${operation} answered ${result.response.status}: ${JSON.stringify(result.error).slice(0, 200)}`,
+      );
       throw new Unexpected(operation);
     }
     if (created) ledger.created.set(created.id(result.data), created.table);
@@ -208,21 +230,46 @@ async function runFlows(baseUrl: string, balancer: ReturnType<typeof createBalan
   const moved = (table: string, id: string, status: string) => ledger.states.set(id, { table, status });
   let completed = 0;
   let interrupted = 0;
-  let tenant: { id: string; business: ReturnType<typeof createBusinessClient>; v1: ReturnType<typeof createV1Client>; register: string; lastWallet?: string; flows: number } | null = null;
+  let tenant: {
+    id: string;
+    business: ReturnType<typeof createBusinessClient>;
+    v1: ReturnType<typeof createV1Client>;
+    register: string;
+    lastWallet?: string;
+    flows: number;
+  } | null = null;
 
   async function newTenant() {
-    const t = await ok('createTenant', control.createTenant({ body: { name: `Load ${client}` } }), { table: 'tenants', id: (d) => d.clientId });
+    const t = await ok('createTenant', control.createTenant({ body: { name: `Load ${client}` } }), {
+      table: 'tenants',
+      id: (d) => d.clientId,
+    });
     const v1 = createV1Client({ ...common, auth: { credentials: t.v1Credentials } });
     const business = createBusinessClient({ ...common, auth: { credentials: t.businessCredentials } });
     const endpoint = (name: string, triggerEvent: string, url: string) =>
-      ok('createIntegrationEndpoint', v1.createIntegrationEndpoint({ body: { name, direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: triggerEvent as any } }), { table: 'integration_endpoints', id: (d) => d.id });
+      ok(
+        'createIntegrationEndpoint',
+        v1.createIntegrationEndpoint({
+          body: { name, direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: triggerEvent as any },
+        }),
+        { table: 'integration_endpoints', id: (d) => d.id },
+      );
     // A healthy endpoint for every documented event; a 500 for user.created; a dropped connection for
     // fiat.payout.completed; a healthy business webhook of process ramp, a 500 one of wallet_transfer.
-    for (const event of documentedEvents()) await endpoint(`ok-${event}`, event, `${receivers.healthy.url}/v1/${t.clientId}/${event}`);
+    for (const event of documentedEvents())
+      await endpoint(`ok-${event}`, event, `${receivers.healthy.url}/v1/${t.clientId}/${event}`);
     await endpoint('fails-user.created', 'user.created', `${receivers.error500.url}/v1/${t.clientId}/user.created`);
-    await endpoint('drops-fiat.payout.completed', 'fiat.payout.completed', `${receivers.drop.url}/v1/${t.clientId}/fiat.payout.completed`);
+    await endpoint(
+      'drops-fiat.payout.completed',
+      'fiat.payout.completed',
+      `${receivers.drop.url}/v1/${t.clientId}/fiat.payout.completed`,
+    );
     const hook = (url: string, process: string) =>
-      ok('createBusinessWebhook', control.createBusinessWebhook({ body: { clientId: t.clientId, url, process: process as any } }), { table: 'business_webhooks', id: (d) => d.id });
+      ok(
+        'createBusinessWebhook',
+        control.createBusinessWebhook({ body: { clientId: t.clientId, url, process: process as any } }),
+        { table: 'business_webhooks', id: (d) => d.id },
+      );
     await hook(`${receivers.healthy.url}/business/${t.clientId}/ramp`, 'ramp');
     await hook(`${receivers.error500.url}/business/${t.clientId}/wallet_transfer`, 'wallet_transfer');
     return { id: t.clientId, business, v1, register: t.integrationRegister, flows: 0 };
@@ -233,36 +280,62 @@ async function runFlows(baseUrl: string, balancer: ReturnType<typeof createBalan
     const t = tenant;
     t.flows++;
     const clientId = t.id;
-    const registered = await ok('registerUser', t.v1.registerUser({ params: { header: { 'x-integration-register': t.register } }, body: person }), { table: 'users', id: (d) => d.user_id });
+    const registered = await ok(
+      'registerUser',
+      t.v1.registerUser({ params: { header: { 'x-integration-register': t.register } }, body: person }),
+      { table: 'users', id: (d) => d.user_id },
+    );
     const userId: string = registered.user_id;
     await ok('approveUser', control.approveUser({ params: { path: { userId } } }));
     moved('users', userId, 'approved');
-    const wallet = await ok('createCustodyWallet', t.business.createCustodyWallet({ params: { path: { clientId, userId } }, body: { token: 'USDC' } }), { table: 'custody_wallets', id: (d) => d.id });
-    const account = await ok('createBankAccount', control.createBankAccount({ body: { clientId, userId } }), { table: 'bank_accounts', id: (d) => d.accountId });
+    const wallet = await ok(
+      'createCustodyWallet',
+      t.business.createCustodyWallet({ params: { path: { clientId, userId } }, body: { token: 'USDC' } }),
+      { table: 'custody_wallets', id: (d) => d.id },
+    );
+    const account = await ok('createBankAccount', control.createBankAccount({ body: { clientId, userId } }), {
+      table: 'bank_accounts',
+      id: (d) => d.accountId,
+    });
     await ok('acceptBankAccount', control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
     moved('bank_accounts', account.accountId, 'accepted');
     const funding = { known: 0, lost: 0 };
     ledger.funded.set(userId, funding);
     try {
-      await ok('fundUser', control.fundUser({ params: { path: { userId } }, body: { amount: 1_000_000, currency: 'COP' } }));
+      await ok(
+        'fundUser',
+        control.fundUser({ params: { path: { userId } }, body: { amount: 1_000_000, currency: 'COP' } }),
+      );
       funding.known += 1_000_000;
     } catch (error) {
       if (lostToKill(error)) funding.lost += 1_000_000;
       throw error;
     }
     const payout = (amount: number) =>
-      t.v1.createPayout({ params: { path: { user_id: userId } }, body: { amount, currency: 'COP', destinationId: account.accountId, paymentMethod: 'ACH' } });
+      t.v1.createPayout({
+        params: { path: { user_id: userId } },
+        body: { amount, currency: 'COP', destinationId: account.accountId, paymentMethod: 'ACH' },
+      });
     const paid = await ok('createPayout', payout(300_000), { table: 'payouts', id: (d) => d.id });
     await ok('completePayout', control.completePayout({ params: { path: { payoutId: paid.id } } }));
     moved('payouts', paid.id, 'COMPLETED');
     const refunded = await ok('createPayout', payout(200_000), { table: 'payouts', id: (d) => d.id });
     await ok('rejectPayout', control.rejectPayout({ params: { path: { payoutId: refunded.id } } }));
     moved('payouts', refunded.id, 'REJECTED');
-    const external = await ok('createExternalWallet', control.createExternalWallet({ body: { userId } }), { table: 'external_wallets', id: (d) => d.externalWalletId });
+    const external = await ok('createExternalWallet', control.createExternalWallet({ body: { userId } }), {
+      table: 'external_wallets',
+      id: (d) => d.externalWalletId,
+    });
     const onRamp = (amount: number, inverse: boolean) =>
       t.v1.createOnRamp({
         params: { path: { user_id: userId } },
-        body: { amount, paymentMethod: 'NEQUI', phone: '+573104567890', destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId }, ...(inverse ? { executionMode: 'INVERSE' as const } : {}) },
+        body: {
+          amount,
+          paymentMethod: 'NEQUI',
+          phone: '+573104567890',
+          destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId },
+          ...(inverse ? { executionMode: 'INVERSE' as const } : {}),
+        },
       });
     const normal = await ok('createOnRamp', onRamp(400_000, false), { table: 'on_ramps', id: (d) => d.operation.id });
     await ok('payOnRamp', control.payOnRamp({ params: { path: { operationId: normal.operation.id } } }));
@@ -271,7 +344,9 @@ async function runFlows(baseUrl: string, balancer: ReturnType<typeof createBalan
     moved('on_ramps', inverse.operation.id, 'COMPLETED');
     // Left: 1,000,000 - 300,000 - 200,000 (inverse) = 500,000 COP. Payouts race for it across both instances.
     const left = 500_000;
-    const race = await Promise.allSettled(Array.from({ length: PAYOUT_RACE.payouts }, () => payout(PAYOUT_RACE.amount)));
+    const race = await Promise.allSettled(
+      Array.from({ length: PAYOUT_RACE.payouts }, () => payout(PAYOUT_RACE.amount)),
+    );
     let accepted = 0;
     for (const r of race) {
       if (r.status === 'rejected') throw r.reason;
@@ -286,10 +361,20 @@ async function runFlows(baseUrl: string, balancer: ReturnType<typeof createBalan
     const overdraw = await payout(10_000_000);
     if (overdraw.response.status === 400) balancer.tally('createPayout').refused++;
     else await ok('createPayout', Promise.resolve(overdraw));
-    await ok('getCustodyWalletBalance', t.business.getCustodyWalletBalance({ params: { path: { clientId, userId, walletId: wallet.id } } }));
+    await ok(
+      'getCustodyWalletBalance',
+      t.business.getCustodyWalletBalance({ params: { path: { clientId, userId, walletId: wallet.id } } }),
+    );
     if (t.lastWallet) {
       const transfer = async (amount: number): Promise<{ id: string }> =>
-        ok('createWalletTransfer', t.business.createWalletTransfer({ params: { path: { clientId, userId } }, body: { walletOriginId: wallet.id, walletDestinationId: t.lastWallet!, amount } as any }), { table: 'wallet_transfers', id: (d) => d.id }) as Promise<{ id: string }>;
+        ok(
+          'createWalletTransfer',
+          t.business.createWalletTransfer({
+            params: { path: { clientId, userId } },
+            body: { walletOriginId: wallet.id, walletDestinationId: t.lastWallet!, amount } as any,
+          }),
+          { table: 'wallet_transfers', id: (d) => d.id },
+        ) as Promise<{ id: string }>;
       const sent = await transfer(30);
       await ok('completeWalletTransfer', control.completeWalletTransfer({ params: { path: { transferId: sent.id } } }));
       moved('wallet_transfers', sent.id, 'completed');
@@ -309,7 +394,8 @@ async function runFlows(baseUrl: string, balancer: ReturnType<typeof createBalan
     } catch (error) {
       interrupted++;
       tenant = null; // its setup or its last user may be half done: start afresh
-      if (!lostToKill(error) && !(error instanceof Unexpected)) ledger.unexpected.push(`flow of client ${client}: ${(error as Error).message}`);
+      if (!lostToKill(error) && !(error instanceof Unexpected))
+        ledger.unexpected.push(`flow of client ${client}: ${(error as Error).message}`);
     }
   }
   return { completed, interrupted };
@@ -329,31 +415,56 @@ export interface Evidence {
 export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<Check[]> {
   const { ledger, receivers, killedAtMs } = evidence;
   const checks: Check[] = [];
-  const q = async <Row,>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows as Row[];
+  const q = async <Row>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows as Row[];
 
   // (a) Every acknowledged create is a row, and every acknowledged transition is the row's state.
   const byTable = new Map<string, string[]>();
   for (const [id, table] of ledger.created) byTable.set(table, [...(byTable.get(table) ?? []), id]);
   const missing: string[] = [];
   for (const [table, ids] of byTable) {
-    const found = new Set((await q<{ id: string }>(`select id::text as id from ${table} where id = any($1::uuid[])`, [ids])).map((r) => r.id));
+    const found = new Set(
+      (await q<{ id: string }>(`select id::text as id from ${table} where id = any($1::uuid[])`, [ids])).map(
+        (r) => r.id,
+      ),
+    );
     for (const id of ids) if (!found.has(id)) missing.push(`${table} ${id}`);
   }
-  checks.push({ name: 'every create answered with success is in the database', pass: missing.length === 0, figures: `${ledger.created.size} acknowledged, ${missing.length} missing${missing.length ? `: ${missing.slice(0, 5).join(', ')}` : ''}` });
+  checks.push({
+    name: 'every create answered with success is in the database',
+    pass: missing.length === 0,
+    figures: `${ledger.created.size} acknowledged, ${missing.length} missing${missing.length ? `: ${missing.slice(0, 5).join(', ')}` : ''}`,
+  });
   const wrong: string[] = [];
   const byStateTable = new Map<string, [string, string][]>();
-  for (const [id, { table, status }] of ledger.states) byStateTable.set(table, [...(byStateTable.get(table) ?? []), [id, status]]);
+  for (const [id, { table, status }] of ledger.states)
+    byStateTable.set(table, [...(byStateTable.get(table) ?? []), [id, status]]);
   for (const [table, pairs] of byStateTable) {
-    const rows = new Map((await q<{ id: string; status: string }>(`select id::text as id, status from ${table} where id = any($1::uuid[])`, [pairs.map(([id]) => id)])).map((r) => [r.id, r.status]));
-    for (const [id, status] of pairs) if (rows.get(id) !== status) wrong.push(`${table} ${id}: ${rows.get(id) ?? 'missing'}, not ${status}`);
+    const rows = new Map(
+      (
+        await q<{ id: string; status: string }>(
+          `select id::text as id, status from ${table} where id = any($1::uuid[])`,
+          [pairs.map(([id]) => id)],
+        )
+      ).map((r) => [r.id, r.status]),
+    );
+    for (const [id, status] of pairs)
+      if (rows.get(id) !== status) wrong.push(`${table} ${id}: ${rows.get(id) ?? 'missing'}, not ${status}`);
   }
-  checks.push({ name: 'every transition answered with success is the state in the database', pass: wrong.length === 0, figures: `${ledger.states.size} acknowledged, ${wrong.length} not found${wrong.length ? `: ${wrong.slice(0, 5).join('; ')}` : ''}` });
+  checks.push({
+    name: 'every transition answered with success is the state in the database',
+    pass: wrong.length === 0,
+    figures: `${ledger.states.size} acknowledged, ${wrong.length} not found${wrong.length ? `: ${wrong.slice(0, 5).join('; ')}` : ''}`,
+  });
 
   // (b) No negative balance, and the ledgers sum.
   const [negative] = await q<{ users: string; wallets: string }>(
     'select (select count(*) from balances where amount < 0) as users, (select count(*) from custody_wallets where balance < 0) as wallets',
   );
-  checks.push({ name: 'no balance is negative', pass: Number(negative!.users) + Number(negative!.wallets) === 0, figures: `${negative!.users} user balances, ${negative!.wallets} wallets below 0` });
+  checks.push({
+    name: 'no balance is negative',
+    pass: Number(negative!.users) + Number(negative!.wallets) === 0,
+    figures: `${negative!.users} user balances, ${negative!.wallets} wallets below 0`,
+  });
   const users = await q<{ id: string; balance: string; payouts: string; inverse: string }>(
     `select u.id::text as id,
             coalesce((select amount from balances b where b.tenant_id = u.tenant_id and b.owner_id = u.id and b.currency = 'COP'), 0) as balance,
@@ -367,7 +478,10 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
     const funded = ledger.funded.get(u.id) ?? { known: 0, lost: 0 };
     if (funded.lost) uncertain++;
     const sum = Number(u.balance) + Number(u.payouts) + Number(u.inverse);
-    if (sum < funded.known || sum > funded.known + funded.lost) unbalanced.push(`user ${u.id}: balance ${u.balance} + payouts ${u.payouts} + inverse on-ramps ${u.inverse} = ${sum}, funded ${funded.known}${funded.lost ? ` (+${funded.lost} unknown)` : ''}`);
+    if (sum < funded.known || sum > funded.known + funded.lost)
+      unbalanced.push(
+        `user ${u.id}: balance ${u.balance} + payouts ${u.payouts} + inverse on-ramps ${u.inverse} = ${sum}, funded ${funded.known}${funded.lost ? ` (+${funded.lost} unknown)` : ''}`,
+      );
   }
   checks.push({
     name: 'every user ledger sums: COP balance + payouts not rejected + INVERSE on-ramps = funded',
@@ -387,7 +501,14 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
   checks.push({
     name: 'every wallet ledger sums: balance = completed on-ramps + completed transfers in - transfers out not cancelled',
     pass: walletsOff.length === 0,
-    figures: `${wallets.length} wallets, ${walletsOff.length} off${walletsOff.length ? `: ${walletsOff.slice(0, 3).map((w) => `${w.id} ${w.balance} != ${w.expected}`).join('; ')}` : ''}`,
+    figures: `${wallets.length} wallets, ${walletsOff.length} off${
+      walletsOff.length
+        ? `: ${walletsOff
+            .slice(0, 3)
+            .map((w) => `${w.id} ${w.balance} != ${w.expected}`)
+            .join('; ')}`
+        : ''
+    }`,
   });
   checks.push({
     name: 'concurrent payouts never took more than the balance covered',
@@ -399,10 +520,24 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
   // the whole schedule. A call the killed instance had claimed but never recorded (its `attempts` counter of
   // claims is ahead of its attempt rows) is made again by the survivor under the same number: it may have
   // reached the receiver once before the kill too, and only such a repeat is allowed.
-  const events = await q<{ id: string; tenant_id: string; event: string }>('select id::text as id, tenant_id::text as tenant_id, event from sandbox_events');
-  const endpoints = await q<{ id: string; tenant_id: string; trigger_event: string }>('select id::text as id, tenant_id::text as tenant_id, trigger_event from integration_endpoints where is_active');
-  const hooks = await q<{ id: string; tenant_id: string; process: string }>('select id::text as id, tenant_id::text as tenant_id, process from business_webhooks where status');
-  const deliveries = await q<{ id: string; event_id: string; endpoint_id: string; url: string; status: string; attempts: number; recorded: string }>(
+  const events = await q<{ id: string; tenant_id: string; event: string }>(
+    'select id::text as id, tenant_id::text as tenant_id, event from sandbox_events',
+  );
+  const endpoints = await q<{ id: string; tenant_id: string; trigger_event: string }>(
+    'select id::text as id, tenant_id::text as tenant_id, trigger_event from integration_endpoints where is_active',
+  );
+  const hooks = await q<{ id: string; tenant_id: string; process: string }>(
+    'select id::text as id, tenant_id::text as tenant_id, process from business_webhooks where status',
+  );
+  const deliveries = await q<{
+    id: string;
+    event_id: string;
+    endpoint_id: string;
+    url: string;
+    status: string;
+    attempts: number;
+    recorded: string;
+  }>(
     `select d.id::text as id, d.event_id::text as event_id, d.endpoint_id::text as endpoint_id, d.url, d.status, d.attempts,
             (select count(*) from sandbox_delivery_attempts a where a.delivery_id = d.id) as recorded
        from sandbox_deliveries d`,
@@ -420,16 +555,26 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
       if (!deliveryKeys.has(`${e.id}|${target}`)) notQueued.push(`${e.event} ${e.id} -> ${target}`);
     }
   }
-  checks.push({ name: 'every event was queued for every endpoint registered for it', pass: notQueued.length === 0, figures: `${events.length} events, ${expectedDeliveries} deliveries expected, ${notQueued.length} not queued${notQueued.length ? `: ${notQueued.slice(0, 3).join('; ')}` : ''}` });
+  checks.push({
+    name: 'every event was queued for every endpoint registered for it',
+    pass: notQueued.length === 0,
+    figures: `${events.length} events, ${expectedDeliveries} deliveries expected, ${notQueued.length} not queued${notQueued.length ? `: ${notQueued.slice(0, 3).join('; ')}` : ''}`,
+  });
 
-  const arrivals = (receiver: Receiver, d: { url: string; event_id: string }) => receiver.calls.get(`${d.url}|${d.event_id}`) ?? [];
+  const arrivals = (receiver: Receiver, d: { url: string; event_id: string }) =>
+    receiver.calls.get(`${d.url}|${d.event_id}`) ?? [];
   // A call the killed instance made arrived before the kill (half a second allowed for the receiver's own loop).
   const beforeKill = (times: number[]) => times.length > 0 && times[0]! <= killedAtMs + 500;
-  const receiverOf = (url: string): Behaviour | null => (Object.entries(receivers) as [Behaviour, Receiver][]).find(([, r]) => url.startsWith(`${r.url}/`))?.[0] ?? null;
+  const receiverOf = (url: string): Behaviour | null =>
+    (Object.entries(receivers) as [Behaviour, Receiver][]).find(([, r]) => url.startsWith(`${r.url}/`))?.[0] ?? null;
   const healthy = { deliveries: 0, once: 0, extraAfterKill: 0, problems: [] as string[] };
   const failing = { deliveries: 0, calls: 0, repeatedAfterKill: 0, problems: [] as string[] };
   const scheduled = deliverySchedule().calls;
-  const accounted = new Map<Behaviour, number>([['healthy', 0], ['error500', 0], ['drop', 0]]);
+  const accounted = new Map<Behaviour, number>([
+    ['healthy', 0],
+    ['error500', 0],
+    ['drop', 0],
+  ]);
   for (const d of deliveries) {
     const behaviour = receiverOf(d.url);
     if (!behaviour) continue;
@@ -442,22 +587,31 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
       if (d.status !== 'delivered') healthy.problems.push(`${d.id} is ${d.status}`);
       else if (seen === 1) healthy.once++;
       else if (seen > 1 && seen <= 1 + lost && beforeKill(times)) healthy.extraAfterKill += seen - 1;
-      else healthy.problems.push(`event ${d.event_id} reached ${d.url} ${seen} times (${lost} calls lost with the killed instance)`);
+      else
+        healthy.problems.push(
+          `event ${d.event_id} reached ${d.url} ${seen} times (${lost} calls lost with the killed instance)`,
+        );
     } else {
       failing.deliveries++;
       failing.calls += seen;
       // Every scheduled call was made and recorded, and reached the endpoint; a call the killed instance made and
       // died before recording is made again under its number, so it may arrive once more, before the kill.
-      if (d.status !== 'failed' || Number(d.recorded) !== scheduled) failing.problems.push(`${d.id} is ${d.status} after ${d.recorded} of ${scheduled} calls recorded`);
+      if (d.status !== 'failed' || Number(d.recorded) !== scheduled)
+        failing.problems.push(`${d.id} is ${d.status} after ${d.recorded} of ${scheduled} calls recorded`);
       else if (seen < scheduled || seen > scheduled + lost || (seen > scheduled && !beforeKill(times))) {
-        failing.problems.push(`event ${d.event_id} reached ${d.url} ${seen} times, scheduled ${scheduled} (${lost} claims of the killed instance never recorded)`);
+        failing.problems.push(
+          `event ${d.event_id} reached ${d.url} ${seen} times, scheduled ${scheduled} (${lost} claims of the killed instance never recorded)`,
+        );
       } else failing.repeatedAfterKill += seen - scheduled;
     }
   }
   // Calls a receiver logged that no delivery accounts for (an event the database does not have, a duplicate).
   for (const [behaviour, receiver] of Object.entries(receivers) as [Behaviour, Receiver][]) {
     const total = [...receiver.calls.values()].reduce((a, b) => a + b.length, 0);
-    if (total !== accounted.get(behaviour)) (behaviour === 'healthy' ? healthy : failing).problems.push(`${behaviour} receiver logged ${total} calls, deliveries account for ${accounted.get(behaviour)}`);
+    if (total !== accounted.get(behaviour))
+      (behaviour === 'healthy' ? healthy : failing).problems.push(
+        `${behaviour} receiver logged ${total} calls, deliveries account for ${accounted.get(behaviour)}`,
+      );
   }
   checks.push({
     name: 'every event reached every healthy endpoint exactly once (by event id)',
@@ -475,21 +629,40 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
 /** Runs the load, the kill, the drain and the checks. Stops what it started before it resolves or throws. */
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const log = options.log ?? (() => {});
-  if (!(options.clients >= 1 && options.clients <= MAX_CLIENTS) || !Number.isInteger(options.clients)) throw new Error(`--clients must be an integer from 1 to ${MAX_CLIENTS}.`);
-  if (!(options.seconds >= 1 && options.seconds <= MAX_SECONDS)) throw new Error(`--seconds must be from 1 to ${MAX_SECONDS}.`);
+  if (!(options.clients >= 1 && options.clients <= MAX_CLIENTS) || !Number.isInteger(options.clients))
+    throw new Error(`--clients must be an integer from 1 to ${MAX_CLIENTS}.`);
+  if (!(options.seconds >= 1 && options.seconds <= MAX_SECONDS))
+    throw new Error(`--seconds must be from 1 to ${MAX_SECONDS}.`);
   const db = new pg.Client({ connectionString: options.databaseUrl });
   try {
-    const receivers = { healthy: await startReceiver('healthy'), error500: await startReceiver('error500'), drop: await startReceiver('drop') };
+    const receivers = {
+      healthy: await startReceiver('healthy'),
+      error500: await startReceiver('error500'),
+      drop: await startReceiver('drop'),
+    };
     const starts = await Promise.allSettled([0, 1].map(() => launchSandbox(['--database-url', options.databaseUrl])));
     for (const start of starts) if (start.status === 'fulfilled') track(start.value);
     const launched = starts.map((start) => {
       if (start.status === 'rejected') throw start.reason;
       return start.value;
     });
-    const instances: Instance[] = launched.map((process) => ({ url: process.url, process, killed: false, inFlight: 0 }));
-    log(`Two sandboxes on one PostgreSQL: ${instances.map((i) => i.url).join(', ')}; receivers: healthy ${receivers.healthy.url}, 500 ${receivers.error500.url}, dropping ${receivers.drop.url}.`);
+    const instances: Instance[] = launched.map((process) => ({
+      url: process.url,
+      process,
+      killed: false,
+      inFlight: 0,
+    }));
+    log(
+      `Two sandboxes on one PostgreSQL: ${instances.map((i) => i.url).join(', ')}; receivers: healthy ${receivers.healthy.url}, 500 ${receivers.error500.url}, dropping ${receivers.drop.url}.`,
+    );
     const balancer = createBalancer(instances);
-    const ledger: Ledger = { created: new Map(), states: new Map(), funded: new Map(), races: { raced: 0, overAccepted: 0 }, unexpected: [] };
+    const ledger: Ledger = {
+      created: new Map(),
+      states: new Map(),
+      funded: new Map(),
+      races: { raced: 0, overAccepted: 0 },
+      unexpected: [],
+    };
 
     const started = performance.now();
     const until = started + options.seconds * 1000;
@@ -497,26 +670,42 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     let killedAtMs = Infinity;
     let inFlightAtKill = 0;
     const victim = instances[1]!;
-    const kill = setTimeout(() => {
-      victim.killed = true;
-      inFlightAtKill = victim.inFlight;
-      killedAtMs = performance.now();
-      killedAt = (killedAtMs - started) / 1000;
-      victim.process.child.kill('SIGKILL');
-      log(`SIGKILL sent to ${victim.url} at ${killedAt.toFixed(1)} s, with ${inFlightAtKill} requests in flight on it.`);
-    }, (options.seconds * 1000) / 2);
-    const results = await Promise.all(Array.from({ length: options.clients }, (_, i) => runFlows(instances[0]!.url, balancer, receivers, ledger, i, until)));
+    const kill = setTimeout(
+      () => {
+        victim.killed = true;
+        inFlightAtKill = victim.inFlight;
+        killedAtMs = performance.now();
+        killedAt = (killedAtMs - started) / 1000;
+        victim.process.child.kill('SIGKILL');
+        log(
+          `SIGKILL sent to ${victim.url} at ${killedAt.toFixed(1)} s, with ${inFlightAtKill} requests in flight on it.`,
+        );
+      },
+      (options.seconds * 1000) / 2,
+    );
+    const results = await Promise.all(
+      Array.from({ length: options.clients }, (_, i) =>
+        runFlows(instances[0]!.url, balancer, receivers, ledger, i, until),
+      ),
+    );
     clearTimeout(kill);
     const elapsed = (performance.now() - started) / 1000;
     await victim.process.exit;
-    const flows = results.reduce((a, r) => ({ completed: a.completed + r.completed, interrupted: a.interrupted + r.interrupted }), { completed: 0, interrupted: 0 });
-    log(`Load over after ${elapsed.toFixed(1)} s: ${flows.completed} flows completed, ${flows.interrupted} interrupted. Draining the delivery queue...`);
+    const flows = results.reduce(
+      (a, r) => ({ completed: a.completed + r.completed, interrupted: a.interrupted + r.interrupted }),
+      { completed: 0, interrupted: 0 },
+    );
+    log(
+      `Load over after ${elapsed.toFixed(1)} s: ${flows.completed} flows completed, ${flows.interrupted} interrupted. Draining the delivery queue...`,
+    );
 
     // Drain: the survivor's clock moves past every retry delay and past the lease of calls the killed
     // instance had claimed, until no delivery is pending.
     await db.connect();
     const survivor = createSandboxClient({ baseUrl: instances[0]!.url, retry: false });
-    const step = Math.ceil((deliverySchedule().timeoutMs + Math.max(...deliverySchedule().retryDelaysMs) + 10_000) / 1000);
+    const step = Math.ceil(
+      (deliverySchedule().timeoutMs + Math.max(...deliverySchedule().retryDelaysMs) + 10_000) / 1000,
+    );
     // Before each move, nothing is due and no call is under way (the attempt counters stood still for 300 ms):
     // moving the clock past a call still under way would time it out in sandbox time and send it again.
     let pending = -1;
@@ -544,20 +733,46 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
 
     const evidence: Evidence = { ledger, receivers, killedAtMs };
     const checks = await checkDatabase(db, evidence);
-    checks.unshift({ name: 'the delivery queue drained', pass: pending === 0, figures: `${pending} deliveries still pending` });
+    checks.unshift({
+      name: 'the delivery queue drained',
+      pass: pending === 0,
+      figures: `${pending} deliveries still pending`,
+    });
     checks.push({
       name: 'no unexpected answer or network error on a live instance',
       pass: ledger.unexpected.length === 0 && balancer.errors.length === 0,
       figures: `${ledger.unexpected.length + balancer.errors.length} found${ledger.unexpected.length + balancer.errors.length ? `: ${[...ledger.unexpected, ...balancer.errors].slice(0, 3).join('; ')}` : ''}`,
     });
-    checks.push({ name: 'the killed instance was killed by SIGKILL half-way', pass: victim.killed && (await victim.process.exit).signal === 'SIGKILL', figures: `at ${killedAt.toFixed(1)} s of ${elapsed.toFixed(1)} s` });
+    checks.push({
+      name: 'the killed instance was killed by SIGKILL half-way',
+      pass: victim.killed && (await victim.process.exit).signal === 'SIGKILL',
+      figures: `at ${killedAt.toFixed(1)} s of ${elapsed.toFixed(1)} s`,
+    });
     const operations = [...balancer.tallies.entries()]
       .map(([operation, t]) => {
         const sorted = [...t.latencies].sort((a, b) => a - b);
-        return { operation, count: t.latencies.length, perSecond: t.latencies.length / elapsed, p50ms: percentile(sorted, 0.5) || 0, p99ms: percentile(sorted, 0.99) || 0, errors: t.errors, refused: t.refused, lostToKill: t.lostToKill };
+        return {
+          operation,
+          count: t.latencies.length,
+          perSecond: t.latencies.length / elapsed,
+          p50ms: percentile(sorted, 0.5) || 0,
+          p99ms: percentile(sorted, 0.99) || 0,
+          errors: t.errors,
+          refused: t.refused,
+          lostToKill: t.lostToKill,
+        };
       })
       .sort((a, b) => b.count - a.count);
-    return { checks, operations, seconds: elapsed, killedAtSeconds: killedAt, inFlightAtKill, flows, passed: checks.every((c) => c.pass), evidence };
+    return {
+      checks,
+      operations,
+      seconds: elapsed,
+      killedAtSeconds: killedAt,
+      inFlightAtKill,
+      flows,
+      passed: checks.every((c) => c.pass),
+      evidence,
+    };
   } finally {
     await db.end().catch(() => undefined);
     await stopAll();
@@ -567,15 +782,23 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
 export function formatReport(report: LoadReport): string {
   const lines: string[] = [];
   const pad = (s: string | number, n: number) => String(s).padStart(n);
-  lines.push(`${'operation'.padEnd(28)}${pad('count', 8)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('errors', 8)}${pad('refused', 9)}${pad('lost', 6)}`);
+  lines.push(
+    `${'operation'.padEnd(28)}${pad('count', 8)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('errors', 8)}${pad('refused', 9)}${pad('lost', 6)}`,
+  );
   for (const r of report.operations) {
-    lines.push(`${r.operation.padEnd(28)}${pad(r.count, 8)}${pad(r.perSecond.toFixed(1), 9)}${pad(r.p50ms.toFixed(1), 9)}${pad(r.p99ms.toFixed(1), 9)}${pad(r.errors, 8)}${pad(r.refused, 9)}${pad(r.lostToKill, 6)}`);
+    lines.push(
+      `${r.operation.padEnd(28)}${pad(r.count, 8)}${pad(r.perSecond.toFixed(1), 9)}${pad(r.p50ms.toFixed(1), 9)}${pad(r.p99ms.toFixed(1), 9)}${pad(r.errors, 8)}${pad(r.refused, 9)}${pad(r.lostToKill, 6)}`,
+    );
   }
   const total = report.operations.reduce((a, r) => a + r.count, 0);
   lines.push(`${'all'.padEnd(28)}${pad(total, 8)}${pad((total / report.seconds).toFixed(1), 9)}`);
   lines.push('');
-  lines.push(`Load: ${report.seconds.toFixed(1)} s, ${report.flows.completed} flows completed, ${report.flows.interrupted} interrupted (by the kill or an unexpected answer).`);
-  lines.push(`Kill: SIGKILL at ${report.killedAtSeconds.toFixed(1)} s; ${report.inFlightAtKill} requests in flight on the killed instance; ${report.operations.reduce((a, r) => a + r.lostToKill, 0)} requests got no answer from it ("lost" above, not counted as errors).`);
+  lines.push(
+    `Load: ${report.seconds.toFixed(1)} s, ${report.flows.completed} flows completed, ${report.flows.interrupted} interrupted (by the kill or an unexpected answer).`,
+  );
+  lines.push(
+    `Kill: SIGKILL at ${report.killedAtSeconds.toFixed(1)} s; ${report.inFlightAtKill} requests in flight on the killed instance; ${report.operations.reduce((a, r) => a + r.lostToKill, 0)} requests got no answer from it ("lost" above, not counted as errors).`,
+  );
   lines.push('');
   for (const c of report.checks) lines.push(`${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.figures}`);
   lines.push('');

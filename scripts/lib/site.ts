@@ -18,7 +18,12 @@ const REDOC_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini-full.svg';
 const INLINE_LOGO =
   "data:image/svg+xml;utf8,<svg xmlns='http://www.w3.org/2000/svg' width='62' height='14'><text x='0' y='11' font-family='sans-serif' font-size='11' fill='%23555'>Redocly</text></svg>";
 
-const redoclyVersion = () => (JSON.parse(readFileSync(join(repoRoot, 'node_modules', '@redocly', 'cli', 'package.json'), 'utf8')) as { version: string }).version;
+const redoclyVersion = () =>
+  (
+    JSON.parse(readFileSync(join(repoRoot, 'node_modules', '@redocly', 'cli', 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 
 /** The marker a reference page carries of what it was built from, so an unchanged one is not built again. */
 const builtFrom = (hash: string) => `<meta name="ramp-api-reference" content="sha256:${hash}">`;
@@ -28,7 +33,9 @@ function referenceJob(family: string, doc: OpenApiDocument, output: string): Red
   const withSamples = structuredClone(doc);
   for (const entry of listOperations(withSamples)) {
     // The label must equal the one listed under openapi.codeSamples in redocly.yaml, or Redoc hides the sample.
-    entry.operation['x-codeSamples'] = [{ lang: 'TypeScript', label: 'TypeScript (ramp-api)', source: sampleForDocs(family, doc, entry) }];
+    entry.operation['x-codeSamples'] = [
+      { lang: 'TypeScript', label: 'TypeScript (ramp-api)', source: sampleForDocs(family, doc, entry) },
+    ];
   }
   const text = JSON.stringify(withSamples);
   const marker = builtFrom(createHash('sha256').update(`${redoclyVersion()}\n${INLINE_LOGO}\n${text}`).digest('hex'));
@@ -51,8 +58,10 @@ function referenceJob(family: string, doc: OpenApiDocument, output: string): Red
     runs: [['build-docs', input, '--inlineBundle', '-o', partial, '--title', `${doc.info.title} reference`]],
     finish: () => {
       const html = readFileSync(partial, 'utf8');
-      if (!html.includes(REDOC_LOGO)) throw new Error(`Redoc no longer links ${REDOC_LOGO}; re-check what ${basename(output)} loads from outside.`);
-      if (!html.includes('<head>')) throw new Error(`Redoc's page for ${family} has no <head> to mark what it was built from.`);
+      if (!html.includes(REDOC_LOGO))
+        throw new Error(`Redoc no longer links ${REDOC_LOGO}; re-check what ${basename(output)} loads from outside.`);
+      if (!html.includes('<head>'))
+        throw new Error(`Redoc's page for ${family} has no <head> to mark what it was built from.`);
       writeFileSync(partial, html.split(REDOC_LOGO).join(INLINE_LOGO).replace('<head>', `<head>${marker}`));
       renameSync(partial, output);
     },

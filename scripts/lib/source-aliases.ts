@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function sourceAliases(root: string): { find: RegExp; replacement: string }[] {
-  const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { compilerOptions: { paths?: Record<string, string[]> } };
+  const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as {
+    compilerOptions: { paths?: Record<string, string[]> };
+  };
   // Longest pattern first: `ramp-api/openapi/*` before `ramp-api/*`, as TypeScript picks the longest prefix.
   return Object.entries(compilerOptions.paths ?? {})
     .sort(([a], [b]) => b.length - a.length)

@@ -31,22 +31,42 @@ let folders = 0;
 const SANDBOX_READY = 'printed "Ctrl-C to stop." and answered GET /api/parameters/banks with 200';
 
 const targets: Target[] = [
-  { name: 'npx ramp-api sandbox --memory', ready: SANDBOX_READY, command: async () => ({ argv: ['npx', 'ramp-api', 'sandbox', '--memory', '--port', '0'] }) },
-  { name: 'ramp-api-sandbox --memory (node dist/bin.js)', ready: SANDBOX_READY, command: async () => ({ argv: [process.execPath, bin, '--memory', '--port', '0'] }) },
+  {
+    name: 'npx ramp-api sandbox --memory',
+    ready: SANDBOX_READY,
+    command: async () => ({ argv: ['npx', 'ramp-api', 'sandbox', '--memory', '--port', '0'] }),
+  },
+  {
+    name: 'ramp-api-sandbox --memory (node dist/bin.js)',
+    ready: SANDBOX_READY,
+    command: async () => ({ argv: [process.execPath, bin, '--memory', '--port', '0'] }),
+  },
   {
     name: 'ramp-api-sandbox --data NEW_FOLDER',
     ready: SANDBOX_READY,
     command: async () => {
       const dir = join(work, `fresh-${++folders}`);
-      return { argv: [process.execPath, bin, '--data', dir, '--port', '0'], cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+      return {
+        argv: [process.execPath, bin, '--data', dir, '--port', '0'],
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
     },
   },
-  { name: 'ramp-api-sandbox --data FOLDER (a restart)', ready: SANDBOX_READY, command: async () => ({ argv: [process.execPath, bin, '--data', join(work, 'kept'), '--port', '0'] }) },
+  {
+    name: 'ramp-api-sandbox --data FOLDER (a restart)',
+    ready: SANDBOX_READY,
+    command: async () => ({ argv: [process.execPath, bin, '--data', join(work, 'kept'), '--port', '0'] }),
+  },
   {
     name: "startSandbox({ memory: true }) from 'ramp-api-sandbox', in a new Node process",
     ready: 'the script printed the address after startSandbox resolved, and GET /api/parameters/banks answered 200',
     command: async () => ({
-      argv: [process.execPath, '--input-type=module', '-e', "const { startSandbox } = await import('ramp-api-sandbox'); const s = await startSandbox({ memory: true, port: 0 }); console.log(`Sandbox: ${s.url}`); console.log('Ctrl-C to stop.'); process.on('SIGTERM', () => s.close().then(() => process.exit(0)));"],
+      argv: [
+        process.execPath,
+        '--input-type=module',
+        '-e',
+        "const { startSandbox } = await import('ramp-api-sandbox'); const s = await startSandbox({ memory: true, port: 0 }); console.log(`Sandbox: ${s.url}`); console.log('Ctrl-C to stop.'); process.on('SIGTERM', () => s.close().then(() => process.exit(0)));",
+      ],
     }),
   },
   {
@@ -58,7 +78,21 @@ const targets: Target[] = [
       mkdirSync(dir);
       const bundle = join(dir, 'business.json');
       copyFileSync(apiFamilies().find((api) => api.name === 'business')!.bundleJson, bundle);
-      return { argv: [join(repoRoot, 'node_modules', '.bin', 'prism'), 'mock', bundle, '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'], url: `http://127.0.0.1:${port}`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+      return {
+        argv: [
+          join(repoRoot, 'node_modules', '.bin', 'prism'),
+          'mock',
+          bundle,
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-v',
+          'warn',
+        ],
+        url: `http://127.0.0.1:${port}`,
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
     },
   },
 ];
@@ -67,7 +101,11 @@ const targets: Target[] = [
 async function timeStart(target: Target): Promise<number> {
   const { argv, url: given, cleanup } = await target.command();
   const started = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '' } });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '' },
+  });
   let out = '';
   child.stdout.on('data', (chunk) => (out += String(chunk)));
   child.stderr.on('data', (chunk) => (out += String(chunk)));
@@ -75,9 +113,12 @@ async function timeStart(target: Target): Promise<number> {
   try {
     const deadline = started + 60_000;
     for (;;) {
-      if (performance.now() > deadline) throw new Error(`${target.name}: not ready (${target.ready}) within 60 s:\n${out}`);
+      if (performance.now() > deadline)
+        throw new Error(`${target.name}: not ready (${target.ready}) within 60 s:\n${out}`);
       if (child.exitCode !== null) throw new Error(`${target.name} exited before it was ready:\n${out}`);
-      const url = given ?? (out.includes('Ctrl-C to stop.') ? /Sandbox:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] : undefined);
+      const url =
+        given ??
+        (out.includes('Ctrl-C to stop.') ? /Sandbox:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] : undefined);
       if (url) {
         const answered = await fetch(`${url}/api/parameters/banks`, { signal: AbortSignal.timeout(2000) }).then(
           (res) => (res.body?.cancel(), given ? true : res.status === 200),
@@ -112,7 +153,9 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 /** `rounds` rounds (after one warm-up round, not counted: the first start after a build reads files cold). */
-export async function startTimes(rounds: number): Promise<{ rows: StartRow[]; load: { before: number; after: number } }> {
+export async function startTimes(
+  rounds: number,
+): Promise<{ rows: StartRow[]; load: { before: number; after: number } }> {
   const before = loadavg()[0]!;
   // The restart target's folder: made by one start first.
   await timeStart(targets.find((t) => t.name.startsWith('ramp-api-sandbox --data FOLDER'))!);
@@ -128,7 +171,12 @@ export async function startTimes(rounds: number): Promise<{ rows: StartRow[]; lo
       ratios.get(name)!.push(ms / prism);
     }
   }
-  const rows = targets.map((t) => ({ name: t.name, ready: t.ready, ms: summarize(times.get(t.name)!), ...(t.name.startsWith('Prism') ? {} : { toPrism: summarize(ratios.get(t.name)!) }) }));
+  const rows = targets.map((t) => ({
+    name: t.name,
+    ready: t.ready,
+    ms: summarize(times.get(t.name)!),
+    ...(t.name.startsWith('Prism') ? {} : { toPrism: summarize(ratios.get(t.name)!) }),
+  }));
   return { rows, load: { before, after: loadavg()[0]! } };
 }
 
@@ -139,13 +187,17 @@ export function startTable({ rows, load }: Awaited<ReturnType<typeof startTimes>
     '',
     '| Target | Median (p10–p90) | Against Prism, per round: median (p10–p90) | Ready when |',
     '| --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.name} | ${ms(r.ms.median)} (${ms(r.ms.p10)}–${ms(r.ms.p90)}) | ${r.toPrism ? `${r.toPrism.median.toFixed(2)}x (${r.toPrism.p10.toFixed(2)}–${r.toPrism.p90.toFixed(2)})` : '1 (reference)'} | ${r.ready} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${ms(r.ms.median)} (${ms(r.ms.p10)}–${ms(r.ms.p90)}) | ${r.toPrism ? `${r.toPrism.median.toFixed(2)}x (${r.toPrism.p10.toFixed(2)}–${r.toPrism.p90.toFixed(2)})` : '1 (reference)'} | ${r.ready} |`,
+    ),
   ];
 }
 
 export function startTargets({ rows }: Awaited<ReturnType<typeof startTimes>>): string[] {
   const row = (prefix: string) => rows.find((r) => r.name.startsWith(prefix))!;
-  const check = (label: string, r: StartRow, limitMs: number) => `- ${label}: ${(r.ms.median / 1000).toFixed(2)} s median (target within ${limitMs / 1000} s on a quiet machine): ${r.ms.median <= limitMs ? 'met' : 'missed'}`;
+  const check = (label: string, r: StartRow, limitMs: number) =>
+    `- ${label}: ${(r.ms.median / 1000).toFixed(2)} s median (target within ${limitMs / 1000} s on a quiet machine): ${r.ms.median <= limitMs ? 'met' : 'missed'}`;
   return [
     check('`npx ramp-api sandbox --memory` ready', row('npx ramp-api sandbox'), 1000),
     check("`startSandbox({ memory: true })`, Node's own start included", row('startSandbox'), 1000),

@@ -19,12 +19,15 @@ afterAll(async () => {
 });
 
 describe('static server', () => {
-  it.each(['GET /% HTTP/1.1', 'GET /%E0%A4%A HTTP/1.1', 'GET // HTTP/1.1', 'GET /..%2f..%2fetc%2fpasswd HTTP/1.1'])('answers %s with a 4xx and keeps serving', async (line) => {
-    const status = await rawRequest(server.url, line);
-    expect(status).toBeGreaterThanOrEqual(400);
-    expect(status).toBeLessThan(500);
-    const page = await fetch(`${server.url}/`);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toBe('<h1>ok</h1>');
-  });
+  it.each(['GET /% HTTP/1.1', 'GET /%E0%A4%A HTTP/1.1', 'GET // HTTP/1.1', 'GET /..%2f..%2fetc%2fpasswd HTTP/1.1'])(
+    'answers %s with a 4xx and keeps serving',
+    async (line) => {
+      const status = await rawRequest(server.url, line);
+      expect(status).toBeGreaterThanOrEqual(400);
+      expect(status).toBeLessThan(500);
+      const page = await fetch(`${server.url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toBe('<h1>ok</h1>');
+    },
+  );
 });

@@ -27,7 +27,9 @@ export async function listenOrExit<T>(listen: () => Promise<T>, port: string): P
     return await listen();
   } catch (error) {
     if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
-    console.error(`Port ${port} on 127.0.0.1 is already in use: set PORT to a free port, or leave it unset to use any free one.`);
+    console.error(
+      `Port ${port} on 127.0.0.1 is already in use: set PORT to a free port, or leave it unset to use any free one.`,
+    );
     process.exit(1);
   }
 }

@@ -14,7 +14,8 @@ export default function setup(project: TestProject): (() => void) | undefined {
   // Vitest's own folder of transformed modules, made in the temporary folder before any setup ran: vitest
   // removes it when it closes, which an interrupted run does not do. Internal to vitest (TestProject.tmpDir).
   const vitestDir = (project as unknown as { tmpDir?: unknown }).tmpDir;
-  if (typeof vitestDir === 'string' && vitestDir.startsWith(tmpdir())) process.once('exit', () => rmSync(vitestDir, { recursive: true, force: true }));
+  if (typeof vitestDir === 'string' && vitestDir.startsWith(tmpdir()))
+    process.once('exit', () => rmSync(vitestDir, { recursive: true, force: true }));
   if (process.env[RUN_TMPDIR_ENV]) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'ramp-test-run-'));
   // Readable by others, as /tmp is: the PostgreSQL clusters tests start run as the postgres user, inside it.

@@ -28,14 +28,23 @@ export async function typeChecks(): Promise<void> {
   // @ts-expect-error destinationId is required
   await v1.createPayout({ params: { path: { user_id: clientId } }, body: { amount: 1, currency: 'COP' } });
   // A wrong field type: amount is a number.
-  // @ts-expect-error amount must be a number
-  await v1.createPayout({ params: { path: { user_id: clientId } }, body: { amount: '1500000', currency: 'COP', destinationId: clientId } });
+  await v1.createPayout({
+    params: { path: { user_id: clientId } },
+    // @ts-expect-error amount must be a number
+    body: { amount: '1500000', currency: 'COP', destinationId: clientId },
+  });
   // A value outside a closed enum.
-  // @ts-expect-error network is POLYGON or SUI
-  await business.createCustodyWallet({ params: { path: { clientId, userId: clientId } }, body: { token: 'USDC', network: 'ETHEREUM' } });
+  await business.createCustodyWallet({
+    params: { path: { clientId, userId: clientId } },
+    // @ts-expect-error network is POLYGON or SUI
+    body: { token: 'USDC', network: 'ETHEREUM' },
+  });
   // The same checks hold for the path-based call.
-  // @ts-expect-error destination is required on an on-ramp
-  await v1.POST('/api/v1/admin/fiats/{user_id}/onramp', { params: { path: { user_id: clientId } }, body: { amount: 1 } });
+  await v1.POST('/api/v1/admin/fiats/{user_id}/onramp', {
+    params: { path: { user_id: clientId } },
+    // @ts-expect-error destination is required on an on-ramp
+    body: { amount: 1 },
+  });
 
   // Fields with a default stay optional in requests (the service fills them in).
   await business.createCustodyWallet({ params: { path: { clientId, userId: clientId } }, body: { token: 'USDC' } });
@@ -43,12 +52,22 @@ export async function typeChecks(): Promise<void> {
   // Results are typed from the description.
   const wallets = await orThrow(business.listCustodyWallets({ params: { path: { clientId, userId: clientId } } }));
   expectTypeOf(wallets).toEqualTypeOf<BusinessComponents['schemas']['CustodyWallet'][]>();
-  const created = await orThrow(v1.createOnRamp({ params: { path: { user_id: clientId } }, body: { amount: 1, destination: { type: 'EXTERNAL', externalWalletId: clientId } } }));
+  const created = await orThrow(
+    v1.createOnRamp({
+      params: { path: { user_id: clientId } },
+      body: { amount: 1, destination: { type: 'EXTERNAL', externalWalletId: clientId } },
+    }),
+  );
   expectTypeOf(created.tierEscalation).toEqualTypeOf<V1Components['schemas']['TierEscalation'] | null>();
-  expectTypeOf(created.tierEscalation!.actionType).toEqualTypeOf<'FORM_URL' | 'QR_APP' | 'VIDEO_KYC' | 'DOC_UPLOAD' | 'NOTIFY_ONLY' | 'BLOCK'>();
+  expectTypeOf(created.tierEscalation!.actionType).toEqualTypeOf<
+    'FORM_URL' | 'QR_APP' | 'VIDEO_KYC' | 'DOC_UPLOAD' | 'NOTIFY_ONLY' | 'BLOCK'
+  >();
 
   // Error bodies are typed per operation.
-  const result = await v1.createOnRamp({ params: { path: { user_id: clientId } }, body: { amount: 1, destination: { type: 'EXTERNAL', externalWalletId: clientId } } });
+  const result = await v1.createOnRamp({
+    params: { path: { user_id: clientId } },
+    body: { amount: 1, destination: { type: 'EXTERNAL', externalWalletId: clientId } },
+  });
   expectTypeOf<ErrorBody<typeof result>>().toEqualTypeOf<V1Components['schemas']['ErrorBody']>();
   expectTypeOf<ApiError<ErrorBody<typeof result>>['body']>().toEqualTypeOf<V1Components['schemas']['ErrorBody']>();
 }

@@ -2,7 +2,14 @@
 export { createBusinessClient, type BusinessClient } from './business/index.js';
 export { createV1Client, type V1Client } from './v1/index.js';
 export { createSandboxClient, type SandboxClient } from './sandbox/client.js';
-export { unwrap, orThrow, type RampClientOptions, type SuccessData, type ErrorBody, type OperationMethods } from './core/client.js';
+export {
+  unwrap,
+  orThrow,
+  type RampClientOptions,
+  type SuccessData,
+  type ErrorBody,
+  type OperationMethods,
+} from './core/client.js';
 export type { AuthOptions, TokenGrant } from './core/token.js';
 export type { RetryOptions, Logger, PerRequestOptions } from './core/transport.js';
 export {

@@ -58,7 +58,9 @@ describe('the sandbox command line', () => {
   it('refuses any address that is not loopback without an admin token, and allows it with one', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.20', 'sandbox.example']) {
       expect(() => parse(['--host', host]), host).toThrow(UsageError);
-      expect(() => parse(['--host', host]), host).toThrow(`Refusing to listen on ${host}, which is not a loopback address, without an admin token`);
+      expect(() => parse(['--host', host]), host).toThrow(
+        `Refusing to listen on ${host}, which is not a loopback address, without an admin token`,
+      );
       expect(parse(['--host', host], { SANDBOX_ADMIN_TOKEN: TOKEN }).host).toBe(host);
     }
     expect(() => parse([], { SANDBOX_HOST: '0.0.0.0' })).toThrow(UsageError);
@@ -77,9 +79,15 @@ describe('the sandbox command line', () => {
     } finally {
       console.error = original;
       process.exitCode = 0;
-      Object.assign(process.env, saved.host === undefined ? {} : { SANDBOX_HOST: saved.host }, saved.token === undefined ? {} : { SANDBOX_ADMIN_TOKEN: saved.token });
+      Object.assign(
+        process.env,
+        saved.host === undefined ? {} : { SANDBOX_HOST: saved.host },
+        saved.token === undefined ? {} : { SANDBOX_ADMIN_TOKEN: saved.token },
+      );
     }
-    expect(errors.join('\n')).toMatch(/Refusing to listen on 0\.0\.0\.0.*Set SANDBOX_ADMIN_TOKEN \(or --admin-token-file FILE\)/s);
+    expect(errors.join('\n')).toMatch(
+      /Refusing to listen on 0\.0\.0\.0.*Set SANDBOX_ADMIN_TOKEN \(or --admin-token-file FILE\)/s,
+    );
     await expect(startSandbox({ memory: true, host: '0.0.0.0' })).rejects.toThrow(/not a loopback address/);
   });
 
@@ -93,7 +101,9 @@ describe('the sandbox command line', () => {
     // Should the refusal ever break, the sandbox would listen on 0.0.0.0: it is killed rather than left running.
     const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     // 'close', not 'exit': what it printed may still be arriving when it has exited.
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve)).finally(() => clearTimeout(killer));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve)).finally(() =>
+      clearTimeout(killer),
+    );
     expect(code).toBe(2);
     expect(err).toContain('Refusing to listen on 0.0.0.0');
 
@@ -101,9 +111,17 @@ describe('the sandbox command line', () => {
     try {
       expect(running.output()).toContain('admin token required');
       expect(running.output()).not.toContain(TOKEN);
-      const anonymous = await fetch(`${running.url}/sandbox/tenants`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
+      const anonymous = await fetch(`${running.url}/sandbox/tenants`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"x"}',
+      });
       expect(anonymous.status).toBe(401);
-      const tenant = await orThrow(createSandboxClient({ baseUrl: running.url, adminToken: TOKEN }).createTenant({ body: { name: 'With the token' } }));
+      const tenant = await orThrow(
+        createSandboxClient({ baseUrl: running.url, adminToken: TOKEN }).createTenant({
+          body: { name: 'With the token' },
+        }),
+      );
       expect(tenant.name).toBe('With the token');
     } finally {
       running.child.kill('SIGTERM');
@@ -120,10 +138,19 @@ describe('createSandboxClient with an admin token', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const client = createSandboxClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, adminToken: TOKEN });
+      const client = createSandboxClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        adminToken: TOKEN,
+      });
       const error = await orThrow(client.advanceClock({ body: { seconds: 1 } })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
-      const shown = [String(error), (error as Error).stack, JSON.stringify(error), inspect(error, { depth: 10 }), JSON.stringify((error as ApiError).headers)].join('\n');
+      const shown = [
+        String(error),
+        (error as Error).stack,
+        JSON.stringify(error),
+        inspect(error, { depth: 10 }),
+        JSON.stringify((error as ApiError).headers),
+      ].join('\n');
       expect(shown).toContain('You sent Bearer [REDACTED]');
       expect(shown).not.toContain(TOKEN);
     } finally {
@@ -136,7 +163,13 @@ describe('createSandboxClient with an admin token', () => {
     try {
       const anonymous = await createSandboxClient({ baseUrl: sandbox.url }).advanceClock({ body: { seconds: 1 } });
       expect(anonymous.response.status).toBe(401);
-      expect((await orThrow(createSandboxClient({ baseUrl: sandbox.url, adminToken: TOKEN }).advanceClock({ body: { seconds: 1 } }))).offsetSeconds).toBe(1);
+      expect(
+        (
+          await orThrow(
+            createSandboxClient({ baseUrl: sandbox.url, adminToken: TOKEN }).advanceClock({ body: { seconds: 1 } }),
+          )
+        ).offsetSeconds,
+      ).toBe(1);
       const wrong = `${TOKEN}-but-not-quite`;
       const refused = await createSandboxClient({ baseUrl: sandbox.url, adminToken: wrong }).resetSandbox();
       expect(refused.response.status).toBe(401);
@@ -154,11 +187,24 @@ describe('createSandboxClient with an admin token', () => {
       const a = await orThrow(open.createTenant({ body: { name: 'A' } }));
       const b = await orThrow(open.createTenant({ body: { name: 'B' } }));
       const userId = await registerExampleUser(sandbox.url, a);
-      const grant = await fetch(`${sandbox.url}/api/v1/client/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b.v1Credentials) });
-      const asB = createSandboxClient({ baseUrl: sandbox.url, adminToken: ((await grant.json()) as { access_token: string }).access_token });
+      const grant = await fetch(`${sandbox.url}/api/v1/client/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(b.v1Credentials),
+      });
+      const asB = createSandboxClient({
+        baseUrl: sandbox.url,
+        adminToken: ((await grant.json()) as { access_token: string }).access_token,
+      });
       expect((await asB.approveUser({ params: { path: { userId } } })).response.status).toBe(404);
       expect((await asB.resetSandbox()).response.status).toBe(401);
-      expect((await createSandboxClient({ baseUrl: sandbox.url, adminToken: TOKEN }).approveUser({ params: { path: { userId } } })).response.status).toBe(401);
+      expect(
+        (
+          await createSandboxClient({ baseUrl: sandbox.url, adminToken: TOKEN }).approveUser({
+            params: { path: { userId } },
+          })
+        ).response.status,
+      ).toBe(401);
       expect((await orThrow(open.approveUser({ params: { path: { userId } } }))).status).toBe('approved');
     } finally {
       await sandbox.close();

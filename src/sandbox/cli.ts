@@ -55,7 +55,8 @@ export class UsageError extends Error {
 
 /** `value` as a port number, or a UsageError naming `name` (the option or environment variable it came from). */
 export function portNumber(name: string, value: string): number {
-  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`${name}: "${value}" is not a port number (a whole number from 0 to 65535).`);
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`${name}: "${value}" is not a port number (a whole number from 0 to 65535).`);
   return Number(value);
 }
 
@@ -67,9 +68,17 @@ function postgresUrl(name: string, value: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || (!url.hostname && !url.searchParams.get('host'))) {
-    const shown = /[@:]/.test(value.replace(/^[a-z]+:\/\//i, '')) ? '(the value, not shown here as it may hold a password,)' : `"${value}"`;
-    throw new UsageError(`${name}: ${shown} is not a postgres:// or postgresql:// URL with a host (postgres://user@host:5432/database).`);
+  if (
+    !url ||
+    !['postgres:', 'postgresql:'].includes(url.protocol) ||
+    (!url.hostname && !url.searchParams.get('host'))
+  ) {
+    const shown = /[@:]/.test(value.replace(/^[a-z]+:\/\//i, ''))
+      ? '(the value, not shown here as it may hold a password,)'
+      : `"${value}"`;
+    throw new UsageError(
+      `${name}: ${shown} is not a postgres:// or postgresql:// URL with a host (postgres://user@host:5432/database).`,
+    );
   }
   return value;
 }
@@ -79,21 +88,34 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
     try {
       return readFileSync(resolve(cwd, file), 'utf8').replace(/\r?\n$/, '');
     } catch (cause) {
-      throw new UsageError(`--admin-token-file: cannot read ${file} (${(cause as NodeJS.ErrnoException).code ?? 'error'}).`);
+      throw new UsageError(
+        `--admin-token-file: cannot read ${file} (${(cause as NodeJS.ErrnoException).code ?? 'error'}).`,
+      );
     }
   };
   // Every option given, by name: a value option given twice with two values is refused, not silently replaced.
   const given = new Map<string, string>();
   const set = (name: string, value: string) => {
     const before = given.get(name);
-    if (before !== undefined && before !== value) throw new UsageError(`${name} is given twice (${before}, ${value}); give it once.`);
+    if (before !== undefined && before !== value)
+      throw new UsageError(`${name} is given twice (${before}, ${value}); give it once.`);
     given.set(name, value);
   };
-  const VALUE_OPTIONS = ['--port', '--host', '--data', '--admin-token-file', '--database-url', '--endpoint-networks', '--idle-timeout'];
+  const VALUE_OPTIONS = [
+    '--port',
+    '--host',
+    '--data',
+    '--admin-token-file',
+    '--database-url',
+    '--endpoint-networks',
+    '--idle-timeout',
+  ];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--admin-token' || arg.startsWith('--admin-token=')) {
-      throw new UsageError(`There is no --admin-token: a command line is visible to every user of the machine (ps). Use SANDBOX_ADMIN_TOKEN or --admin-token-file FILE.`);
+      throw new UsageError(
+        `There is no --admin-token: a command line is visible to every user of the machine (ps). Use SANDBOX_ADMIN_TOKEN or --admin-token-file FILE.`,
+      );
     }
     if (arg === '--memory') {
       set('--memory', '');
@@ -101,19 +123,29 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
     }
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!VALUE_OPTIONS.includes(name)) throw new UsageError(`Unknown option ${arg.split('=')[0]} (ramp-api sandbox --help lists the options).`);
+    if (!VALUE_OPTIONS.includes(name))
+      throw new UsageError(`Unknown option ${arg.split('=')[0]} (ramp-api sandbox --help lists the options).`);
     const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`${name} needs a value (ramp-api sandbox --help lists the options).`);
+    if (value === undefined || (eq < 0 && value.startsWith('--')))
+      throw new UsageError(`${name} needs a value (ramp-api sandbox --help lists the options).`);
     set(name, value);
   }
   // One store: the options that choose one contradict each other; DATABASE_URL applies when none is given.
   const stores = ['--memory', '--data', '--database-url'].filter((name) => given.has(name));
   if (stores.length > 1) {
-    throw new UsageError(`${stores[0]} and ${stores[1]} contradict each other: the state is kept in one place (--memory, --data DIR or --database-url URL); give one.`);
+    throw new UsageError(
+      `${stores[0]} and ${stores[1]} contradict each other: the state is kept in one place (--memory, --data DIR or --database-url URL); give one.`,
+    );
   }
-  const port = given.has('--port') ? portNumber('--port', given.get('--port')!) : env.SANDBOX_PORT ? portNumber('SANDBOX_PORT', env.SANDBOX_PORT) : 0;
+  const port = given.has('--port')
+    ? portNumber('--port', given.get('--port')!)
+    : env.SANDBOX_PORT
+      ? portNumber('SANDBOX_PORT', env.SANDBOX_PORT)
+      : 0;
   const host = given.get('--host') ?? (env.SANDBOX_HOST || '127.0.0.1');
-  const adminToken = given.has('--admin-token-file') ? tokenFile(given.get('--admin-token-file')!) : env.SANDBOX_ADMIN_TOKEN || undefined;
+  const adminToken = given.has('--admin-token-file')
+    ? tokenFile(given.get('--admin-token-file')!)
+    : env.SANDBOX_ADMIN_TOKEN || undefined;
   const databaseUrl = given.has('--database-url')
     ? postgresUrl('--database-url', given.get('--database-url')!)
     : stores.length === 0 && env.DATABASE_URL
@@ -126,7 +158,12 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
   const headersTimeoutMs = idle === undefined ? undefined : Number(idle) * 1000;
   const networksFrom = given.has('--endpoint-networks') ? '--endpoint-networks' : 'SANDBOX_ENDPOINT_NETWORKS';
   const networksText = given.get('--endpoint-networks') ?? env.SANDBOX_ENDPOINT_NETWORKS;
-  const endpointNetworks = networksText ? networksText.split(',').map((n) => n.trim()).filter(Boolean) : DEFAULT_ENDPOINT_NETWORKS;
+  const endpointNetworks = networksText
+    ? networksText
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)
+    : DEFAULT_ENDPOINT_NETWORKS;
   try {
     endpointPolicy(endpointNetworks);
   } catch (error) {
@@ -145,7 +182,19 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
       throw new UsageError(`--data: ${(error as Error).message}`);
     }
   }
-  return { port, host, adminToken, dataDir, databaseUrl, endpointNetworks, headersTimeoutMs, from: { port: given.has('--port') || !env.SANDBOX_PORT ? '--port' : 'SANDBOX_PORT', databaseUrl: given.has('--database-url') ? '--database-url' : 'DATABASE_URL' } };
+  return {
+    port,
+    host,
+    adminToken,
+    dataDir,
+    databaseUrl,
+    endpointNetworks,
+    headersTimeoutMs,
+    from: {
+      port: given.has('--port') || !env.SANDBOX_PORT ? '--port' : 'SANDBOX_PORT',
+      databaseUrl: given.has('--database-url') ? '--database-url' : 'DATABASE_URL',
+    },
+  };
 }
 
 /** The one line that says which option made the start fail, or null for a failure that is not the caller's to fix. */
@@ -154,7 +203,8 @@ function startRefusal(error: unknown, options: CliOptions): string | null {
   if (error instanceof DatabaseUnavailable) return `${options.from.databaseUrl}: ${error.message}.`;
   const code = (error as NodeJS.ErrnoException).code;
   if ((error as NodeJS.ErrnoException).syscall === 'listen') {
-    if (code === 'EADDRINUSE') return `${options.from.port}: ${options.host}:${options.port} is already in use; choose another port, or 0 for any free one.`;
+    if (code === 'EADDRINUSE')
+      return `${options.from.port}: ${options.host}:${options.port} is already in use; choose another port, or 0 for any free one.`;
     return `--host/--port: cannot listen on ${options.host}:${options.port} (${code ?? 'error'}).`;
   }
   return null;
@@ -195,7 +245,11 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
     process.exitCode = 2;
     return undefined;
   }
-  const store = options.databaseUrl ? { databaseUrl: options.databaseUrl } : options.dataDir ? { dataDir: options.dataDir } : { memory: true };
+  const store = options.databaseUrl
+    ? { databaseUrl: options.databaseUrl }
+    : options.dataDir
+      ? { dataDir: options.dataDir }
+      : { memory: true };
   let sandbox: Sandbox;
   favourStartOverPeakSpeed();
   // A store in memory is opened at once, while the server's modules load, so that PGlite's reading of its files
@@ -215,7 +269,9 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
         host: options.host,
         endpointNetworks: options.endpointNetworks,
         ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
-        ...(options.headersTimeoutMs === undefined ? {} : { connections: { headersTimeoutMs: options.headersTimeoutMs } }),
+        ...(options.headersTimeoutMs === undefined
+          ? {}
+          : { connections: { headersTimeoutMs: options.headersTimeoutMs } }),
         ...(db ? { db } : store),
       });
       sandbox = db ? { ...started, close: () => started.close().then(() => db.close()) } : started;
@@ -247,13 +303,23 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
-  console.log(`Sandbox:           ${sandbox.url}  (Business API /api/..., v1 API /api/v1/..., control API /sandbox/...)`);
-  console.log(`Dashboard:         ${sandbox.url}/  (tenants, records, control actions, the clock and the delivery timeline)`);
+  console.log(
+    `Sandbox:           ${sandbox.url}  (Business API /api/..., v1 API /api/v1/..., control API /sandbox/...)`,
+  );
+  console.log(
+    `Dashboard:         ${sandbox.url}/  (tenants, records, control actions, the clock and the delivery timeline)`,
+  );
   console.log(`Control API docs:  ${sandbox.docsUrl}  (description: ${sandbox.url}/sandbox/openapi.json)`);
-  const where = options.databaseUrl ? `PostgreSQL at ${new URL(options.databaseUrl).host}` : (options.dataDir ?? 'in memory (nothing written to disk)');
+  const where = options.databaseUrl
+    ? `PostgreSQL at ${new URL(options.databaseUrl).host}`
+    : (options.dataDir ?? 'in memory (nothing written to disk)');
   console.log(`Data:              ${where}`);
-  console.log(`Endpoints:         webhook endpoints in ${options.endpointNetworks.join(', ')} networks (never link-local)`);
-  console.log(`Control API:       ${options.adminToken === undefined ? 'no token (loopback only)' : "admin token required (or a tenant's own token for its records)"}`);
+  console.log(
+    `Endpoints:         webhook endpoints in ${options.endpointNetworks.join(', ')} networks (never link-local)`,
+  );
+  console.log(
+    `Control API:       ${options.adminToken === undefined ? 'no token (loopback only)' : "admin token required (or a tenant's own token for its records)"}`,
+  );
   if (sandbox.gaps.length) console.log(`Operations without a handler (they answer 501): ${sandbox.gaps.join(', ')}`);
   console.log('Ctrl-C to stop.');
   return sandbox;

@@ -29,7 +29,9 @@ const RESERVED_FILES = 200;
 /** The soft open-files limit of this process (`ulimit -n`), or null where it cannot be read (not Linux). */
 export function openFilesLimit(): number | null {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
     return soft && /^\d+$/.test(soft) ? Number(soft) : null;
   } catch {

@@ -74,7 +74,12 @@ export function lockDataFolder(dir: string): DataFolderLock {
   prepareDataFolder(dir);
   const lock = join(dir, LOCK_FILE);
   const mine = `${process.pid} ${startTicks(process.pid) ?? ''}\n`;
-  const inUse = (pid: number) => new DataFolderError(dir, `${dir} is in use by another sandbox (process ${pid}); stop it, or choose another folder.`, pid);
+  const inUse = (pid: number) =>
+    new DataFolderError(
+      dir,
+      `${dir} is in use by another sandbox (process ${pid}); stop it, or choose another folder.`,
+      pid,
+    );
   for (let tries = 0; tries < 10; tries++) {
     // Written whole under another name, then linked into place: the lock file is never seen half-written.
     const draft = join(dir, `.${LOCK_FILE}.${process.pid}.${randomBytes(4).toString('hex')}`);
@@ -92,7 +97,8 @@ export function lockDataFolder(dir: string): DataFolderLock {
       process.once('exit', release);
       return { release };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new DataFolderError(dir, `cannot write ${lock} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new DataFolderError(dir, `cannot write ${lock} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
     } finally {
       unlinkSync(draft);
     }

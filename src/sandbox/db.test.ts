@@ -20,10 +20,12 @@ describe('PGlite reads remembered until the next write', () => {
     expect(await read()).toBe('b');
     await db.query("update t set v = 'c' where id = 1");
     expect(await read()).toBe('c');
-    await expect(db.transaction(async (tx) => {
-      await tx.query("update t set v = 'd' where id = 1");
-      throw new Error('roll back');
-    })).rejects.toThrow('roll back');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("update t set v = 'd' where id = 1");
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
     expect(await read()).toBe('c');
   });
 
@@ -34,7 +36,7 @@ describe('PGlite reads remembered until the next write', () => {
     expect(await read()).toBe('e');
   });
 
-  it('hands out frozen rows in an array of the caller\'s own: changing a row throws, reordering changes nothing the next caller sees', async () => {
+  it("hands out frozen rows in an array of the caller's own: changing a row throws, reordering changes nothing the next caller sees", async () => {
     const rows = await db.reads.query<{ v: string }>('select v from t where id = $1', [1]);
     expect(() => (rows[0]!.v = 'changed')).toThrow(TypeError);
     rows.length = 0;

@@ -38,7 +38,6 @@ export interface DbOptions {
   memory?: boolean;
 }
 
-
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -56,7 +55,11 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   const { readSnapshot, snapshotFilesystem, unpackSnapshot } = await import('./snapshot.js');
   const [{ PGlite, MemoryFS }, snapshot] = await Promise.all([
     import('@electric-sql/pglite'),
-    options.memory ? readSnapshot() : existsSync(join(options.dataDir!, 'PG_VERSION')) ? undefined : unpackSnapshot(options.dataDir!).then(() => undefined),
+    options.memory
+      ? readSnapshot()
+      : existsSync(join(options.dataDir!, 'PG_VERSION'))
+        ? undefined
+        : unpackSnapshot(options.dataDir!).then(() => undefined),
   ]);
   const pg = await PGlite.create({
     ...(options.memory ? {} : { dataDir: options.dataDir! }),
@@ -73,12 +76,12 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     ],
   });
   const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
-    query: async <Row,>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as Row[],
+    query: async <Row>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as Row[],
   });
   // PGlite has one connection: a query from one request must never land inside another request's
   // transaction, so every statement and transaction takes its turn.
   let turn: Promise<unknown> = Promise.resolve();
-  const exclusive = <T,>(work: () => Promise<T>): Promise<T> => {
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
     const run = turn.then(work, work);
     turn = run.catch(() => undefined);
     return run;
@@ -97,7 +100,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     if (rememberedCount) remembered.clear();
     rememberedCount = 0;
   };
-  const writing = <T,>(work: () => Promise<T>): Promise<T> =>
+  const writing = <T>(work: () => Promise<T>): Promise<T> =>
     exclusive(async () => {
       written();
       try {
@@ -107,9 +110,11 @@ export async function openPglite(options: DbOptions): Promise<Db> {
       }
     });
   const query: Sql['query'] = (text, params) =>
-    /^\s*select\b/i.test(text) ? exclusive(() => direct.query(text, params)) : writing(() => direct.query(text, params));
+    /^\s*select\b/i.test(text)
+      ? exclusive(() => direct.query(text, params))
+      : writing(() => direct.query(text, params));
   const reads: Sql = {
-    query: async <Row,>(text: string, params?: unknown[]) => {
+    query: async <Row>(text: string, params?: unknown[]) => {
       let byParams = remembered.get(text);
       if (!byParams && !/^\s*select\b/i.test(text)) return query<Row>(text, params);
       const key = params?.length ? JSON.stringify(params) : '';
@@ -160,7 +165,11 @@ export class DatabaseUnavailable extends Error {
     // node-postgres gives a system error its code (ECONNREFUSED); an AggregateError (IPv4 and IPv6 tried) holds it inside.
     const code = error?.code ?? error?.errors?.find((e) => e.code)?.code;
     const reason = code && /^E[A-Z]+$/.test(code) ? `(${code})` : `(${String(error?.message ?? cause).split('\n')[0]})`;
-    super(code && /^E[A-Z]+$/.test(code) ? `cannot reach PostgreSQL at ${server} ${reason}` : `PostgreSQL at ${server} refused the sandbox ${reason}`);
+    super(
+      code && /^E[A-Z]+$/.test(code)
+        ? `cannot reach PostgreSQL at ${server} ${reason}`
+        : `PostgreSQL at ${server} refused the sandbox ${reason}`,
+    );
     this.server = server;
     this.reason = reason;
   }
@@ -174,9 +183,16 @@ export async function openPostgres(connectionString: string): Promise<Db> {
   // An idle pooled connection that the server ends (a restart, a failover, pg_terminate_backend) is dropped
   // from the pool by node-postgres, which then reports it here; unheard, it would crash the process. The next
   // query opens a fresh connection.
-  pool.on('error', (error) => console.error(`PostgreSQL closed an idle connection (${(error as { code?: string }).code ?? error.message}); it will be reopened.`));
-  const query = async <Row,>(runner: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }, text: string, params?: unknown[]) =>
-    (await runner.query(text, params)).rows as Row[];
+  pool.on('error', (error) =>
+    console.error(
+      `PostgreSQL closed an idle connection (${(error as { code?: string }).code ?? error.message}); it will be reopened.`,
+    ),
+  );
+  const query = async <Row>(
+    runner: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> },
+    text: string,
+    params?: unknown[],
+  ) => (await runner.query(text, params)).rows as Row[];
   const direct: Sql = { query: (text, params) => query(pool, text, params) };
   return {
     ...direct,
@@ -212,7 +228,16 @@ export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /** SQLSTATE classes and codes of a server that is down, starting, stopping or out of connections. */
 const UNAVAILABLE_STATES = /^(08|57P0[1-4]|53300|55000|58000|58030)/;
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /**
  * Whether `error` says the database could not be reached or went away (a PostgreSQL server stopped or
@@ -223,7 +248,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
   const text = typeof message === 'string' ? message : '';
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end|PGlite is closed/i.test(text);
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end|PGlite is closed/i.test(
+    text,
+  );
 }
 
 /**

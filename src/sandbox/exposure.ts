@@ -14,11 +14,15 @@ export function isLoopback(host: string): boolean {
 
 /** Checks the admin token and the address together: the control API is open on loopback only. */
 export function checkExposure(host: string, adminToken: string | undefined): void {
-  if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken.length < MIN_ADMIN_TOKEN_LENGTH || /[\s]/.test(adminToken))) {
+  if (
+    adminToken !== undefined &&
+    (typeof adminToken !== 'string' || adminToken.length < MIN_ADMIN_TOKEN_LENGTH || /[\s]/.test(adminToken))
+  ) {
     throw new Error(`The admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters, without spaces.`);
   }
   if (!isLoopback(host) && adminToken === undefined) {
-    throw new Error(`Refusing to listen on ${host}, which is not a loopback address, without an admin token: anyone who reaches it could drive the control API. Set SANDBOX_ADMIN_TOKEN (or --admin-token-file FILE), or listen on 127.0.0.1.`);
+    throw new Error(
+      `Refusing to listen on ${host}, which is not a loopback address, without an admin token: anyone who reaches it could drive the control API. Set SANDBOX_ADMIN_TOKEN (or --admin-token-file FILE), or listen on 127.0.0.1.`,
+    );
   }
 }
-

@@ -44,7 +44,11 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
   it('creates tenants and issues tokens on both at once: every tenant distinct, every token good on the other instance', async () => {
     const tenants = await Promise.all(Array.from({ length: 12 }, (_, i) => tenantOn(either(i))));
     expect(new Set(tenants.map((t) => t.clientId)).size).toBe(12);
-    const listed = await Promise.all(tenants.map((t, i) => orThrow(businessOf(either(i + 1), t).listBankAccounts({ params: { path: { clientId: t.clientId } } }))));
+    const listed = await Promise.all(
+      tenants.map((t, i) =>
+        orThrow(businessOf(either(i + 1), t).listBankAccounts({ params: { path: { clientId: t.clientId } } })),
+      ),
+    );
     expect(listed).toEqual(tenants.map(() => []));
   });
 
@@ -52,12 +56,24 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
     const tenant = await tenantOn(a);
     const { userId, accountId } = await fundedExampleUser(a.url, tenant, 1000);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => v1Of(either(i), tenant).createPayout({ params: { path: { user_id: userId } }, body: { amount: 100, currency: 'COP', destinationId: accountId } })),
+      Array.from({ length: 20 }, (_, i) =>
+        v1Of(either(i), tenant).createPayout({
+          params: { path: { user_id: userId } },
+          body: { amount: 100, currency: 'COP', destinationId: accountId },
+        }),
+      ),
     );
     const statuses = results.map((r) => r.response.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
     expect(statuses.filter((s) => s === 400)).toHaveLength(10);
-    expect(await orThrow(createSandboxClient({ baseUrl: b.url }).fundUser({ params: { path: { userId } }, body: { amount: 1, currency: 'COP' } }))).toMatchObject({ balance: 1 });
+    expect(
+      await orThrow(
+        createSandboxClient({ baseUrl: b.url }).fundUser({
+          params: { path: { userId } },
+          body: { amount: 1, currency: 'COP' },
+        }),
+      ),
+    ).toMatchObject({ balance: 1 });
   });
 
   it('never overdraws a custody wallet, and lists every transfer once with its own number: concurrent transfers on both', async () => {
@@ -66,12 +82,21 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
     await orThrow(createSandboxClient({ baseUrl: a.url }).approveUser({ params: { path: { userId } } }));
     const clientId = tenant.clientId;
     const business = businessOf(a, tenant);
-    const open = () => orThrow(business.createCustodyWallet({ params: { path: { clientId, userId } }, body: { token: 'USDC' } }));
+    const open = () =>
+      orThrow(business.createCustodyWallet({ params: { path: { clientId, userId } }, body: { token: 'USDC' } }));
     const [origin, destination] = [await open(), await open()];
-    await orThrow(createSandboxClient({ baseUrl: b.url }).fundWallet({ params: { path: { walletId: origin.id } }, body: { amount: 50 } }));
+    await orThrow(
+      createSandboxClient({ baseUrl: b.url }).fundWallet({
+        params: { path: { walletId: origin.id } },
+        body: { amount: 50 },
+      }),
+    );
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        businessOf(either(i), tenant).createWalletTransfer({ params: { path: { clientId, userId } }, body: { walletOriginId: origin.id, walletDestinationId: destination.id, amount: 10 } }),
+        businessOf(either(i), tenant).createWalletTransfer({
+          params: { path: { clientId, userId } },
+          body: { walletOriginId: origin.id, walletDestinationId: destination.id, amount: 10 },
+        }),
       ),
     );
     expect(results.map((r) => r.response.status).sort()).toEqual([200, 200, 200, 200, 200, 400, 400, 400, 400, 400]);
@@ -79,7 +104,9 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
     const list = await orThrow(businessOf(b, tenant).listWalletTransfers({ params: { path: { clientId, userId } } }));
     expect(list.map((t) => t.id).sort()).toEqual([...made].sort());
     expect(new Set(list.map((t) => t.walletTransferNumber)).size).toBe(5);
-    expect(await orThrow(business.getCustodyWalletBalance({ params: { path: { clientId, userId, walletId: origin.id } } }))).toEqual({ balance: '0', token: 'USDC' });
+    expect(
+      await orThrow(business.getCustodyWalletBalance({ params: { path: { clientId, userId, walletId: origin.id } } })),
+    ).toEqual({ balance: '0', token: 'USDC' });
   });
 
   it('pays concurrent on-ramps of a user without a custody wallet into one wallet, whichever instance pays', async () => {
@@ -91,54 +118,94 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
     const v1 = v1Of(a, tenant);
     const operations: string[] = [];
     for (let i = 0; i < 8; i++) {
-      const created = await orThrow(v1.createOnRamp({ params: { path: { user_id: userId } }, body: { amount: 200_000, destination: { type: 'EXTERNAL', externalWalletId } } }));
+      const created = await orThrow(
+        v1.createOnRamp({
+          params: { path: { user_id: userId } },
+          body: { amount: 200_000, destination: { type: 'EXTERNAL', externalWalletId } },
+        }),
+      );
       operations.push(created.operation.id);
     }
-    const paid = await Promise.all(operations.map((operationId, i) => orThrow(createSandboxClient({ baseUrl: either(i).url }).payOnRamp({ params: { path: { operationId } } }))));
+    const paid = await Promise.all(
+      operations.map((operationId, i) =>
+        orThrow(createSandboxClient({ baseUrl: either(i).url }).payOnRamp({ params: { path: { operationId } } })),
+      ),
+    );
     expect(paid.map((p) => p.status)).toEqual(operations.map(() => 'COMPLETED'));
-    const wallets = await orThrow(businessOf(b, tenant).listCustodyWallets({ params: { path: { clientId: tenant.clientId, userId } } }));
+    const wallets = await orThrow(
+      businessOf(b, tenant).listCustodyWallets({ params: { path: { clientId: tenant.clientId, userId } } }),
+    );
     expect(wallets).toHaveLength(1);
-    const balance = await orThrow(businessOf(b, tenant).getCustodyWalletBalance({ params: { path: { clientId: tenant.clientId, userId, walletId: wallets[0]!.id } } }));
+    const balance = await orThrow(
+      businessOf(b, tenant).getCustodyWalletBalance({
+        params: { path: { clientId: tenant.clientId, userId, walletId: wallets[0]!.id } },
+      }),
+    );
     expect(balance).toEqual({ balance: String(8 * 50), token: 'USDC' });
   });
 
   it('answers a duplicate sent to both instances at once with the documented refusal, never a 500: registration, endpoint name, external wallet', async () => {
     const tenant = await tenantOn(a);
-    const { external_user_id: externalUserId, ...person } = (readBundleFile('v1') as any).components.examples.RegisterNaturalPerson.value;
+    const { external_user_id: externalUserId, ...person } = (readBundleFile('v1') as any).components.examples
+      .RegisterNaturalPerson.value;
     const registrations = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        v1Of(either(i), tenant).registerUser({ params: { header: { 'x-integration-register': tenant.integrationRegister } }, body: { ...person, external_user_id: externalUserId ?? crypto.randomUUID() } }),
+        v1Of(either(i), tenant).registerUser({
+          params: { header: { 'x-integration-register': tenant.integrationRegister } },
+          body: { ...person, external_user_id: externalUserId ?? crypto.randomUUID() },
+        }),
       ),
     );
     expect(registrations.map((r) => r.response.status).sort()).toEqual([201, 422, 422, 422, 422, 422]);
     const endpoints = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        v1Of(either(i), tenant).createIntegrationEndpoint({ body: { name: 'same name', direction: 'OUTBOUND', url: 'https://hooks.example/ramp', httpMethod: 'POST', triggerEvent: 'user.created' } }),
+        v1Of(either(i), tenant).createIntegrationEndpoint({
+          body: {
+            name: 'same name',
+            direction: 'OUTBOUND',
+            url: 'https://hooks.example/ramp',
+            httpMethod: 'POST',
+            triggerEvent: 'user.created',
+          },
+        }),
       ),
     );
     expect(endpoints.map((r) => r.response.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     const userId = await registerExampleUser(a.url, tenant);
     const externalWalletId = crypto.randomUUID();
-    const wallets = await Promise.all(Array.from({ length: 6 }, (_, i) => createSandboxClient({ baseUrl: either(i).url }).createExternalWallet({ body: { userId, externalWalletId } })));
+    const wallets = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        createSandboxClient({ baseUrl: either(i).url }).createExternalWallet({ body: { userId, externalWalletId } }),
+      ),
+    );
     expect(wallets.map((r) => r.response.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
   });
 
   it('keeps one clock: advances on either instance add up, and a token expires on both at the same moment', async () => {
     const [controlA, controlB] = [createSandboxClient({ baseUrl: a.url }), createSandboxClient({ baseUrl: b.url })];
     const before = (await orThrow(controlA.advanceClock({ body: { seconds: 1 } }))).offsetSeconds;
-    const advanced = await Promise.all(Array.from({ length: 10 }, (_, i) => orThrow((i % 2 ? controlB : controlA).advanceClock({ body: { seconds: 1 } }))));
-    expect(advanced.map((c) => c.offsetSeconds).sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => before + i + 1));
+    const advanced = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        orThrow((i % 2 ? controlB : controlA).advanceClock({ body: { seconds: 1 } })),
+      ),
+    );
+    expect(advanced.map((c) => c.offsetSeconds).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 10 }, (_, i) => before + i + 1),
+    );
     expect((await orThrow(controlB.advanceClock({ body: { seconds: 1 } }))).offsetSeconds).toBe(before + 11);
 
     const tenant = await tenantOn(b);
     const token = await sandboxToken(a.url, 'business', tenant.businessCredentials);
-    const get = (sandbox: Sandbox) => fetch(`${sandbox.url}/api/accounts/${tenant.clientId}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    const get = (sandbox: Sandbox) =>
+      fetch(`${sandbox.url}/api/accounts/${tenant.clientId}`, { headers: { authorization: `Bearer ${token}` } }).then(
+        (r) => r.status,
+      );
     expect([await get(a), await get(b)]).toEqual([200, 200]);
     await orThrow(controlA.advanceClock({ body: { seconds: 301 } }));
     expect([await get(a), await get(b)]).toEqual([401, 401]);
   });
 
-  it('resetSandbox on one instance: another (in its own process) refuses the removed tenants\' tokens at once, and its clock is back to 0', async () => {
+  it("resetSandbox on one instance: another (in its own process) refuses the removed tenants' tokens at once, and its clock is back to 0", async () => {
     const scratchUrl = await createDatabase(adminUrl!);
     const one = await startSandbox({ databaseUrl: scratchUrl });
     const two = await launchSandbox(['--database-url', scratchUrl]).catch(async (error: unknown) => {
@@ -148,12 +215,20 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
     try {
       const tenant = await tenantOn(one);
       const token = await sandboxToken(one.url, 'business', tenant.businessCredentials);
-      const get = () => fetch(`${two.url}/api/accounts/${tenant.clientId}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+      const get = () =>
+        fetch(`${two.url}/api/accounts/${tenant.clientId}`, { headers: { authorization: `Bearer ${token}` } }).then(
+          (r) => r.status,
+        );
       expect(await get()).toBe(200);
-      expect((await orThrow(createSandboxClient({ baseUrl: two.url }).advanceClock({ body: { seconds: 60 } }))).offsetSeconds).toBe(60);
+      expect(
+        (await orThrow(createSandboxClient({ baseUrl: two.url }).advanceClock({ body: { seconds: 60 } })))
+          .offsetSeconds,
+      ).toBe(60);
       expect(await orThrow(createSandboxClient({ baseUrl: one.url }).resetSandbox())).toEqual({ tenantsRemoved: 1 });
       expect(await get()).toBe(401);
-      expect((await orThrow(createSandboxClient({ baseUrl: two.url }).advanceClock({ body: { seconds: 1 } }))).offsetSeconds).toBe(1);
+      expect(
+        (await orThrow(createSandboxClient({ baseUrl: two.url }).advanceClock({ body: { seconds: 1 } }))).offsetSeconds,
+      ).toBe(1);
     } finally {
       two.child.kill('SIGTERM');
       await Promise.all([one.close(), two.exit]);
@@ -168,10 +243,12 @@ describe.skipIf(!adminUrl)('an instance that dies holding a delivery', () => {
   // The first call is held open (the instance dies while waiting); every later one is answered 200.
   const endpoint = createServer((req: IncomingMessage, res: ServerResponse) => {
     let text = '';
-    req.on('data', (c) => (text += c)).on('end', () => {
-      calls.push((JSON.parse(text) as { id: string }).id);
-      if (calls.length > 1) res.writeHead(200).end();
-    });
+    req
+      .on('data', (c) => (text += c))
+      .on('end', () => {
+        calls.push((JSON.parse(text) as { id: string }).id);
+        if (calls.length > 1) res.writeHead(200).end();
+      });
   });
   afterAll(async () => {
     for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -188,7 +265,11 @@ describe.skipIf(!adminUrl)('an instance that dies holding a delivery', () => {
     started.push(doomed.child);
     const control = createSandboxClient({ baseUrl: doomed.url });
     const tenant = await orThrow(control.createTenant({ body: {} }));
-    await orThrow(v1Client(doomed.url, tenant.v1Credentials).createIntegrationEndpoint({ body: { name: 'e', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.created' } }));
+    await orThrow(
+      v1Client(doomed.url, tenant.v1Credentials).createIntegrationEndpoint({
+        body: { name: 'e', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.created' },
+      }),
+    );
     await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.created' } }));
     await until(() => calls.length === 1, 'the doomed instance to call the endpoint', 10_000);
     doomed.child.kill('SIGKILL');
@@ -201,7 +282,11 @@ describe.skipIf(!adminUrl)('an instance that dies holding a delivery', () => {
     expect((await orThrow(again.listDeliveries({}))).deliveries.map((d) => d.status)).toEqual(['pending']);
     expect(calls).toHaveLength(1);
     await orThrow(again.advanceClock({ body: { seconds: deliverySchedule().timeoutMs / 1000 + 60 } }));
-    await until(async () => (await orThrow(again.listDeliveries({}))).deliveries[0]?.status === 'delivered', 'the survivor to deliver', 10_000);
+    await until(
+      async () => (await orThrow(again.listDeliveries({}))).deliveries[0]?.status === 'delivered',
+      'the survivor to deliver',
+      10_000,
+    );
     expect(calls).toHaveLength(2);
     expect(calls[1]).toBe(calls[0]);
   }, 90_000);
@@ -241,7 +326,11 @@ describe.skipIf(!adminUrl)('an instance that dies after claiming an attempt and 
     doomedPid = doomed.child.pid;
     const control = createSandboxClient({ baseUrl: doomed.url });
     const tenant = await orThrow(control.createTenant({ body: {} }));
-    await orThrow(v1Client(doomed.url, tenant.v1Credentials).createIntegrationEndpoint({ body: { name: 'e', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.created' } }));
+    await orThrow(
+      v1Client(doomed.url, tenant.v1Credentials).createIntegrationEndpoint({
+        body: { name: 'e', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.created' },
+      }),
+    );
     await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.created' } }));
     expect((await doomed.exit).signal).toBe('SIGKILL');
     expect(calls).toBe(0);
@@ -251,7 +340,11 @@ describe.skipIf(!adminUrl)('an instance that dies after claiming an attempt and 
     const schedule = deliverySchedule();
     // Past the dead instance's lease, then past each retry delay, until the delivery has failed for good.
     for (let round = 0; round < schedule.calls + 2; round++) {
-      await orThrow(again.advanceClock({ body: { seconds: schedule.timeoutMs / 1000 + 60 + Math.max(0, ...schedule.retryDelaysMs) / 1000 } }));
+      await orThrow(
+        again.advanceClock({
+          body: { seconds: schedule.timeoutMs / 1000 + 60 + Math.max(0, ...schedule.retryDelaysMs) / 1000 },
+        }),
+      );
       await survivor.events.worker.idle();
       if ((await orThrow(again.listDeliveries({}))).deliveries[0]?.status === 'failed') break;
     }

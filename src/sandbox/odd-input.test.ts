@@ -31,8 +31,16 @@ beforeAll(async () => {
   const tenant = await orThrow(control.createTenant({ body: { name: 'Odd input' } }));
   const userId = await registerExampleUser(sandbox.url, tenant);
   await orThrow(control.approveUser({ params: { path: { userId } } }));
-  tokens = { business: await sandboxToken(sandbox.url, 'business', tenant.businessCredentials), v1: await sandboxToken(sandbox.url, 'v1', tenant.v1Credentials) };
-  records = { clientId: tenant.clientId, userId, user_id: userId, 'x-integration-register': tenant.integrationRegister };
+  tokens = {
+    business: await sandboxToken(sandbox.url, 'business', tenant.businessCredentials),
+    v1: await sandboxToken(sandbox.url, 'v1', tenant.v1Credentials),
+  };
+  records = {
+    clientId: tenant.clientId,
+    userId,
+    user_id: userId,
+    'x-integration-register': tenant.integrationRegister,
+  };
 }, 60_000);
 afterAll(() => sandbox?.close());
 
@@ -44,27 +52,54 @@ interface Sent {
 }
 
 /** Sends one request to `entry` with the tenant's token for its family; path and query values as given, raw. */
-async function send(family: string, entry: OperationEntry, name: string, options: { path?: Record<string, string>; query?: Record<string, string>; body?: string; contentType?: string | null } = {}): Promise<Sent> {
-  const path = entry.path.replace(/\{([^}]+)\}/g, (_, key: string) => encodeURIComponent(options.path?.[key] ?? records[key] ?? randomUUID()));
+async function send(
+  family: string,
+  entry: OperationEntry,
+  name: string,
+  options: {
+    path?: Record<string, string>;
+    query?: Record<string, string>;
+    body?: string;
+    contentType?: string | null;
+  } = {},
+): Promise<Sent> {
+  const path = entry.path.replace(/\{([^}]+)\}/g, (_, key: string) =>
+    encodeURIComponent(options.path?.[key] ?? records[key] ?? randomUUID()),
+  );
   const query = new URLSearchParams(options.query ?? {}).toString();
   const headers: Record<string, string> = {};
   for (const p of entry.parameters) if (p.in === 'header' && records[p.name]) headers[p.name] = records[p.name]!;
-  if (family !== 'sandbox' && entry.operation.security?.length !== 0) headers.authorization = `Bearer ${tokens[family as 'business' | 'v1']}`;
-  if (options.body !== undefined && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+  if (family !== 'sandbox' && entry.operation.security?.length !== 0)
+    headers.authorization = `Bearer ${tokens[family as 'business' | 'v1']}`;
+  if (options.body !== undefined && options.contentType !== null)
+    headers['content-type'] = options.contentType ?? 'application/json';
   if (options.body !== undefined && entry.method === 'get') {
     // fetch sends no body with a GET: a raw request does.
-    const head = [`GET ${path}${query ? `?${query}` : ''} HTTP/1.1`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+    const head = [
+      `GET ${path}${query ? `?${query}` : ''} HTTP/1.1`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ].join('\r\n');
     const status = await rawRequest(sandbox.url, head, options.body, 10_000);
     return { name, status: status ?? 0, body: '', headers: new Headers() };
   }
-  const response = await fetch(`${sandbox.url}${path}${query ? `?${query}` : ''}`, { method: entry.method.toUpperCase(), headers, body: options.body });
+  const response = await fetch(`${sandbox.url}${path}${query ? `?${query}` : ''}`, {
+    method: entry.method.toUpperCase(),
+    headers,
+    body: options.body,
+  });
   return { name, status: response.status, body: await response.text(), headers: response.headers };
 }
 
 /** The example body with every string holding a NUL character, and the JSON text with every number past Number.MAX_VALUE. */
 function oddBodies(example: unknown): { nul: string; huge: string; largest: string } {
-  const nul = JSON.stringify(example, (_key, value: unknown) => (typeof value === 'string' ? `odd\u0000${value}` : value));
-  const numbers = (text: string) => JSON.stringify(example, (_key, value: unknown) => (typeof value === 'number' ? '__number__' : value)).replaceAll('"__number__"', text);
+  const nul = JSON.stringify(example, (_key, value: unknown) =>
+    typeof value === 'string' ? `odd\u0000${value}` : value,
+  );
+  const numbers = (text: string) =>
+    JSON.stringify(example, (_key, value: unknown) => (typeof value === 'number' ? '__number__' : value)).replaceAll(
+      '"__number__"',
+      text,
+    );
   return { nul, huge: numbers('1e400'), largest: numbers(String(Number.MAX_VALUE)) };
 }
 
@@ -74,14 +109,21 @@ describe('the cases the issue names', () => {
   const entry = (operationId: string) => operations.find((o) => o.entry.operationId === operationId)!;
 
   it('a user_id that is not a UUID is an unknown user (createOnRamp 403, createPayout 403, generateKycUrl 404), not a 500', async () => {
-    for (const [operationId, status] of [['createOnRamp', 403], ['createPayout', 403], ['generateKycUrl', 404]] as const) {
+    for (const [operationId, status] of [
+      ['createOnRamp', 403],
+      ['createPayout', 403],
+      ['generateKycUrl', 404],
+    ] as const) {
       const { family, doc, entry: e } = entry(operationId);
-      const sent = await send(family, e, 'user_id not a UUID', { path: { user_id: 'cliente-42' }, body: e.operation.requestBody ? JSON.stringify(bodyExamples(doc, e)[0]![1]) : undefined });
+      const sent = await send(family, e, 'user_id not a UUID', {
+        path: { user_id: 'cliente-42' },
+        body: e.operation.requestBody ? JSON.stringify(bodyExamples(doc, e)[0]![1]) : undefined,
+      });
       expect(sent.status, `${operationId}: ${sent.body}`).toBe(status);
     }
   });
 
-  it('another client\'s clientId is refused with the documented 403 (listClientUsers, listBankAccounts, listWebhooks)', async () => {
+  it("another client's clientId is refused with the documented 403 (listClientUsers, listBankAccounts, listWebhooks)", async () => {
     for (const operationId of ['listClientUsers', 'listBankAccounts', 'listWebhooks']) {
       const { family, entry: e } = entry(operationId);
       const sent = await send(family, e, 'another client', { path: { clientId: randomUUID() } });
@@ -94,32 +136,52 @@ describe('the cases the issue names', () => {
     const external = await orThrow(control.createExternalWallet({ body: { userId: records.userId! } }));
     const { family, entry: e } = entry('createOnRamp');
     for (const executionMode of ['NORMAL', 'INVERSE']) {
-      const body = { amount: Number.MAX_VALUE, executionMode, destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId } };
-      const sent = await send(family, e, 'amount Number.MAX_VALUE', { path: { user_id: records.userId! }, body: JSON.stringify(body) });
+      const body = {
+        amount: Number.MAX_VALUE,
+        executionMode,
+        destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId },
+      };
+      const sent = await send(family, e, 'amount Number.MAX_VALUE', {
+        path: { user_id: records.userId! },
+        body: JSON.stringify(body),
+      });
       expect(sent.status, sent.body).toBe(422);
-      expect(JSON.parse(sent.body)).toMatchObject({ error: 'tier_limit_exceeded', tierEscalation: { actionType: 'DOC_UPLOAD' } });
+      expect(JSON.parse(sent.body)).toMatchObject({
+        error: 'tier_limit_exceeded',
+        tierEscalation: { actionType: 'DOC_UPLOAD' },
+      });
     }
     const within = { amount: 1e15, destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId } };
-    const created = await send(family, e, 'amount 10^15', { path: { user_id: records.userId! }, body: JSON.stringify(within) });
+    const created = await send(family, e, 'amount 10^15', {
+      path: { user_id: records.userId! },
+      body: JSON.stringify(within),
+    });
     expect(created.status, created.body).toBe(201);
     expect(sandbox.violations).toEqual([]);
   });
 
   it('a wallet transfer filter from year 0 is a valid bound: every transfer is after it', async () => {
     const { family, entry: e } = entry('listWalletTransfers');
-    const sent = await send(family, e, 'startDate year 0', { query: { startDate: '0000-01-01', finalDate: '9999-12-31' } });
+    const sent = await send(family, e, 'startDate year 0', {
+      query: { startDate: '0000-01-01', finalDate: '9999-12-31' },
+    });
     expect([sent.status, sent.body]).toEqual([200, '[]']);
   });
 
-  it('a balance cannot be funded past the sandbox\'s limit, let alone Number.MAX_VALUE: 400, and the balance stays as it was', async () => {
+  it("a balance cannot be funded past the sandbox's limit, let alone Number.MAX_VALUE: 400, and the balance stays as it was", async () => {
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const userId = records.userId!;
-    const past = await control.fundUser({ params: { path: { userId } }, body: { amount: Number.MAX_VALUE, currency: 'USD' } });
+    const past = await control.fundUser({
+      params: { path: { userId } },
+      body: { amount: Number.MAX_VALUE, currency: 'USD' },
+    });
     expect(past.response.status).toBe(400);
     await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1e15, currency: 'USD' } }));
     const again = await control.fundUser({ params: { path: { userId } }, body: { amount: 1e15, currency: 'USD' } });
     expect([again.response.status, (again.error as { error?: string }).error]).toEqual([400, 'balance_limit']);
-    const once = await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 0.5, currency: 'EUR' } }));
+    const once = await orThrow(
+      control.fundUser({ params: { path: { userId } }, body: { amount: 0.5, currency: 'EUR' } }),
+    );
     expect(once.balance).toBe(0.5);
   });
 });
@@ -133,17 +195,32 @@ describe('every operation answers odd input with a status its description docume
       const example = bodyExamples(doc, entry)[0]?.[1] ?? {};
       const text = JSON.stringify(example);
       const answers: Sent[] = [];
-      const expectStatus = (sent: Sent, status: number) => expect(sent.status, `${entry.operationId}, ${sent.name}: ${sent.body.slice(0, 300)}`).toBe(status);
+      const expectStatus = (sent: Sent, status: number) =>
+        expect(sent.status, `${entry.operationId}, ${sent.name}: ${sent.body.slice(0, 300)}`).toBe(status);
 
       for (const p of entry.parameters.filter((p) => p.in === 'path')) {
-        answers.push(await send(family, entry, `path ${p.name} not a UUID`, { path: { [p.name]: 'not-a-uuid' }, body: entry.operation.requestBody ? text : undefined }));
-        answers.push(await send(family, entry, `path ${p.name} unknown`, { path: { [p.name]: randomUUID() }, body: entry.operation.requestBody ? text : undefined }));
+        answers.push(
+          await send(family, entry, `path ${p.name} not a UUID`, {
+            path: { [p.name]: 'not-a-uuid' },
+            body: entry.operation.requestBody ? text : undefined,
+          }),
+        );
+        answers.push(
+          await send(family, entry, `path ${p.name} unknown`, {
+            path: { [p.name]: randomUUID() },
+            body: entry.operation.requestBody ? text : undefined,
+          }),
+        );
       }
       for (const p of entry.parameters.filter((p) => p.in === 'query')) {
-        const nul = await send(family, entry, `query ${p.name} with NUL`, { query: { [p.name]: 'a\u0000b' }, body: entry.operation.requestBody ? text : undefined });
+        const nul = await send(family, entry, `query ${p.name} with NUL`, {
+          query: { [p.name]: 'a\u0000b' },
+          body: entry.operation.requestBody ? text : undefined,
+        });
         expectStatus(nul, invalid);
         answers.push(nul);
-        if (p.schema?.format === 'date') answers.push(await send(family, entry, `query ${p.name} in year 0`, { query: { [p.name]: '0000-01-01' } }));
+        if (p.schema?.format === 'date')
+          answers.push(await send(family, entry, `query ${p.name} in year 0`, { query: { [p.name]: '0000-01-01' } }));
       }
       if (entry.operation.requestBody) {
         const { nul, huge, largest } = oddBodies(example);
@@ -165,13 +242,19 @@ describe('every operation answers odd input with a status its description docume
         }
       } else {
         // A body the operation does not take is not read, whatever its size or type.
-        const sent = await send(family, entry, 'a 2 MiB text/plain body to an operation that takes none', { body: 'x'.repeat(2 * MAX_BODY_BYTES), contentType: 'text/plain' });
+        const sent = await send(family, entry, 'a 2 MiB text/plain body to an operation that takes none', {
+          body: 'x'.repeat(2 * MAX_BODY_BYTES),
+          contentType: 'text/plain',
+        });
         expect([413, 415], `${entry.operationId}: ${sent.body}`).not.toContain(sent.status);
         answers.push(sent);
       }
       for (const sent of answers) {
         expect(sent.status, `${entry.operationId}, ${sent.name}: ${sent.body.slice(0, 300)}`).toBeLessThan(500);
-        expect(documented, `${entry.operationId}, ${sent.name}: status ${sent.status} is not documented (${sent.body.slice(0, 200)})`).toContain(sent.status);
+        expect(
+          documented,
+          `${entry.operationId}, ${sent.name}: status ${sent.status} is not documented (${sent.body.slice(0, 200)})`,
+        ).toContain(sent.status);
       }
       expect(sandbox.violations).toEqual([]);
     }, 30_000);

@@ -21,9 +21,11 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-
 /** `ramp-api sandbox ARGS` run to its exit (killed after 30 s: a sandbox that started by mistake is not left running). */
-function refused(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function refused(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = spawn(process.execPath, [sandboxBin, 'sandbox', ...args], {
     cwd: join(import.meta.dirname, '..', '..'),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,10 +38,12 @@ function refused(args: string[], env: Record<string, string> = {}): Promise<{ co
   child.stdout.on('data', (c) => (stdout += String(c)));
   const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   // 'close', not 'exit': the output may still be arriving when the process has exited.
-  return new Promise((resolve) => child.once('close', (code) => {
-    clearTimeout(killer);
-    resolve({ code, stderr, stdout });
-  }));
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stderr, stdout });
+    }),
+  );
 }
 
 async function launch(args: string[]): Promise<SandboxProcess> {
@@ -54,38 +58,84 @@ writeFileSync(aFile, 'x');
 describe.concurrent('bad options: one line naming the option, exit status 2, no stack', () => {
   const cases: [string, string[], Record<string, string>, RegExp][] = [
     ['--data pointing at a file', ['--data', aFile], {}, /^--data: .*not-a-folder is a file, not a folder/],
-    ['--database-url notaurl', ['--database-url', 'notaurl'], {}, /^--database-url: "notaurl" is not a postgres:\/\/ or postgresql:\/\/ URL/],
-    ['DATABASE_URL=notaurl', [], { DATABASE_URL: 'notaurl' }, /^DATABASE_URL: "notaurl" is not a postgres:\/\/ or postgresql:\/\/ URL/],
+    [
+      '--database-url notaurl',
+      ['--database-url', 'notaurl'],
+      {},
+      /^--database-url: "notaurl" is not a postgres:\/\/ or postgresql:\/\/ URL/,
+    ],
+    [
+      'DATABASE_URL=notaurl',
+      [],
+      { DATABASE_URL: 'notaurl' },
+      /^DATABASE_URL: "notaurl" is not a postgres:\/\/ or postgresql:\/\/ URL/,
+    ],
     ['--port abc', ['--port', 'abc'], {}, /^--port: "abc" is not a port number \(a whole number from 0 to 65535\)/],
     ['--port=70000', ['--port=70000'], {}, /^--port: "70000" is not a port number/],
     ['SANDBOX_PORT=abc', [], { SANDBOX_PORT: 'abc' }, /^SANDBOX_PORT: "abc" is not a port number/],
     ['--memory --data DIR', ['--memory', '--data', join(work, 'd')], {}, /^--memory and --data contradict each other/],
-    ['--data DIR --database-url URL', ['--data', join(work, 'd'), '--database-url', 'postgres://127.0.0.1:1/x'], {}, /^--data and --database-url contradict each other/],
-    ['--memory --database-url URL', ['--memory', '--database-url', 'postgres://127.0.0.1:1/x'], {}, /^--memory and --database-url contradict each other/],
+    [
+      '--data DIR --database-url URL',
+      ['--data', join(work, 'd'), '--database-url', 'postgres://127.0.0.1:1/x'],
+      {},
+      /^--data and --database-url contradict each other/,
+    ],
+    [
+      '--memory --database-url URL',
+      ['--memory', '--database-url', 'postgres://127.0.0.1:1/x'],
+      {},
+      /^--memory and --database-url contradict each other/,
+    ],
     ['--port given twice', ['--port', '4001', '--port', '4002'], {}, /^--port is given twice \(4001, 4002\)/],
-    ['--endpoint-networks with a bad entry', ['--memory', '--endpoint-networks', 'loopback,intranet'], {}, /^--endpoint-networks: "intranet" is neither loopback, private, any nor a CIDR block/],
+    [
+      '--endpoint-networks with a bad entry',
+      ['--memory', '--endpoint-networks', 'loopback,intranet'],
+      {},
+      /^--endpoint-networks: "intranet" is neither loopback, private, any nor a CIDR block/,
+    ],
     ['an unknown option', ['--colour'], {}, /^Unknown option --colour \(ramp-api sandbox --help lists the options\)/],
     ['--port without a value', ['--memory', '--port'], {}, /^--port needs a value/],
-    ['--idle-timeout 0', ['--memory', '--idle-timeout', '0'], {}, /^--idle-timeout: "0" is not a number of seconds \(a whole number from 1 to 3600\)/],
-    ['--idle-timeout 1.5', ['--memory', '--idle-timeout=1.5'], {}, /^--idle-timeout: "1\.5" is not a number of seconds/],
-    ['--database-url of a server that is not there', ['--database-url', 'postgres://someone:hunter22@127.0.0.1:1/sandbox'], {}, /^--database-url: cannot reach PostgreSQL at 127\.0\.0\.1:1 \(ECONNREFUSED\)/],
+    [
+      '--idle-timeout 0',
+      ['--memory', '--idle-timeout', '0'],
+      {},
+      /^--idle-timeout: "0" is not a number of seconds \(a whole number from 1 to 3600\)/,
+    ],
+    [
+      '--idle-timeout 1.5',
+      ['--memory', '--idle-timeout=1.5'],
+      {},
+      /^--idle-timeout: "1\.5" is not a number of seconds/,
+    ],
+    [
+      '--database-url of a server that is not there',
+      ['--database-url', 'postgres://someone:hunter22@127.0.0.1:1/sandbox'],
+      {},
+      /^--database-url: cannot reach PostgreSQL at 127\.0\.0\.1:1 \(ECONNREFUSED\)/,
+    ],
   ];
-  it.each(cases)('%s', async (_label, args, env, line) => {
-    const { code, stderr } = await refused(args, env);
-    const lines = stderr.trim().split('\n');
-    expect(lines, stderr).toHaveLength(1);
-    expect(lines[0]).toMatch(line);
-    expect(stderr).not.toMatch(/\n\s+at |Error:/);
-    expect(stderr).not.toContain('hunter22');
-    expect(code).toBe(2);
-  }, 40_000);
+  it.each(cases)(
+    '%s',
+    async (_label, args, env, line) => {
+      const { code, stderr } = await refused(args, env);
+      const lines = stderr.trim().split('\n');
+      expect(lines, stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(line);
+      expect(stderr).not.toMatch(/\n\s+at |Error:/);
+      expect(stderr).not.toContain('hunter22');
+      expect(code).toBe(2);
+    },
+    40_000,
+  );
 
   it('a busy --port', async () => {
     blocker = createServer();
     await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     const { code, stderr } = await refused(['--memory', '--port', String(port)]);
-    expect(stderr.trim().split('\n')).toEqual([`--port: 127.0.0.1:${port} is already in use; choose another port, or 0 for any free one.`]);
+    expect(stderr.trim().split('\n')).toEqual([
+      `--port: 127.0.0.1:${port} is already in use; choose another port, or 0 for any free one.`,
+    ]);
     expect(code).toBe(2);
   }, 40_000);
 });
@@ -96,7 +146,9 @@ describe.concurrent('one process per data folder', () => {
     const first = await launch(['--data', data]);
     const tenant = await orThrow(createSandboxClient({ baseUrl: first.url }).createTenant({ body: { name: 'First' } }));
     const second = await refused(['--data', data, '--port', '0']);
-    expect(second.stderr.trim().split('\n')).toEqual([`--data: ${data} is in use by another sandbox (process ${first.child.pid}); stop it, or choose another folder.`]);
+    expect(second.stderr.trim().split('\n')).toEqual([
+      `--data: ${data} is in use by another sandbox (process ${first.child.pid}); stop it, or choose another folder.`,
+    ]);
     expect(second.code).toBe(2);
     // The first keeps its data and serves.
     const again = await orThrow(createSandboxClient({ baseUrl: first.url }).createTenant({ body: { name: 'Second' } }));
@@ -130,7 +182,9 @@ describe.concurrent('one process per data folder', () => {
   it('refuses a --data folder it cannot create, naming it', async () => {
     const blocked = join(aFile, 'inside');
     const { code, stderr } = await refused(['--data', blocked]);
-    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^--data: cannot create .*not-a-folder\/inside \(ENOTDIR\)/)]);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^--data: cannot create .*not-a-folder\/inside \(ENOTDIR\)/),
+    ]);
     expect(code).toBe(2);
   }, 40_000);
 });

@@ -27,7 +27,8 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
  * checkout page sends the user on to the on-ramp's `redirectUrl`).
  */
 const HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-cache',
@@ -47,7 +48,9 @@ const ASSET = /^\/sandbox\/assets\/([a-z0-9-]+\.(?:js|css))$/;
  */
 export function createPageServer(dir = pagesDir()): (method: string, pathname: string) => PageAnswer | undefined {
   const files = new Map<string, Buffer>();
-  if (existsSync(dir)) for (const name of readdirSync(dir)) if (/^[a-z0-9-]+\.(?:html|js|css)$/.test(name)) files.set(name, readFileSync(join(dir, name)));
+  if (existsSync(dir))
+    for (const name of readdirSync(dir))
+      if (/^[a-z0-9-]+\.(?:html|js|css)$/.test(name)) files.set(name, readFileSync(join(dir, name)));
   return (method, pathname) => {
     if (method !== 'get') return undefined;
     const name = PAGE_ROUTES.find(([pattern]) => pattern.test(pathname))?.[1] ?? ASSET.exec(pathname)?.[1];
@@ -55,7 +58,12 @@ export function createPageServer(dir = pagesDir()): (method: string, pathname: s
     const body = files.get(name);
     if (!body) {
       return name.endsWith('.html')
-        ? { status: 404, type: 'text/plain', body: `The sandbox's pages are not built (no ${name} in ${dir}): run \`npm run build:pages\`.`, headers: HEADERS }
+        ? {
+            status: 404,
+            type: 'text/plain',
+            body: `The sandbox's pages are not built (no ${name} in ${dir}): run \`npm run build:pages\`.`,
+            headers: HEADERS,
+          }
         : { status: 404, type: 'text/plain', body: `No asset ${name}.`, headers: HEADERS };
     }
     return { status: 200, type: TYPES[name.slice(name.lastIndexOf('.'))]!, body, headers: HEADERS };

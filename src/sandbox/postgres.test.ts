@@ -28,7 +28,10 @@ describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
     const client = new pg.Client({ connectionString: adminUrl! });
     await client.connect();
     try {
-      await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = $1", [new URL(databaseUrl).pathname.slice(1)]);
+      await client.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = $1",
+        [new URL(databaseUrl).pathname.slice(1)],
+      );
     } finally {
       await client.end();
     }
@@ -57,12 +60,19 @@ describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
     const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });
     const { userId, accountId } = await fundedExampleUser(sandbox.url, tenant, 1000);
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => v1.createPayout({ params: { path: { user_id: userId } }, body: { amount: 100, currency: 'COP', destinationId: accountId } })),
+      Array.from({ length: 20 }, () =>
+        v1.createPayout({
+          params: { path: { user_id: userId } },
+          body: { amount: 100, currency: 'COP', destinationId: accountId },
+        }),
+      ),
     );
     const statuses = results.map((r) => r.response.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
     expect(statuses.filter((s) => s === 400)).toHaveLength(10);
-    expect(await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1, currency: 'COP' } }))).toMatchObject({ balance: 1 });
+    expect(
+      await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1, currency: 'COP' } })),
+    ).toMatchObject({ balance: 1 });
     expect(sandbox.violations).toEqual([]);
   }, 60_000);
 
@@ -70,10 +80,12 @@ describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
     const seen: string[] = [];
     const receiver = createHttpServer((req, res) => {
       let text = '';
-      req.on('data', (c) => (text += c)).on('end', () => {
-        seen.push((JSON.parse(text) as { id: string }).id);
-        res.writeHead(200).end();
-      });
+      req
+        .on('data', (c) => (text += c))
+        .on('end', () => {
+          seen.push((JSON.parse(text) as { id: string }).id);
+          res.writeHead(200).end();
+        });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
     const other = await startSandbox({ databaseUrl });
@@ -82,14 +94,28 @@ describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
       const tenant = await orThrow(control.createTenant({ body: {} }));
       const v1 = createV1Client({ baseUrl: other.url, auth: { credentials: tenant.v1Credentials }, retry: false });
       const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks/user.updated`;
-      await orThrow(v1.createIntegrationEndpoint({ body: { name: 'shared', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.updated' } }));
-      await Promise.all(Array.from({ length: 60 }, (_, i) => orThrow(createSandboxClient({ baseUrl: i % 2 ? other.url : sandbox.url }).triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.updated' } }))));
+      await orThrow(
+        v1.createIntegrationEndpoint({
+          body: { name: 'shared', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.updated' },
+        }),
+      );
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          orThrow(
+            createSandboxClient({ baseUrl: i % 2 ? other.url : sandbox.url }).triggerEvent({
+              body: { tenantId: tenant.clientId, event: 'user.updated' },
+            }),
+          ),
+        ),
+      );
       for (let i = 0; i < 200 && seen.length < 60; i++) await new Promise((r) => setTimeout(r, 25));
       await Promise.all([sandbox.events.worker.idle(), other.events.worker.idle()]);
       expect(seen).toHaveLength(60);
       expect(new Set(seen).size).toBe(60);
       const { deliveries } = await orThrow(control.listDeliveries({ params: { query: { tenant: tenant.clientId } } }));
-      expect(deliveries.map((d) => [d.status, d.attempts.length])).toEqual(Array.from({ length: 60 }, () => ['delivered', 1]));
+      expect(deliveries.map((d) => [d.status, d.attempts.length])).toEqual(
+        Array.from({ length: 60 }, () => ['delivered', 1]),
+      );
     } finally {
       await other.close();
       receiver.close();

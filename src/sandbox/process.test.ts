@@ -34,7 +34,10 @@ describe.concurrent('the sandbox process', () => {
     const docs = await fetch(`${s.url}/sandbox/docs`);
     expect(await docs.text()).toContain('advanceClock');
     const dashboard = await fetch(`${s.url}/`);
-    expect([dashboard.status, await dashboard.text()]).toEqual([200, expect.stringContaining('/sandbox/assets/dashboard.js')]);
+    expect([dashboard.status, await dashboard.text()]).toEqual([
+      200,
+      expect.stringContaining('/sandbox/assets/dashboard.js'),
+    ]);
     s.child.kill('SIGTERM');
     await s.exit;
   }, 60_000);
@@ -44,28 +47,36 @@ describe.concurrent('the sandbox process', () => {
     const first = await launch(['--data', data]);
     const control = createSandboxClient({ baseUrl: first.url });
     const tenant = await orThrow(control.createTenant({ body: { name: 'Survivor' } }));
-    const account = await orThrow(control.createBankAccount({ body: { clientId: tenant.clientId, accountNickname: 'Nómina' } }));
+    const account = await orThrow(
+      control.createBankAccount({ body: { clientId: tenant.clientId, accountNickname: 'Nómina' } }),
+    );
     first.child.kill('SIGKILL');
     expect((await first.exit).signal).toBe('SIGKILL');
 
     const second = await launch(['--data', data]);
     const business = createBusinessClient({ baseUrl: second.url, auth: { credentials: tenant.businessCredentials } });
     const accounts = await orThrow(business.listBankAccounts({ params: { path: { clientId: tenant.clientId } } }));
-    expect(accounts.map((a) => [a.id, a.accountNickname, a.status])).toEqual([[account.accountId, 'Nómina', 'in_review']]);
+    expect(accounts.map((a) => [a.id, a.accountNickname, a.status])).toEqual([
+      [account.accountId, 'Nómina', 'in_review'],
+    ]);
     second.child.kill('SIGTERM');
     expect(await second.exit).toEqual({ code: 0, signal: null });
   }, 90_000);
 
-  it.each(['SIGINT', 'SIGTERM'] as const)('stops cleanly on %s: exit code 0, port closed, data reusable', async (signal) => {
-    const data = join(work, `stop-${signal}`);
-    const s = await launch(['--data', data]);
-    s.child.kill(signal);
-    expect(await s.exit).toEqual({ code: 0, signal: null });
-    expect(s.output()).toContain(`Sandbox stopped (${signal}).`);
-    await expect(fetch(`${s.url}/api/parameters/banks`)).rejects.toThrow();
-    const again = await launch(['--data', data]);
-    expect((await fetch(`${again.url}/api/parameters/banks`)).status).toBe(200);
-    again.child.kill('SIGTERM');
-    await again.exit;
-  }, 90_000);
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'stops cleanly on %s: exit code 0, port closed, data reusable',
+    async (signal) => {
+      const data = join(work, `stop-${signal}`);
+      const s = await launch(['--data', data]);
+      s.child.kill(signal);
+      expect(await s.exit).toEqual({ code: 0, signal: null });
+      expect(s.output()).toContain(`Sandbox stopped (${signal}).`);
+      await expect(fetch(`${s.url}/api/parameters/banks`)).rejects.toThrow();
+      const again = await launch(['--data', data]);
+      expect((await fetch(`${again.url}/api/parameters/banks`)).status).toBe(200);
+      again.child.kill('SIGTERM');
+      await again.exit;
+    },
+    90_000,
+  );
 });

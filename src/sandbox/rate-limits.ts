@@ -22,7 +22,9 @@ create table if not exists rate_counts (
 `;
 
 /** The operations that can be limited: those whose description declares a 429. */
-export function limitableOperations(routes: { entry: { operationId: string; operation: { responses?: object } } }[]): Set<string> {
+export function limitableOperations(
+  routes: { entry: { operationId: string; operation: { responses?: object } } }[],
+): Set<string> {
   return new Set(routes.filter((r) => '429' in (r.entry.operation.responses ?? {})).map((r) => r.entry.operationId));
 }
 
@@ -30,7 +32,12 @@ export function rateLimitHandlers(limitable: Set<string>): Handlers {
   return {
     setRateLimit: async (ctx) => {
       const operationId = ctx.path.operationId!;
-      if (!limitable.has(operationId)) refuse(404, 'not_limitable', `${operationId} is not an operation that declares a 429 answer, so the sandbox does not rate-limit it.`);
+      if (!limitable.has(operationId))
+        refuse(
+          404,
+          'not_limitable',
+          `${operationId} is not an operation that declares a 429 answer, so the sandbox does not rate-limit it.`,
+        );
       const { limit, windowSeconds } = ctx.body as { limit: number; windowSeconds: number };
       await ctx.sql.query(
         `insert into rate_limits (operation_id, max_calls, window_ms) values ($1, $2, $3)
@@ -52,8 +59,16 @@ export function rateLimitHandlers(limitable: Set<string>): Handlers {
  * Counts a call of a limitable operation; throws the 429 refusal once the window's calls are used up.
  * `reads` answers the rule lookup (from memory on PGlite until a write), `sql` takes the count.
  */
-export async function countCall(db: { reads: Sql; transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> }, operationId: string, tenant: Tenant | null, clock: Clock): Promise<void> {
-  const [rule] = await db.reads.query<{ max_calls: number; window_ms: string | number }>('select max_calls, window_ms from rate_limits where operation_id = $1', [operationId]);
+export async function countCall(
+  db: { reads: Sql; transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> },
+  operationId: string,
+  tenant: Tenant | null,
+  clock: Clock,
+): Promise<void> {
+  const [rule] = await db.reads.query<{ max_calls: number; window_ms: string | number }>(
+    'select max_calls, window_ms from rate_limits where operation_id = $1',
+    [operationId],
+  );
   if (!rule) return;
   const windowMs = Number(rule.window_ms);
   const now = clock.now().getTime();
@@ -67,6 +82,12 @@ export async function countCall(db: { reads: Sql; transaction<T>(work: (tx: Sql)
   );
   if (row && row.calls > rule.max_calls) {
     const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
-    throw new Refusal(429, 'rate_limited', `More than ${rule.max_calls} calls of ${operationId} in ${windowMs / 1000} s of sandbox time (a limit set with setRateLimit); try again in ${retryAfter} s.`, {}, { 'retry-after': String(retryAfter) });
+    throw new Refusal(
+      429,
+      'rate_limited',
+      `More than ${rule.max_calls} calls of ${operationId} in ${windowMs / 1000} s of sandbox time (a limit set with setRateLimit); try again in ${retryAfter} s.`,
+      {},
+      { 'retry-after': String(retryAfter) },
+    );
   }
 }

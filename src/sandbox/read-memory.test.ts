@@ -15,13 +15,23 @@ describe('answers of reads kept until the next write (PGlite)', () => {
   async function tenant(name: string) {
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const created = await orThrow(control.createTenant({ body: { name } }));
-    return { created, control, business: createBusinessClient({ baseUrl: sandbox.url, auth: { credentials: created.businessCredentials }, retry: false }) };
+    return {
+      created,
+      control,
+      business: createBusinessClient({
+        baseUrl: sandbox.url,
+        auth: { credentials: created.businessCredentials },
+        retry: false,
+      }),
+    };
   }
 
   it('shows a write at once', async () => {
     const { created, control, business } = await tenant('Kept reads');
     const path = { clientId: created.clientId };
-    const account = await orThrow(control.createBankAccount({ body: { clientId: created.clientId, accountNickname: 'Nómina' } }));
+    const account = await orThrow(
+      control.createBankAccount({ body: { clientId: created.clientId, accountNickname: 'Nómina' } }),
+    );
     const first = await orThrow(business.listBankAccounts({ params: { path } }));
     expect(await orThrow(business.listBankAccounts({ params: { path } }))).toEqual(first);
     expect(first.map((a) => a.status)).toEqual(['in_review']);
@@ -33,8 +43,14 @@ describe('answers of reads kept until the next write (PGlite)', () => {
     const a = await tenant('Tenant A');
     const b = await tenant('Tenant B');
     for (let i = 0; i < 2; i++) {
-      expect(await orThrow(a.business.getClientInfo())).toMatchObject({ clientId: a.created.clientId, name: 'Tenant A' });
-      expect(await orThrow(b.business.getClientInfo())).toMatchObject({ clientId: b.created.clientId, name: 'Tenant B' });
+      expect(await orThrow(a.business.getClientInfo())).toMatchObject({
+        clientId: a.created.clientId,
+        name: 'Tenant A',
+      });
+      expect(await orThrow(b.business.getClientInfo())).toMatchObject({
+        clientId: b.created.clientId,
+        name: 'Tenant B',
+      });
     }
     expect(sandbox.violations).toEqual([]);
   });

@@ -24,7 +24,11 @@ export function mediaType(header: string | undefined): string {
 export function requireJson(req: IncomingMessage): void {
   const type = mediaType(req.headers['content-type']);
   if (type !== 'application/json') {
-    throw new Refusal(415, 'unsupported_media_type', `The body must be JSON sent with Content-Type: application/json; got ${type ? `"${type.slice(0, 100)}"` : 'no Content-Type'}.`);
+    throw new Refusal(
+      415,
+      'unsupported_media_type',
+      `The body must be JSON sent with Content-Type: application/json; got ${type ? `"${type.slice(0, 100)}"` : 'no Content-Type'}.`,
+    );
   }
 }
 
@@ -34,7 +38,12 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Refusal(413, 'too_large', `The body is over ${MAX_BODY_BYTES} bytes (1 MiB), the most the sandbox reads.`);
+    if (size > MAX_BODY_BYTES)
+      throw new Refusal(
+        413,
+        'too_large',
+        `The body is over ${MAX_BODY_BYTES} bytes (1 MiB), the most the sandbox reads.`,
+      );
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -65,14 +74,16 @@ export function jsonDepth(text: string): number {
 export function unstorable(value: unknown, at = 'body', found: string[] = []): string[] {
   if (found.length >= 5) return found;
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) found.push(`${at} contains a NUL character (U+0000), which the sandbox does not accept in any text`);
+    if (value.includes('\u0000'))
+      found.push(`${at} contains a NUL character (U+0000), which the sandbox does not accept in any text`);
   } else if (typeof value === 'number') {
     if (!Number.isFinite(value)) found.push(`${at} is a number too large to hold (${value})`);
   } else if (Array.isArray(value)) {
     value.forEach((item, i) => unstorable(item, `${at}[${i}]`, found));
   } else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) found.push(`${at} has a key with a NUL character (U+0000), which the sandbox does not accept in any text`);
+      if (key.includes('\u0000'))
+        found.push(`${at} has a key with a NUL character (U+0000), which the sandbox does not accept in any text`);
       unstorable(item, `${at}/${key.replaceAll('\u0000', '\\u0000').slice(0, 60)}`, found);
     }
   }
@@ -86,7 +97,11 @@ export function unstorable(value: unknown, at = 'body', found: string[] = []): s
 export function parseBody(text: string, invalidStatus: number): unknown {
   const depth = jsonDepth(text);
   if (depth > MAX_JSON_DEPTH) {
-    throw new Refusal(invalidStatus, 'invalid_request', `The body nests objects and arrays ${depth} levels deep; the sandbox takes at most ${MAX_JSON_DEPTH}.`);
+    throw new Refusal(
+      invalidStatus,
+      'invalid_request',
+      `The body nests objects and arrays ${depth} levels deep; the sandbox takes at most ${MAX_JSON_DEPTH}.`,
+    );
   }
   let body: unknown;
   try {
@@ -95,6 +110,7 @@ export function parseBody(text: string, invalidStatus: number): unknown {
     throw new Refusal(invalidStatus, 'invalid_request', 'The body is not valid JSON.');
   }
   const problems = unstorable(body);
-  if (problems.length) throw new Refusal(invalidStatus, 'invalid_request', `The request cannot be taken: ${problems.join('; ')}.`);
+  if (problems.length)
+    throw new Refusal(invalidStatus, 'invalid_request', `The request cannot be taken: ${problems.join('; ')}.`);
   return body;
 }

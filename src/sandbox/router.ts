@@ -22,14 +22,21 @@ export interface Route {
   segments: number;
   match(path: string): Record<string, string> | null;
   /** Problems of the request against the description; empty when valid. */
-  checkRequest(request: { path: Record<string, string>; query: Record<string, unknown>; headers: Record<string, string | undefined>; body: unknown; hasBody: boolean }): string[];
+  checkRequest(request: {
+    path: Record<string, string>;
+    query: Record<string, unknown>;
+    headers: Record<string, string | undefined>;
+    body: unknown;
+    hasBody: boolean;
+  }): string[];
   /** Problems of an answer against the response schema for its status; null when the status is not documented. */
   checkResponse(status: number, body: unknown): string[] | null;
 }
 
 function coerce(schema: JsonObject | undefined, raw: string): unknown {
   const types = ([] as unknown[]).concat(schema?.type ?? []);
-  if ((types.includes('number') || types.includes('integer')) && raw.trim() !== '' && !Number.isNaN(Number(raw))) return Number(raw);
+  if ((types.includes('number') || types.includes('integer')) && raw.trim() !== '' && !Number.isNaN(Number(raw)))
+    return Number(raw);
   if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
   return raw;
 }
@@ -59,14 +66,23 @@ function operationSchemas(doc: OpenApiDocument, entry: OperationEntry) {
     key,
     schema: (resolveRef(doc, ref) as JsonObject | undefined)?.content?.['application/json']?.schema as unknown,
   }));
-  return { body, bodySchema: body ? requestSchema(doc, entry) : undefined, parameters: entry.parameters.map((p) => ({ p, schema: (p.schema ?? {}) as unknown })), responses };
+  return {
+    body,
+    bodySchema: body ? requestSchema(doc, entry) : undefined,
+    parameters: entry.parameters.map((p) => ({ p, schema: (p.schema ?? {}) as unknown })),
+    responses,
+  };
 }
 
 /** Every schema the routes of `doc` validate with: what the build compiles ahead (see reference.ts). */
 export function routeSchemas(doc: OpenApiDocument): unknown[] {
   return listOperations(doc).flatMap((entry) => {
     const { bodySchema, parameters, responses } = operationSchemas(doc, entry);
-    return [...(bodySchema ? [bodySchema] : []), ...parameters.map(({ schema }) => schema), ...responses.flatMap(({ schema }) => (schema ? [schema] : []))];
+    return [
+      ...(bodySchema ? [bodySchema] : []),
+      ...parameters.map(({ schema }) => schema),
+      ...responses.flatMap(({ schema }) => (schema ? [schema] : [])),
+    ];
   });
 }
 
@@ -79,7 +95,10 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
     let validator: SchemaValidator | undefined;
     const lazily = (schema: unknown): ((value: unknown) => string[]) => {
       let check: ((value: unknown) => string[]) | undefined;
-      return (value) => (check ??= (validator ??= createSchemaValidator(doc, validatorId(family), { precompiled: precompiledValidators(family) })).compile(schema))(value);
+      return (value) =>
+        (check ??= (validator ??= createSchemaValidator(doc, validatorId(family), {
+          precompiled: precompiledValidators(family),
+        })).compile(schema))(value);
     };
     for (const entry of listOperations(doc)) {
       const { regex, keys, literals } = compilePath(entry.path);
@@ -89,14 +108,21 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
       const responseChecks = new Map<string, ((value: unknown) => string[]) | null>();
       for (const { key, schema } of responses) responseChecks.set(key, schema ? lazily(schema) : null);
       const security = (entry.operation.security ?? doc.security ?? []) as JsonObject[];
-      const responseFor = (status: number) => [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responseChecks.has(k));
+      const responseFor = (status: number) =>
+        [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responseChecks.has(k));
       routes.push({
         family,
         entry,
         literals,
         segments: entry.path.split('/').length,
         secured: security.length > 0,
-        credentials: [...new Set(security.flatMap((requirement) => Object.keys(requirement)).map((name) => schemes[name]?.['x-sandbox-credential'] ?? family))],
+        credentials: [
+          ...new Set(
+            security
+              .flatMap((requirement) => Object.keys(requirement))
+              .map((name) => schemes[name]?.['x-sandbox-credential'] ?? family),
+          ),
+        ],
         invalidStatus: responseChecks.has('422') ? 422 : 400,
         acceptsBody: bodySchema !== undefined,
         match(path) {
@@ -111,7 +137,14 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
         checkRequest(request) {
           const problems: string[] = [];
           for (const { p, check } of parameters) {
-            const where = p.in === 'header' ? request.headers : p.in === 'path' ? request.path : p.in === 'query' ? request.query : undefined;
+            const where =
+              p.in === 'header'
+                ? request.headers
+                : p.in === 'path'
+                  ? request.path
+                  : p.in === 'query'
+                    ? request.query
+                    : undefined;
             if (!where) continue;
             const raw = where[p.in === 'header' ? String(p.name).toLowerCase() : p.name];
             if (raw === undefined) {
@@ -120,7 +153,9 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
             }
             // PostgreSQL text cannot hold U+0000: a value with one could never be stored or compared (the sandbox's limit).
             if (typeof raw === 'string' && raw.includes('\u0000')) {
-              problems.push(`${p.in} parameter ${p.name} contains a NUL character (U+0000), which the sandbox does not accept in any text`);
+              problems.push(
+                `${p.in} parameter ${p.name} contains a NUL character (U+0000), which the sandbox does not accept in any text`,
+              );
               continue;
             }
             const value = typeof raw === 'string' ? coerce(p.schema, raw) : raw;

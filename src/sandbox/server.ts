@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { bundleDir, readBundleFile, type OpenApiDocument } from './openapi/document.js';
 import { createClock, type Clock } from './clock.js';
 import { checkExposure } from './exposure.js';
-import { DATABASE_RETRY_AFTER_SECONDS, DatabaseUnavailable, isDataException, isDatabaseUnavailable, openPglite, openPostgres, type Db, type DbOptions } from './db.js';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DatabaseUnavailable,
+  isDataException,
+  isDatabaseUnavailable,
+  openPglite,
+  openPostgres,
+  type Db,
+  type DbOptions,
+} from './db.js';
 import { lockDataFolder } from './data-lock.js';
 import { hasBody, parseBody, readBody, requireJson } from './request-body.js';
 import { Refusal, type Handlers, type HandlerContext, type Tenant } from './handler.js';
@@ -80,11 +89,24 @@ const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-function send(res: ServerResponse, status: number, body: unknown, type = 'application/json', headers?: Record<string, string>, json?: string | Buffer): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  type = 'application/json',
+  headers?: Record<string, string>,
+  json?: string | Buffer,
+): void {
   const text = json ?? (body === undefined ? '' : type === 'application/json' ? JSON.stringify(body) : String(body));
   // A body left unread (refused, too large, or sent to an operation that takes none) ends the connection.
   const unread = res.req && !res.req.complete ? { connection: 'close' } : undefined;
-  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers, ...unread });
+  res.writeHead(status, {
+    'content-type': `${type}; charset=utf-8`,
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+    ...unread,
+  });
   res.end(text);
 }
 
@@ -97,7 +119,10 @@ function unbuiltDocsPage(docs: OpenApiDocument): string {
   const rows = Object.entries(docs.paths ?? {}).flatMap(([path, item]) =>
     Object.entries(item as Record<string, any>)
       .filter(([, op]) => op && typeof op === 'object' && op.operationId)
-      .map(([method, op]) => `<tr><td><code>${esc(op.operationId)}</code></td><td><code>${method.toUpperCase()} ${esc(path)}</code></td><td>${esc(op.summary)}</td></tr>`),
+      .map(
+        ([method, op]) =>
+          `<tr><td><code>${esc(op.operationId)}</code></td><td><code>${method.toUpperCase()} ${esc(path)}</code></td><td>${esc(op.summary)}</td></tr>`,
+      ),
   );
   return `<!doctype html><meta charset="utf-8"><title>${esc(docs.info.title)}</title><style>body{font-family:sans-serif;max-width:70em;margin:2em auto}td{vertical-align:top;border-top:1px solid #ddd;padding:.4em}</style>
 <h1>${esc(docs.info.title)}</h1><p>${esc(docs.info.summary)}</p>
@@ -155,12 +180,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const endpoints = endpointPolicy(options.endpointNetworks);
   // Compared as digests of equal length, in constant time: neither the token nor its length leaks by timing.
   const adminDigest = options.adminToken === undefined ? undefined : digest(options.adminToken);
-  const { bundles, routes } = options.bundles ? { bundles: options.bundles, routes: buildRoutes(options.bundles) } : defaultRoutes();
+  const { bundles, routes } = options.bundles
+    ? { bundles: options.bundles, routes: buildRoutes(options.bundles) }
+    : defaultRoutes();
   const limitable = limitableOperations(routes);
   const handlers = options.handlers ?? { ...allHandlers, ...eventHandlers, ...rateLimitHandlers(limitable) };
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlers[id]);
   // One process per data folder: taken before PGlite opens it, given back when the sandbox closes.
-  const lock = !options.db && !options.databaseUrl && !options.memory && options.dataDir ? lockDataFolder(options.dataDir) : undefined;
+  const lock =
+    !options.db && !options.databaseUrl && !options.memory && options.dataDir
+      ? lockDataFolder(options.dataDir)
+      : undefined;
   let db: Db;
   try {
     db = options.db ?? (options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options));
@@ -168,7 +198,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     lock?.release();
     throw options.databaseUrl ? new DatabaseUnavailable(options.databaseUrl, error) : error;
   }
-  const undo: (() => Promise<void>)[] = [async () => lock?.release(), async () => void (options.db ? undefined : await db.close().catch(() => undefined))];
+  const undo: (() => Promise<void>)[] = [
+    async () => lock?.release(),
+    async () => void (options.db ? undefined : await db.close().catch(() => undefined)),
+  ];
   const failed = async (error: unknown) => {
     for (const step of undo.reverse()) await step();
     return error;
@@ -180,7 +213,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw await failed(options.databaseUrl ? new DatabaseUnavailable(options.databaseUrl, error) : error);
   }
   // On a shared PostgreSQL, another instance may move the clock: each request and each delivery pass reads it.
-  const clock = createClock(options.realNow, await loadClockOffset(db), db.shared ? () => loadClockOffset(db) : undefined);
+  const clock = createClock(
+    options.realNow,
+    await loadClockOffset(db),
+    db.shared ? () => loadClockOffset(db) : undefined,
+  );
   const events = await startEvents(db, clock, endpoints);
   undo.push(() => events.close());
   const violations: string[] = [];
@@ -231,9 +268,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rememberedCount++;
   }
 
-  async function answer(route: Route, params: Record<string, string>, url: Target, req: IncomingMessage): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+  async function answer(
+    route: Route,
+    params: Record<string, string>,
+    url: Target,
+    req: IncomingMessage,
+  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     const handler = handlers[route.entry.operationId];
-    if (!handler) return { status: 501, body: { error: 'not_implemented', message: `The sandbox has no handler for ${route.entry.operationId}.` } };
+    if (!handler)
+      return {
+        status: 501,
+        body: { error: 'not_implemented', message: `The sandbox has no handler for ${route.entry.operationId}.` },
+      };
     try {
       // Only a shared database's clock can move under this process.
       if (db.shared) await clock.sync();
@@ -250,9 +296,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const query: Record<string, unknown> = Object.fromEntries(url.searchParams);
       const headers = req.headers as Record<string, string | undefined>;
       const problems = route.checkRequest({ path: params, query, headers, body, hasBody: text.length > 0 });
-      if (problems.length) throw new Refusal(route.invalidStatus, 'invalid_request', `The request breaks the description: ${problems.join('; ')}`);
-      const origin = typeof headers.host === 'string' && HOST_HEADER.test(headers.host) ? `http://${headers.host}` : ownOrigin;
-      const context = (sql: HandlerContext['sql']): HandlerContext => ({ operationId: route.entry.operationId, path: params, query, headers, body, tenant, sql, clock, origin, endpoints });
+      if (problems.length)
+        throw new Refusal(
+          route.invalidStatus,
+          'invalid_request',
+          `The request breaks the description: ${problems.join('; ')}`,
+        );
+      const origin =
+        typeof headers.host === 'string' && HOST_HEADER.test(headers.host) ? `http://${headers.host}` : ownOrigin;
+      const context = (sql: HandlerContext['sql']): HandlerContext => ({
+        operationId: route.entry.operationId,
+        path: params,
+        query,
+        headers,
+        body,
+        tenant,
+        sql,
+        clock,
+        origin,
+        endpoints,
+      });
       if (route.entry.method !== 'get') {
         // A write is committed before its answer is sent: the transaction ends before this returns.
         const result = await db.transaction((tx) => handler(context(tx)));
@@ -266,18 +329,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (known && known.generation === generation) return known.answer;
       const result = await handler(context(db.reads));
       const answer: Kept = { status: result.status, body: result.body };
-      if (generation !== undefined && db.generation!() === generation && result.keep !== false) remember(route, key, { generation, answer });
+      if (generation !== undefined && db.generation!() === generation && result.keep !== false)
+        remember(route, key, { generation, answer });
       return answer;
     } catch (error) {
       if (error instanceof Refusal) {
-        const body = route.family === 'sandbox' ? { error: error.code, message: error.message } : { error: error.code, message: error.message, ...error.details };
+        const body =
+          route.family === 'sandbox'
+            ? { error: error.code, message: error.message }
+            : { error: error.code, message: error.message, ...error.details };
         return { status: error.status, body, headers: error.headers };
       }
       // The database is down, restarting or out of connections: nothing was done; the client may try again.
       if (isDatabaseUnavailable(error)) {
-        console.error(`[sandbox] ${route.entry.operationId}: the database is unavailable (${(error as { code?: string }).code ?? (error as Error).message})`);
+        console.error(
+          `[sandbox] ${route.entry.operationId}: the database is unavailable (${(error as { code?: string }).code ?? (error as Error).message})`,
+        );
         const message = `The sandbox's database is unavailable (down or restarting); nothing was done. Retry after ${DATABASE_RETRY_AFTER_SECONDS} seconds.`;
-        return { status: 503, body: { error: 'unavailable', message }, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } };
+        return {
+          status: 503,
+          body: { error: 'unavailable', message },
+          headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+        };
       }
       // A value PostgreSQL cannot take (a text it cannot convert, a number or date outside its range): the request's.
       if (isDataException(error)) {
@@ -295,7 +368,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const message = `${route.entry.operationId} answered ${status}, which breaks the description: ${problems === null ? `status ${status} is not documented` : problems.join('; ')}`;
     violations.push(message);
     console.error(`[sandbox] ${message}`);
-    return onViolation === 'fail' ? { status: 500, body: { error: 'sandbox_contract_violation', message } } : { status, body };
+    return onViolation === 'fail'
+      ? { status: 500, body: { error: 'sandbox_contract_violation', message } }
+      : { status, body };
   }
 
   const server = createServer((req, res) => {
@@ -332,7 +407,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
         return send(res, out.status, out.body, undefined, out.status === status ? headers : undefined, out.text);
       }
-      send(res, pathMatched ? 405 : 404, { error: pathMatched ? 'method_not_allowed' : 'not_found', message: `No operation for ${method.toUpperCase()} ${url.pathname}.` });
+      send(res, pathMatched ? 405 : 404, {
+        error: pathMatched ? 'method_not_allowed' : 'not_found',
+        message: `No operation for ${method.toUpperCase()} ${url.pathname}.`,
+      });
     })().catch((error: unknown) => {
       console.error('[sandbox] internal error:', error instanceof Error ? error.stack : error);
       if (!res.headersSent) send(res, 500, { error: 'internal', message: 'The sandbox failed; see its log.' });

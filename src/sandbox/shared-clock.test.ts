@@ -38,8 +38,18 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database sha
       const tenant = await orThrow(controlA.createTenant({ body: {} }));
       const v1 = createV1Client({ baseUrl: b.url, auth: { credentials: tenant.v1Credentials }, retry: false });
       const url = `${receiver.url}/hooks/user.updated`;
-      await orThrow(v1.createIntegrationEndpoint({ body: { name: 'slow', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.updated' } }));
-      await Promise.all(Array.from({ length: 20 }, (_, i) => orThrow((i % 2 ? controlB : controlA).triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.updated' } }))));
+      await orThrow(
+        v1.createIntegrationEndpoint({
+          body: { name: 'slow', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.updated' },
+        }),
+      );
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          orThrow(
+            (i % 2 ? controlB : controlA).triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.updated' } }),
+          ),
+        ),
+      );
       for (let i = 0; i < 200 && seen.length < 20; i++) await new Promise((r) => setTimeout(r, 25));
       await new Promise((r) => setTimeout(r, 500));
       await Promise.all([a.events.worker.idle(), b.events.worker.idle()]);

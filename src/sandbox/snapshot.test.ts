@@ -1,7 +1,16 @@
 // A new store starts from the build's PGlite snapshot (the tests' global setup builds it, as `npm run build`
 // does): its tables made, nothing of any sandbox in it; a snapshot made with other migrations or another PGlite
 // is not used; and the migrations run again on a store that records other ones.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +34,11 @@ describe('the PGlite snapshot', () => {
   it('holds a store that was shut down cleanly: a start from it recovers nothing', async () => {
     const { PGlite } = await import('@electric-sql/pglite');
     const said: string[] = [];
-    const pg = await PGlite.create({ loadDataDir: new Blob([(await readSnapshot())! as Uint8Array<ArrayBuffer>]), debug: 1, onStderr: (line) => (said.push(line), true) });
+    const pg = await PGlite.create({
+      loadDataDir: new Blob([(await readSnapshot())! as Uint8Array<ArrayBuffer>]),
+      debug: 1,
+      onStderr: (line) => (said.push(line), true),
+    });
     await pg.close();
     const log = said.join('\n');
     expect(log).toMatch(/database system was shut down at/);
@@ -36,7 +49,9 @@ describe('the PGlite snapshot', () => {
     const { PGlite } = await import('@electric-sql/pglite');
     const tar = (await readSnapshot())!;
     const files = new Map<string, number>();
-    new Parser({ onReadEntry: (entry) => (files.set(entry.path.replace(/^\/+/, ''), entry.size), entry.resume()) }).end(tar);
+    new Parser({ onReadEntry: (entry) => (files.set(entry.path.replace(/^\/+/, ''), entry.size), entry.resume()) }).end(
+      tar,
+    );
     const wal = [...files.keys()].filter((path) => /^pg_wal\/[0-9A-F]{24}$/.test(path));
     expect(wal.map((path) => files.get(path))).toEqual(wal.map(() => 1 << 20));
     // The segment of the shutdown checkpoint, and at most the one PostgreSQL makes ready after it.
@@ -60,11 +75,16 @@ describe('the PGlite snapshot', () => {
         if (entry.type === 'Directory') return (seen.folders.push(path), entry.resume());
         const chunks: Buffer[] = [];
         entry.on('data', (chunk: Buffer) => chunks.push(chunk));
-        entry.on('end', () => seen.files.push({ path, data: createHash('sha256').update(Buffer.concat(chunks)).digest('hex') }));
+        entry.on('end', () =>
+          seen.files.push({ path, data: createHash('sha256').update(Buffer.concat(chunks)).digest('hex') }),
+        );
       },
     }).end(tar);
     const read = readSnapshotFiles(tar);
-    expect({ folders: read.folders, files: read.files.map(({ path, data }) => ({ path, data: createHash('sha256').update(data).digest('hex') })) }).toEqual(seen);
+    expect({
+      folders: read.folders,
+      files: read.files.map(({ path, data }) => ({ path, data: createHash('sha256').update(data).digest('hex') })),
+    }).toEqual(seen);
     expect(seen.files.map((file) => file.path)).toContain('PG_VERSION');
 
     expect(() => readSnapshotFiles(new Uint8Array(1024).fill(1))).toThrow(/not a ustar archive \(at byte 0\)/);
@@ -72,27 +92,34 @@ describe('the PGlite snapshot', () => {
     mkdirSync(odd);
     symlinkSync('PG_VERSION', join(odd, 'link'));
     createTar({ cwd: odd, file: join(work, 'odd.tar'), sync: true, portable: true }, ['link']);
-    expect(() => readSnapshotFiles(readFileSync(join(work, 'odd.tar')))).toThrow('The PGlite snapshot holds link of tar type "2": only folders and files are expected.');
+    expect(() => readSnapshotFiles(readFileSync(join(work, 'odd.tar')))).toThrow(
+      'The PGlite snapshot holds link of tar type "2": only folders and files are expected.',
+    );
   });
 
   it.each<[string, { memory?: boolean; dataDir?: string }]>([
     ['in memory', { memory: true }],
     ['in a new --data folder', { dataDir: join(work, 'fresh') }],
-  ])('gives a new store %s its tables, recorded as made by the current migrations, and no signing key; its commits wait for the disk only where it has one', async (_label, options) => {
-    const db = await openPglite(options);
-    try {
-      // Read before any migration ran in this process: what the store started with.
-      expect(await db.query('select digest from sandbox_schema')).toEqual([{ digest: migrationsDigest }]);
-      expect(await db.query<{ n: number }>('select count(*)::int as n from sandbox_signing_key')).toEqual([{ n: 0 }]);
-      expect(await db.query<{ n: number }>('select count(*)::int as n from tenants')).toEqual([{ n: 0 }]);
-      expect(await db.query('show synchronous_commit')).toEqual([{ synchronous_commit: options.memory ? 'off' : 'on' }]);
-      // Shared memory is zeroed at every start: PostgreSQL's default of 128 MB of buffers cost 40 ms there.
-      expect(await db.query('show shared_buffers')).toEqual([{ shared_buffers: '32MB' }]);
-    } finally {
-      await db.close();
-    }
-    if (options.dataDir) expect(existsSync(join(options.dataDir, 'PG_VERSION'))).toBe(true);
-  });
+  ])(
+    'gives a new store %s its tables, recorded as made by the current migrations, and no signing key; its commits wait for the disk only where it has one',
+    async (_label, options) => {
+      const db = await openPglite(options);
+      try {
+        // Read before any migration ran in this process: what the store started with.
+        expect(await db.query('select digest from sandbox_schema')).toEqual([{ digest: migrationsDigest }]);
+        expect(await db.query<{ n: number }>('select count(*)::int as n from sandbox_signing_key')).toEqual([{ n: 0 }]);
+        expect(await db.query<{ n: number }>('select count(*)::int as n from tenants')).toEqual([{ n: 0 }]);
+        expect(await db.query('show synchronous_commit')).toEqual([
+          { synchronous_commit: options.memory ? 'off' : 'on' },
+        ]);
+        // Shared memory is zeroed at every start: PostgreSQL's default of 128 MB of buffers cost 40 ms there.
+        expect(await db.query('show shared_buffers')).toEqual([{ shared_buffers: '32MB' }]);
+      } finally {
+        await db.close();
+      }
+      if (options.dataDir) expect(existsSync(join(options.dataDir, 'PG_VERSION'))).toBe(true);
+    },
+  );
 
   it('starts a --data folder that an interrupted first start left without PG_VERSION afresh, over what it had written', async () => {
     const dir = join(work, 'interrupted');
@@ -107,11 +134,16 @@ describe('the PGlite snapshot', () => {
   });
 
   it('is copied into each store in memory: what one store writes reaches neither the snapshot nor another store', async () => {
-    const digest = async () => createHash('sha256').update((await readSnapshot())!).digest('hex');
+    const digest = async () =>
+      createHash('sha256')
+        .update((await readSnapshot())!)
+        .digest('hex');
     const before = await digest();
     const [a, b] = [await openPglite({ memory: true }), await openPglite({ memory: true })];
     try {
-      await a.query("insert into tenants (id, name, business_secret, v1_secret, integration_register, created_at) select gen_random_uuid(), 'A', 'b', 'v', 'i', now() from generate_series(1, 200)");
+      await a.query(
+        "insert into tenants (id, name, business_secret, v1_secret, integration_register, created_at) select gen_random_uuid(), 'A', 'b', 'v', 'i', now() from generate_series(1, 200)",
+      );
       await a.query('checkpoint'); // every changed page written to the store's files
       expect(await digest()).toBe(before);
       expect(await b.query<{ n: number }>('select count(*)::int as n from tenants')).toEqual([{ n: 0 }]);
@@ -141,7 +173,10 @@ describe('the PGlite snapshot', () => {
     mkdirSync(stale);
     mkdirSync(missing);
     copyFileSync(join(sandboxDistDir(), SNAPSHOT_FILE), join(stale, SNAPSHOT_FILE));
-    writeFileSync(join(stale, SNAPSHOT_MANIFEST), JSON.stringify({ key: 'made-with-other-migrations', pglite: '0.0.0' }));
+    writeFileSync(
+      join(stale, SNAPSHOT_MANIFEST),
+      JSON.stringify({ key: 'made-with-other-migrations', pglite: '0.0.0' }),
+    );
     expect(await readSnapshot(stale)).toBeUndefined();
     expect(await readSnapshot(missing)).toBeUndefined();
     expect((await readSnapshot())?.length).toBeGreaterThan(1_000_000);
@@ -156,7 +191,9 @@ describe('the PGlite snapshot', () => {
       expect(await db.query("select to_regclass('sandbox_delivery_attempts') as t")).toEqual([{ t: null }]);
       await db.query("update sandbox_schema set digest = 'older'");
       await migrate(db);
-      expect(await db.query("select to_regclass('sandbox_delivery_attempts')::text as t")).toEqual([{ t: 'sandbox_delivery_attempts' }]);
+      expect(await db.query("select to_regclass('sandbox_delivery_attempts')::text as t")).toEqual([
+        { t: 'sandbox_delivery_attempts' },
+      ]);
       expect(await db.query('select digest from sandbox_schema')).toEqual([{ digest: migrationsDigest }]);
     } finally {
       await db.close();

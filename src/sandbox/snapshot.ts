@@ -6,7 +6,16 @@
 // records. Its key names the PGlite version and the migrations it was made with; a snapshot with another key is
 // not used (the store is then initialised as before, only slower), so a stale file can cost time, never data.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -37,7 +46,13 @@ const SNAPSHOT_FORMAT = 'shut-down-folder, 1 MB WAL segments, no templates';
 
 /** What a snapshot must have been made with to be used: this PGlite, these migrations and this way of making it. */
 export function snapshotKey(): string {
-  return createHash('sha256').update(pgliteVersion()).update('\0').update(migrationsDigest).update('\0').update(SNAPSHOT_FORMAT).digest('hex');
+  return createHash('sha256')
+    .update(pgliteVersion())
+    .update('\0')
+    .update(migrationsDigest)
+    .update('\0')
+    .update(SNAPSHOT_FORMAT)
+    .digest('hex');
 }
 
 function readManifest(dir: string): Manifest | undefined {
@@ -90,7 +105,8 @@ export function readSnapshotFiles(tar: Uint8Array): { folders: string[]; files: 
   for (let at = 0; at + 512 <= tar.length; ) {
     const header = tar.subarray(at, at + 512);
     if (header.every((byte) => byte === 0)) break; // the end of the archive
-    if (text(header.subarray(257, 263)) !== 'ustar') throw new Error(`The PGlite snapshot is not a ustar archive (at byte ${at}).`);
+    if (text(header.subarray(257, 263)) !== 'ustar')
+      throw new Error(`The PGlite snapshot is not a ustar archive (at byte ${at}).`);
     const prefix = text(header.subarray(345, 500));
     const path = `${prefix ? `${prefix}/` : ''}${text(header.subarray(0, 100))}`.replace(/^\/+|\/+$/g, '');
     const size = Number.parseInt(text(header.subarray(124, 136)).trim() || '0', 8);
@@ -100,8 +116,12 @@ export function readSnapshotFiles(tar: Uint8Array): { folders: string[]; files: 
     // A plain Uint8Array view, never a Node Buffer: PGlite's file system copies what it is given with `slice`,
     // which copies a Uint8Array but not a Buffer (a Buffer's `slice` is a view), and a store would then write
     // its pages into the snapshot every other store of the process starts from.
-    else if (type === '0' || type === '\0') files.push({ path, data: new Uint8Array(tar.buffer, tar.byteOffset + at, size) });
-    else throw new Error(`The PGlite snapshot holds ${path} of tar type ${JSON.stringify(type)}: only folders and files are expected.`);
+    else if (type === '0' || type === '\0')
+      files.push({ path, data: new Uint8Array(tar.buffer, tar.byteOffset + at, size) });
+    else
+      throw new Error(
+        `The PGlite snapshot holds ${path} of tar type ${JSON.stringify(type)}: only folders and files are expected.`,
+      );
     at += Math.ceil(size / 512) * 512;
   }
   return { folders, files };
@@ -175,7 +195,12 @@ export async function writeSnapshot(dir = sandboxDistDir()): Promise<boolean> {
     // current one); a store makes new segments as it needs them.
     const pg = await PGlite.create({ dataDir: work, initDbStartParams: ['--wal-segsize=1', '-c', 'wal_recycle=off'] });
     try {
-      await migrate({ transaction: (work) => pg.transaction((tx) => work({ query: async <Row,>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows })) });
+      await migrate({
+        transaction: (work) =>
+          pg.transaction((tx) =>
+            work({ query: async <Row>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows }),
+          ),
+      });
       // template0 and template1 are only what CREATE DATABASE copies: a sandbox's store is the one database
       // `postgres` and never makes another. Dropped (after PostgreSQL's own way of allowing it) with their files.
       await pg.exec("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
@@ -190,7 +215,10 @@ export async function writeSnapshot(dir = sandboxDistDir()): Promise<boolean> {
     // Level 6: 10.6 MB of data files to about 1.3 MB.
     createTar({ cwd: work, file: temporary, sync: true, portable: true, gzip: { level: 6 } }, readdirSync(work).sort());
     renameSync(temporary, join(dir, SNAPSHOT_FILE));
-    writeFileSync(join(dir, SNAPSHOT_MANIFEST), `${JSON.stringify({ key, pglite: pgliteVersion() } satisfies Manifest, null, 2)}\n`);
+    writeFileSync(
+      join(dir, SNAPSHOT_MANIFEST),
+      `${JSON.stringify({ key, pglite: pgliteVersion() } satisfies Manifest, null, 2)}\n`,
+    );
   } finally {
     removeWork();
   }

@@ -22,7 +22,10 @@ let brief: SandboxProcess | undefined;
 const IDLE_TIMEOUT_S = 2;
 
 beforeAll(async () => {
-  const launched = await Promise.allSettled([launchSandbox(['--memory'], { openFiles: OPEN_FILES }), launchSandbox(['--memory', '--idle-timeout', String(IDLE_TIMEOUT_S)])]);
+  const launched = await Promise.allSettled([
+    launchSandbox(['--memory'], { openFiles: OPEN_FILES }),
+    launchSandbox(['--memory', '--idle-timeout', String(IDLE_TIMEOUT_S)]),
+  ]);
   if (launched[0].status === 'fulfilled') sandbox = launched[0].value;
   if (launched[1].status === 'fulfilled') brief = launched[1].value;
   for (const result of launched) if (result.status === 'rejected') throw result.reason;
@@ -96,13 +99,18 @@ describe(`the sandbox with an open-files limit of ${OPEN_FILES}`, () => {
     // Meanwhile: normal requests, each answered promptly.
     for (let i = 0; i < 5; i++) expect(await normalRequest(2_000)).toBeLessThan(2_000);
     const statuses = await answers;
-    expect(statuses.map((s, i) => [stalling[i]!.split(' ').slice(0, 2).join(' ').slice(0, 60), s !== null && s >= 400 && s < 500])).toEqual(
-      stalling.map((head) => [head.split(' ').slice(0, 2).join(' ').slice(0, 60), true]),
-    );
+    expect(
+      statuses.map((s, i) => [
+        stalling[i]!.split(' ').slice(0, 2).join(' ').slice(0, 60),
+        s !== null && s >= 400 && s < 500,
+      ]),
+    ).toEqual(stalling.map((head) => [head.split(' ').slice(0, 2).join(' ').slice(0, 60), true]));
     // The sandbox still answers, and nothing was reset by the dot segments.
     expect(await normalRequest(2_000)).toBeLessThan(2_000);
     expect((await orThrow(control.listDeliveries({ params: { query: { tenant: id } } }))).deliveries).toEqual([]);
-    expect((await fetch(`${sandbox.url}/api/accounts/${id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${sandbox.url}/api/accounts/${id}`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
   }, 60_000);
 
   it('answers a normal request while 2,000 idle sockets are held open, and finishes a request it was serving', async () => {
@@ -111,7 +119,9 @@ describe(`the sandbox with an open-files limit of ${OPEN_FILES}`, () => {
     const served = await open();
     let answer = '';
     served.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    served.write(`POST /sandbox/tenants HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    served.write(
+      `POST /sandbox/tenants HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
     await new Promise((r) => setImmediate(r));
     const idle: Socket[] = [];
     for (let i = 0; i < 2_000; i += 100) idle.push(...(await Promise.all(Array.from({ length: 100 }, open))));
@@ -120,7 +130,10 @@ describe(`the sandbox with an open-files limit of ${OPEN_FILES}`, () => {
     served.write(body.slice(5));
     const answered = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the served request got no answer: ${answer}`)), 5_000);
-      const check = () => (answer.includes('\r\n\r\n') && answer.includes('Served while flooded') ? (clearTimeout(timer), resolve(answer)) : setTimeout(check, 20));
+      const check = () =>
+        answer.includes('\r\n\r\n') && answer.includes('Served while flooded')
+          ? (clearTimeout(timer), resolve(answer))
+          : setTimeout(check, 20);
       check();
     });
     expect(answered).toMatch(/^HTTP\/1\.1 201 /);
@@ -138,7 +151,10 @@ describe(`the sandbox with an open-files limit of ${OPEN_FILES}`, () => {
     try {
       // Node checks the time limits once a second: closed within the limit and that second, plus room for a busy machine.
       const bound = (IDLE_TIMEOUT_S + 8) * 1000;
-      const [silentClosed, tricklingClosed] = await Promise.all([closedWithin(silent, bound), closedWithin(trickling, bound)]);
+      const [silentClosed, tricklingClosed] = await Promise.all([
+        closedWithin(silent, bound),
+        closedWithin(trickling, bound),
+      ]);
       expect(silentClosed, `a silent connection was still open after ${bound} ms`).not.toBeNull();
       expect(tricklingClosed, `a trickling connection was still open after ${bound} ms`).not.toBeNull();
       // Not long before the limit: it is the limit that closed them (measured from after both were opened, so

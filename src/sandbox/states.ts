@@ -15,46 +15,193 @@ export interface Transition {
 export type Machine = readonly Transition[];
 
 export const userStates: Machine = [
-  { from: null, trigger: 'registerUser', condition: 'valid body and x-integration-register', to: 'pending', events: ['user.created'], source: true },
-  { from: 'pending', trigger: 'approveUser', condition: 'compliance review passes', to: 'approved', events: ['user.updated'], source: false },
-  { from: 'pending', trigger: 'rejectUser', condition: 'compliance review fails', to: 'rejected', events: ['user.canceled'], source: false },
-  { from: 'rejected', trigger: 'approveUser', condition: 'review reopened', to: 'approved', events: ['user.updated'], source: false },
-  { from: 'approved', trigger: 'rejectUser', condition: 'approval withdrawn', to: 'rejected', events: ['user.canceled'], source: false },
+  {
+    from: null,
+    trigger: 'registerUser',
+    condition: 'valid body and x-integration-register',
+    to: 'pending',
+    events: ['user.created'],
+    source: true,
+  },
+  {
+    from: 'pending',
+    trigger: 'approveUser',
+    condition: 'compliance review passes',
+    to: 'approved',
+    events: ['user.updated'],
+    source: false,
+  },
+  {
+    from: 'pending',
+    trigger: 'rejectUser',
+    condition: 'compliance review fails',
+    to: 'rejected',
+    events: ['user.canceled'],
+    source: false,
+  },
+  {
+    from: 'rejected',
+    trigger: 'approveUser',
+    condition: 'review reopened',
+    to: 'approved',
+    events: ['user.updated'],
+    source: false,
+  },
+  {
+    from: 'approved',
+    trigger: 'rejectUser',
+    condition: 'approval withdrawn',
+    to: 'rejected',
+    events: ['user.canceled'],
+    source: false,
+  },
 ];
 
 export const bankAccountStates: Machine = [
-  { from: null, trigger: 'createBankAccount', condition: 'owner is the client or its user', to: 'in_review', events: [], source: true },
-  { from: 'in_review', trigger: 'acceptBankAccount', condition: 'review passes', to: 'accepted', events: [], source: false },
-  { from: 'in_review', trigger: 'rejectBankAccount', condition: 'review fails', to: 'rejected', events: [], source: false },
+  {
+    from: null,
+    trigger: 'createBankAccount',
+    condition: 'owner is the client or its user',
+    to: 'in_review',
+    events: [],
+    source: true,
+  },
+  {
+    from: 'in_review',
+    trigger: 'acceptBankAccount',
+    condition: 'review passes',
+    to: 'accepted',
+    events: [],
+    source: false,
+  },
+  {
+    from: 'in_review',
+    trigger: 'rejectBankAccount',
+    condition: 'review fails',
+    to: 'rejected',
+    events: [],
+    source: false,
+  },
 ];
 
 export const custodyWalletStates: Machine = [
-  { from: null, trigger: 'createCustodyWallet', condition: 'owner is the client or an approved user', to: 'accepted', events: ['wallet.created'], source: true },
+  {
+    from: null,
+    trigger: 'createCustodyWallet',
+    condition: 'owner is the client or an approved user',
+    to: 'accepted',
+    events: ['wallet.created'],
+    source: true,
+  },
 ];
 
 export const walletTransferStates: Machine = [
-  { from: null, trigger: 'createWalletTransfer', condition: 'origin wallet is the user\'s and holds the amount (debited)', to: 'pending', events: ['operation.transfer.created'], source: false },
-  { from: 'pending', trigger: 'completeWalletTransfer', condition: 'none', to: 'completed', events: ['operation.transfer.status_updated'], source: false },
-  { from: 'pending', trigger: 'cancelWalletTransfer', condition: 'none (origin refunded)', to: 'cancelled', events: ['operation.transfer.status_updated'], source: false },
+  {
+    from: null,
+    trigger: 'createWalletTransfer',
+    condition: "origin wallet is the user's and holds the amount (debited)",
+    to: 'pending',
+    events: ['operation.transfer.created'],
+    source: false,
+  },
+  {
+    from: 'pending',
+    trigger: 'completeWalletTransfer',
+    condition: 'none',
+    to: 'completed',
+    events: ['operation.transfer.status_updated'],
+    source: false,
+  },
+  {
+    from: 'pending',
+    trigger: 'cancelWalletTransfer',
+    condition: 'none (origin refunded)',
+    to: 'cancelled',
+    events: ['operation.transfer.status_updated'],
+    source: false,
+  },
 ];
 
 export const payoutStates: Machine = [
-  { from: null, trigger: 'createPayout', condition: 'destination accepted and the user\'s; balance covers the amount (debited)', to: 'PENDING', events: [], source: true },
-  { from: 'PENDING', trigger: 'completePayout', condition: 'none', to: 'COMPLETED', events: ['fiat.payout.completed'], source: false },
-  { from: 'PENDING', trigger: 'rejectPayout', condition: 'none (balance refunded)', to: 'REJECTED', events: ['fiat.payout.rejected'], source: false },
+  {
+    from: null,
+    trigger: 'createPayout',
+    condition: "destination accepted and the user's; balance covers the amount (debited)",
+    to: 'PENDING',
+    events: [],
+    source: true,
+  },
+  {
+    from: 'PENDING',
+    trigger: 'completePayout',
+    condition: 'none',
+    to: 'COMPLETED',
+    events: ['fiat.payout.completed'],
+    source: false,
+  },
+  {
+    from: 'PENDING',
+    trigger: 'rejectPayout',
+    condition: 'none (balance refunded)',
+    to: 'REJECTED',
+    events: ['fiat.payout.rejected'],
+    source: false,
+  },
 ];
 
 export const onRampStates: Machine = [
-  { from: null, trigger: 'createOnRamp', condition: 'user approved; pair enabled; destination approved and the user\'s; within tier; NORMAL mode', to: 'PENDING_DEPOSIT', events: ['operation.created'], source: false },
-  { from: null, trigger: 'createOnRamp', condition: 'as above, INVERSE mode: paid from the COP balance (debited)', to: 'COMPLETED', events: ['operation.created', 'fiat.payin.completed'], source: false },
-  { from: 'PENDING_DEPOSIT', trigger: 'payOnRamp', condition: 'deposit arrives (stablecoin credited)', to: 'COMPLETED', events: ['fiat.payin.completed', 'operation.status_updated'], source: false },
-  { from: 'PENDING_DEPOSIT', trigger: 'rejectOnRamp', condition: 'the deposit fails at the bank (nothing credited)', to: 'REJECTED', events: ['fiat.payin.rejected', 'operation.status_updated'], source: false },
+  {
+    from: null,
+    trigger: 'createOnRamp',
+    condition: "user approved; pair enabled; destination approved and the user's; within tier; NORMAL mode",
+    to: 'PENDING_DEPOSIT',
+    events: ['operation.created'],
+    source: false,
+  },
+  {
+    from: null,
+    trigger: 'createOnRamp',
+    condition: 'as above, INVERSE mode: paid from the COP balance (debited)',
+    to: 'COMPLETED',
+    events: ['operation.created', 'fiat.payin.completed'],
+    source: false,
+  },
+  {
+    from: 'PENDING_DEPOSIT',
+    trigger: 'payOnRamp',
+    condition: 'deposit arrives (stablecoin credited)',
+    to: 'COMPLETED',
+    events: ['fiat.payin.completed', 'operation.status_updated'],
+    source: false,
+  },
+  {
+    from: 'PENDING_DEPOSIT',
+    trigger: 'rejectOnRamp',
+    condition: 'the deposit fails at the bank (nothing credited)',
+    to: 'REJECTED',
+    events: ['fiat.payin.rejected', 'operation.status_updated'],
+    source: false,
+  },
 ];
 
 export const businessWebhookStates: Machine = [
   { from: null, trigger: 'createBusinessWebhook', condition: 'none', to: 'true', events: [], source: false },
-  { from: 'true', trigger: 'deleteWebhook', condition: 'webhook exists for the client', to: 'false', events: [], source: true },
-  { from: 'false', trigger: 'deleteWebhook', condition: 'already inactive: stays inactive', to: 'false', events: [], source: false },
+  {
+    from: 'true',
+    trigger: 'deleteWebhook',
+    condition: 'webhook exists for the client',
+    to: 'false',
+    events: [],
+    source: true,
+  },
+  {
+    from: 'false',
+    trigger: 'deleteWebhook',
+    condition: 'already inactive: stays inactive',
+    to: 'false',
+    events: [],
+    source: false,
+  },
 ];
 
 /** The state after `trigger` from `from`, or a 409 refusal naming the states that allow it. */
@@ -62,5 +209,9 @@ export function nextState(machine: Machine, resource: string, from: string | nul
   const found = machine.find((t) => t.from === from && t.trigger === trigger);
   if (found) return found;
   const allowed = machine.filter((t) => t.trigger === trigger).map((t) => t.from ?? '(new)');
-  throw new Refusal(409, 'conflict', `${trigger}: the ${resource} is ${from ?? 'new'}; allowed from ${allowed.join(', ') || 'no state'}.`);
+  throw new Refusal(
+    409,
+    'conflict',
+    `${trigger}: the ${resource} is ${from ?? 'new'}; allowed from ${allowed.join(', ') || 'no state'}.`,
+  );
 }

@@ -43,7 +43,8 @@ describe('the clients renew a token from its exp claim, before the sandbox refus
   it('Business: a token 4 min 35 s old is renewed (10% of its 5 minutes before exp); none is ever refused', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const { client, seen } = counted('business');
-    const call = async () => expect((await (client as ReturnType<typeof createBusinessClient>).getClientInfo()).response.status).toBe(200);
+    const call = async () =>
+      expect((await (client as ReturnType<typeof createBusinessClient>).getClientInfo()).response.status).toBe(200);
     await call();
     vi.setSystemTime(Date.now() + 260_000); // 4 min 20 s: still inside the token's life and margin
     await call();
@@ -56,7 +57,8 @@ describe('the clients renew a token from its exp claim, before the sandbox refus
   it('v1: a token is renewed from exp near the end of its 24 hours; none is ever refused', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const { client, seen } = counted('v1');
-    const call = async () => expect((await (client as ReturnType<typeof createV1Client>).listAdminUsers()).response.status).toBe(200);
+    const call = async () =>
+      expect((await (client as ReturnType<typeof createV1Client>).listAdminUsers()).response.status).toBe(200);
     await call();
     vi.setSystemTime(Date.now() + 86_400_000 - 60_000);
     await call();
@@ -69,8 +71,11 @@ describe('the clients renew a token from its exp claim, before the sandbox refus
 
 // Last: advanceClock moves sandbox time away from the real clock for the rest of this file.
 describe('the token calls answer signed JWTs', () => {
-  it('Business and v1: HS256, signed with the sandbox\'s key, iat and exp in sandbox time, sub naming the client', async () => {
-    for (const [family, credentials, lifetime] of [['business', tenant.businessCredentials, 300], ['v1', tenant.v1Credentials, 86_400]] as const) {
+  it("Business and v1: HS256, signed with the sandbox's key, iat and exp in sandbox time, sub naming the client", async () => {
+    for (const [family, credentials, lifetime] of [
+      ['business', tenant.businessCredentials, 300],
+      ['v1', tenant.v1Credentials, 86_400],
+    ] as const) {
       const before = Math.floor(sandbox.clock.now().getTime() / 1000);
       const token = await sandboxToken(sandbox.url, family, credentials);
       const parts = token.split('.');
@@ -89,7 +94,8 @@ describe('the token calls answer signed JWTs', () => {
   it('a Business token is refused 5 minutes after issue in sandbox time (advanceClock), not before', async () => {
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const token = await sandboxToken(sandbox.url, 'business', tenant.businessCredentials);
-    const info = () => fetch(`${sandbox.url}/api/infoClient`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    const info = () =>
+      fetch(`${sandbox.url}/api/infoClient`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
     await orThrow(control.advanceClock({ body: { seconds: 290 } }));
     expect(await info()).toBe(200);
     await orThrow(control.advanceClock({ body: { seconds: 11 } }));
@@ -100,6 +106,8 @@ describe('the token calls answer signed JWTs', () => {
     const token = await sandboxToken(sandbox.url, 'business', tenant.businessCredentials);
     const [header, payload] = token.split('.');
     const forged = `${header}.${payload}.${createHmac('sha256', 'not-the-key').update(`${header}.${payload}`).digest('base64url')}`;
-    expect((await fetch(`${sandbox.url}/api/infoClient`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${sandbox.url}/api/infoClient`, { headers: { authorization: `Bearer ${forged}` } })).status,
+    ).toBe(401);
   });
 });

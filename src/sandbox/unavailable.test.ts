@@ -25,10 +25,20 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
   beforeAll(async () => {
     cluster = await startPostgres();
     sandbox = await startSandbox({ databaseUrl: await createDatabase(cluster.url, 'outage') });
-    const tenant = await orThrow(createSandboxClient({ baseUrl: sandbox.url }).createTenant({ body: { name: 'Outage' } }));
+    const tenant = await orThrow(
+      createSandboxClient({ baseUrl: sandbox.url }).createTenant({ body: { name: 'Outage' } }),
+    );
     const userId = await registerExampleUser(sandbox.url, tenant);
-    tokens = { business: await sandboxToken(sandbox.url, 'business', tenant.businessCredentials), v1: await sandboxToken(sandbox.url, 'v1', tenant.v1Credentials) };
-    records = { clientId: tenant.clientId, userId, user_id: userId, 'x-integration-register': tenant.integrationRegister };
+    tokens = {
+      business: await sandboxToken(sandbox.url, 'business', tenant.businessCredentials),
+      v1: await sandboxToken(sandbox.url, 'v1', tenant.v1Credentials),
+    };
+    records = {
+      clientId: tenant.clientId,
+      userId,
+      user_id: userId,
+      'x-integration-register': tenant.integrationRegister,
+    };
   }, 60_000);
   afterAll(async () => {
     await sandbox?.close();
@@ -36,7 +46,9 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
   });
 
   it('every operation answers 503 with Retry-After while it is stopped, and the sandbox recovers by itself when it is back', async () => {
-    const before = await fetch(`${sandbox.url}/api/b2b2b/${records.clientId}/users`, { headers: { authorization: `Bearer ${tokens.business}` } });
+    const before = await fetch(`${sandbox.url}/api/b2b2b/${records.clientId}/users`, {
+      headers: { authorization: `Bearer ${tokens.business}` },
+    });
     expect(before.status).toBe(200);
     const usersBefore = await before.text();
 
@@ -45,15 +57,25 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
     for (const family of SANDBOX_FAMILIES) {
       const doc = readBundleFile(family);
       for (const entry of listOperations(doc)) {
-        const path = entry.path.replace(/\{([^}]+)\}/g, (_, key: string) => encodeURIComponent(records[key] ?? randomUUID()));
+        const path = entry.path.replace(/\{([^}]+)\}/g, (_, key: string) =>
+          encodeURIComponent(records[key] ?? randomUUID()),
+        );
         const headers: Record<string, string> = {};
         for (const p of entry.parameters) if (p.in === 'header' && records[p.name]) headers[p.name] = records[p.name]!;
-        if (family !== 'sandbox' && entry.operation.security?.length !== 0) headers.authorization = `Bearer ${tokens[family]}`;
+        if (family !== 'sandbox' && entry.operation.security?.length !== 0)
+          headers.authorization = `Bearer ${tokens[family]}`;
         const example = bodyExamples(doc, entry)[0]?.[1];
         if (entry.operation.requestBody) headers['content-type'] = 'application/json';
-        const response = await fetch(`${sandbox.url}${path}`, { method: entry.method.toUpperCase(), headers, body: entry.operation.requestBody ? JSON.stringify(example ?? {}) : undefined });
+        const response = await fetch(`${sandbox.url}${path}`, {
+          method: entry.method.toUpperCase(),
+          headers,
+          body: entry.operation.requestBody ? JSON.stringify(example ?? {}) : undefined,
+        });
         const body = (await response.json()) as { error?: string };
-        expect([response.status, body.error], `${family} ${entry.operationId}: ${JSON.stringify(body)}`).toEqual([503, 'unavailable']);
+        expect([response.status, body.error], `${family} ${entry.operationId}: ${JSON.stringify(body)}`).toEqual([
+          503,
+          'unavailable',
+        ]);
         expect(response.headers.get('retry-after'), entry.operationId).toBe('2');
         sent++;
       }
@@ -63,8 +85,15 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
 
     cluster.resume();
     // No restart of the sandbox: its next calls open fresh connections.
-    const users = () => fetch(`${sandbox.url}/api/b2b2b/${records.clientId}/users`, { headers: { authorization: `Bearer ${tokens.business}` } });
-    await until(async () => (await users()).status === 200, 'the sandbox to answer again after PostgreSQL came back', 15_000);
+    const users = () =>
+      fetch(`${sandbox.url}/api/b2b2b/${records.clientId}/users`, {
+        headers: { authorization: `Bearer ${tokens.business}` },
+      });
+    await until(
+      async () => (await users()).status === 200,
+      'the sandbox to answer again after PostgreSQL came back',
+      15_000,
+    );
     expect(await (await users()).text(), 'the users registered before the outage are all there').toBe(usersBefore);
     const control = createSandboxClient({ baseUrl: sandbox.url });
     await orThrow(control.approveUser({ params: { path: { userId: records.userId! } } }));

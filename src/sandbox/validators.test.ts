@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from './openapi/document.js';
-import { createSchemaValidator, loadPrecompiled, standaloneValidators, validatorName } from './openapi/schema-validator.js';
+import {
+  createSchemaValidator,
+  loadPrecompiled,
+  standaloneValidators,
+  validatorName,
+} from './openapi/schema-validator.js';
 import { precompiledValidators } from './reference.js';
 import { validatorSets } from './validators.js';
 
@@ -31,19 +36,41 @@ describe('the validators compiled at build time', () => {
       const ahead = createSchemaValidator(doc, id, { precompiled: precompiledValidators(name) });
       const now = createSchemaValidator(doc, id);
       for (const schema of schemas) {
-        const values = [null, {}, [], '', 'x', 0, -1.5, true, { id: 1 }, ...[(schema as { example?: unknown }).example ?? []], ...((schema as { examples?: unknown[] }).examples ?? [])];
+        const values = [
+          null,
+          {},
+          [],
+          '',
+          'x',
+          0,
+          -1.5,
+          true,
+          { id: 1 },
+          ...[(schema as { example?: unknown }).example ?? []],
+          ...((schema as { examples?: unknown[] }).examples ?? []),
+        ];
         for (const value of values) expect(ahead.validate(schema, value)).toEqual(now.validate(schema, value));
       }
     }
   });
 
   describe('a module', () => {
-    const doc: OpenApiDocument = { openapi: '3.1.0', info: { title: 't', version: '1' }, components: { schemas: { Name: { type: 'string' } } } };
+    const doc: OpenApiDocument = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      components: { schemas: { Name: { type: 'string' } } },
+    };
     const schema = { $ref: '#/components/schemas/Name' };
     const id = 'urn:ramp-api:test';
     // A module whose validator passes everything: where it is used, 42 passes as a name.
     const file = join(work, 'test.cjs');
-    writeFileSync(file, standaloneValidators(doc, id, [schema]).replace(/exports\.(v[0-9a-f]+) = validate\d+;/, 'exports.$1 = () => true;'));
+    writeFileSync(
+      file,
+      standaloneValidators(doc, id, [schema]).replace(
+        /exports\.(v[0-9a-f]+) = validate\d+;/,
+        'exports.$1 = () => true;',
+      ),
+    );
 
     it('is used when it was made from the document', () => {
       expect(readFileSync(file, 'utf8')).toContain('() => true');
@@ -52,8 +79,12 @@ describe('the validators compiled at build time', () => {
 
     it('is not used for a document changed since, nor when it is missing: Ajv compiles the schema', () => {
       const changed: OpenApiDocument = { ...doc, components: { schemas: { Name: { type: 'string', minLength: 1 } } } };
-      expect(createSchemaValidator(changed, id, { precompiled: file }).validate(schema, 42)).toEqual(['(root) must be string']);
-      expect(createSchemaValidator(doc, id, { precompiled: join(work, 'none.cjs') }).validate(schema, 42)).toEqual(['(root) must be string']);
+      expect(createSchemaValidator(changed, id, { precompiled: file }).validate(schema, 42)).toEqual([
+        '(root) must be string',
+      ]);
+      expect(createSchemaValidator(doc, id, { precompiled: join(work, 'none.cjs') }).validate(schema, 42)).toEqual([
+        '(root) must be string',
+      ]);
     });
   });
 });

@@ -15,7 +15,10 @@ export interface EventReceiver {
   close(): Promise<void>;
 }
 
-export async function startEventReceiver(behaviour: ReceiverBehaviour = 'healthy', options: { answerAfterMs?: number } = {}): Promise<EventReceiver> {
+export async function startEventReceiver(
+  behaviour: ReceiverBehaviour = 'healthy',
+  options: { answerAfterMs?: number } = {},
+): Promise<EventReceiver> {
   const calls = new Map<string, number[]>();
   const ids: string[] = [];
   const server = createServer((req, res) => {
@@ -32,7 +35,12 @@ export async function startEventReceiver(behaviour: ReceiverBehaviour = 'healthy
       ids.push(id);
       const key = `${url}${req.url ?? ''}|${id}`;
       calls.set(key, [...(calls.get(key) ?? []), performance.now()]);
-      const answer = () => (behaviour === 'healthy' ? res.writeHead(200).end() : behaviour === 'error500' ? res.writeHead(500).end() : req.socket.destroy());
+      const answer = () =>
+        behaviour === 'healthy'
+          ? res.writeHead(200).end()
+          : behaviour === 'error500'
+            ? res.writeHead(500).end()
+            : req.socket.destroy();
       if (options.answerAfterMs) setTimeout(answer, options.answerAfterMs);
       else answer();
     });

@@ -32,7 +32,20 @@ export interface LocalRegistry {
 }
 
 /** The fields of a package.json that npm reads when it resolves and installs a version (no scripts). */
-const KEPT = ['name', 'version', 'dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta', 'bin', 'engines', 'os', 'cpu', 'libc', 'type'];
+const KEPT = [
+  'name',
+  'version',
+  'dependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'peerDependenciesMeta',
+  'bin',
+  'engines',
+  'os',
+  'cpu',
+  'libc',
+  'type',
+];
 
 function manifestOf(pkg: Record<string, unknown>): Manifest {
   return Object.fromEntries(KEPT.filter((key) => key in pkg).map((key) => [key, pkg[key]])) as Manifest;
@@ -43,7 +56,9 @@ function* packageDirs(modules: string): Generator<string> {
   if (!existsSync(modules)) return;
   for (const name of readdirSync(modules)) {
     if (name.startsWith('.')) continue;
-    const dirs = name.startsWith('@') ? readdirSync(join(modules, name)).map((n) => join(modules, name, n)) : [join(modules, name)];
+    const dirs = name.startsWith('@')
+      ? readdirSync(join(modules, name)).map((n) => join(modules, name, n))
+      : [join(modules, name)];
     for (const dir of dirs) {
       if (!existsSync(join(dir, 'package.json'))) continue;
       yield dir;
@@ -71,7 +86,10 @@ function compareVersions(a: string, b: string): number {
  * and `tarballs` (packed packages, which win over an installed copy of the same version). `latest` is the
  * highest version of each; a package it does not have is a 404, as the public registry answers.
  */
-export async function startLocalRegistry(options: { nodeModules: string[]; tarballs: string[] }): Promise<LocalRegistry> {
+export async function startLocalRegistry(options: {
+  nodeModules: string[];
+  tarballs: string[];
+}): Promise<LocalRegistry> {
   const packages = new Map<string, Map<string, Entry>>();
   const add = (manifest: Manifest, source: Entry['source']) => {
     if (!manifest.name || !manifest.version) return;
@@ -101,10 +119,14 @@ export async function startLocalRegistry(options: { nodeModules: string[]; tarba
           ? Promise.resolve(readFileSync(source.tarball))
           : // Gzip's format without its compression (level 0): on loopback, compressing PGlite and TypeScript
             // (even at gzip -1) cost more CPU than sending their bytes as they are.
-            run('tar', ['-cf', '-', '--exclude=./node_modules', '--transform', 's,^\\.,package,', '-C', source.dir, '.'], {
-              encoding: 'buffer',
-              maxBuffer: 512 * 1024 * 1024,
-            }).then(({ stdout }) => gzipAsync(stdout, { level: 0 }));
+            run(
+              'tar',
+              ['-cf', '-', '--exclude=./node_modules', '--transform', 's,^\\.,package,', '-C', source.dir, '.'],
+              {
+                encoding: 'buffer',
+                maxBuffer: 512 * 1024 * 1024,
+              },
+            ).then(({ stdout }) => gzipAsync(stdout, { level: 0 }));
       packed.set(key, bytes);
     }
     return bytes;
@@ -121,7 +143,9 @@ export async function startLocalRegistry(options: { nodeModules: string[]; tarba
         if (!entry) return res.writeHead(404).end();
         const bytes = await tarballOf(entry);
         served.add(`${tarball[1]}@${tarball[2]}`);
-        return res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length }).end(bytes);
+        return res
+          .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length })
+          .end(bytes);
       }
       const versions = packages.get(path);
       if (!versions) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
@@ -130,7 +154,10 @@ export async function startLocalRegistry(options: { nodeModules: string[]; tarba
         name: path,
         'dist-tags': { latest: sorted.filter((v) => !v.includes('-')).at(-1) ?? sorted.at(-1) },
         versions: Object.fromEntries(
-          [...versions].map(([version, { manifest }]) => [version, { ...manifest, dist: { tarball: `${base}/-/${encodeURIComponent(`${path}@${version}`)}.tgz` } }]),
+          [...versions].map(([version, { manifest }]) => [
+            version,
+            { ...manifest, dist: { tarball: `${base}/-/${encodeURIComponent(`${path}@${version}`)}.tgz` } },
+          ]),
         ),
       };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -151,4 +178,3 @@ export async function startLocalRegistry(options: { nodeModules: string[]; tarba
       }),
   };
 }
-

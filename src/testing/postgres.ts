@@ -32,7 +32,7 @@ export function postgresBinaries(): string | null {
 
 /** Why PostgreSQL tests cannot run here, or null when they can. */
 export function postgresUnavailable(): string | null {
-  if (!postgresBinaries()) return 'no PostgreSQL binaries (install Debian\'s `postgresql`, or set POSTGRES_BIN)';
+  if (!postgresBinaries()) return "no PostgreSQL binaries (install Debian's `postgresql`, or set POSTGRES_BIN)";
   if (process.getuid?.() === 0) {
     try {
       execFileSync('id', ['-u', 'postgres'], { stdio: 'pipe' });
@@ -54,7 +54,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'ramp-pg-'));
   const asRoot = process.getuid?.() === 0;
   const run = (command: string) =>
-    asRoot ? execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: 'pipe' }).toString() : execFileSync('/bin/sh', ['-c', command], { stdio: 'pipe' }).toString();
+    asRoot
+      ? execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: 'pipe' }).toString()
+      : execFileSync('/bin/sh', ['-c', command], { stdio: 'pipe' }).toString();
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
@@ -66,7 +68,8 @@ export async function startPostgres(): Promise<PostgresCluster> {
     try {
       // Whenever a server may run: also one whose start was cut short (pg_ctl killed by a Ctrl-C after it
       // launched the server, which runs in a session of its own).
-      if (existsSync(join(data, 'postmaster.pid'))) run(`${bin}/pg_ctl -D ${quote(data)} -m immediate -w stop >/dev/null 2>&1`);
+      if (existsSync(join(data, 'postmaster.pid')))
+        run(`${bin}/pg_ctl -D ${quote(data)} -m immediate -w stop >/dev/null 2>&1`);
     } catch {
       // stopped already
     } finally {

@@ -20,6 +20,8 @@ export function rawRequest(origin: string, head: string, body = '', timeoutMs = 
     });
     socket.on('error', done);
     socket.on('close', done);
-    socket.write(`${head}\r\nHost: ${hostname}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `${head}\r\nHost: ${hostname}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
 }

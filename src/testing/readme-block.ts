@@ -16,7 +16,9 @@ import { repoRoot } from './repo.js';
 /** The block's standard output, run with `env` added to the environment. */
 export async function runReadmeBlock(name: string, env: Record<string, string>): Promise<string> {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const block = new RegExp(`<!-- ${name}:start -->\\n\`\`\`ts\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(readme)?.[1];
+  const block = new RegExp(`<!-- ${name}:start -->\\n\`\`\`ts\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(
+    readme,
+  )?.[1];
   if (!block) throw new Error(`README has no ${name} block`);
   // As a consumer's Node resolves them, from the repository (its node_modules links both workspaces).
   const resolve = createRequire(join(repoRoot, 'package.json')).resolve;
@@ -27,7 +29,9 @@ export async function runReadmeBlock(name: string, env: Record<string, string>):
   const dir = mkdtempSync(join(tmpdir(), `ramp-${name}-`));
   try {
     writeFileSync(join(dir, `${name}.mjs`), code);
-    const { stdout } = await promisify(execFile)(process.execPath, [join(dir, `${name}.mjs`)], { env: { ...process.env, ...env } });
+    const { stdout } = await promisify(execFile)(process.execPath, [join(dir, `${name}.mjs`)], {
+      env: { ...process.env, ...env },
+    });
     return stdout.trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });

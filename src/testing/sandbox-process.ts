@@ -31,7 +31,10 @@ export interface LaunchOptions {
 
 export async function launchSandbox(args: string[], options: LaunchOptions = {}): Promise<SandboxProcess> {
   const command = [process.execPath, sandboxBin, 'sandbox', '--port', '0', ...args];
-  const [file, ...argv] = options.openFiles === undefined ? command : ['/bin/sh', '-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'sh', ...command];
+  const [file, ...argv] =
+    options.openFiles === undefined
+      ? command
+      : ['/bin/sh', '-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'sh', ...command];
   const child = spawn(file!, argv, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '' },
@@ -52,7 +55,10 @@ export async function launchSandbox(args: string[], options: LaunchOptions = {})
   );
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`The sandbox did not print its address within 60 s:\n${out}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`The sandbox did not print its address within 60 s:\n${out}`)),
+        60_000,
+      );
       child.stdout!.on('data', () => {
         const m = /Sandbox:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
         if (m && out.includes('Ctrl-C to stop.')) {

@@ -16,6 +16,7 @@ export interface StoreUnderTest {
 export function storesUnderTest(): StoreUnderTest[] {
   const adminUrl = inject('postgresUrl');
   const stores: StoreUnderTest[] = [{ name: 'PGlite', options: async () => ({ memory: true }) }];
-  if (adminUrl) stores.push({ name: 'PostgreSQL', options: async () => ({ databaseUrl: await createDatabase(adminUrl) }) });
+  if (adminUrl)
+    stores.push({ name: 'PostgreSQL', options: async () => ({ databaseUrl: await createDatabase(adminUrl) }) });
   return stores;
 }

@@ -1,6 +1,16 @@
 // Client behaviour against real HTTP servers on 127.0.0.1: tokens, 401 repeat, retries, timeouts, errors.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, ConfigurationError, NetworkError, TimeoutError, TokenError, createBusinessClient, createV1Client, orThrow, unwrap } from '../index.js';
+import {
+  ApiError,
+  ConfigurationError,
+  NetworkError,
+  TimeoutError,
+  TokenError,
+  createBusinessClient,
+  createV1Client,
+  orThrow,
+  unwrap,
+} from '../index.js';
 import createClient from 'openapi-fetch';
 import { businessOperations } from '../business/index.js';
 import { json, startLocalServer, type LocalServer } from '../../testing/local-server.js';
@@ -25,10 +35,17 @@ afterEach(async () => {
 });
 
 /** A server with a token endpoint that issues tok-1, tok-2, ...; `route` answers everything else. */
-async function serviceWithTokens(route: (req: { url: string; method: string; auth: string | undefined; body: string }, res: any, index: number) => void) {
+async function serviceWithTokens(
+  route: (
+    req: { url: string; method: string; auth: string | undefined; body: string },
+    res: any,
+    index: number,
+  ) => void,
+) {
   let issued = 0;
   const server = await serve((req, res, body, index) => {
-    if (req.url === '/api/token' || req.url === '/api/v1/client/token') return json(res, 200, { accessToken: `tok-${++issued}` });
+    if (req.url === '/api/token' || req.url === '/api/v1/client/token')
+      return json(res, 200, { accessToken: `tok-${++issued}` });
     route({ url: req.url ?? '', method: req.method ?? '', auth: req.headers.authorization, body }, res, index);
   });
   const tokenCalls = () => server.requests.filter((r) => r.url.endsWith('/token')).length;
@@ -40,7 +57,9 @@ describe('tokens', () => {
   it('shares one token request among 25 concurrent calls on a cold cache', async () => {
     const { server, tokenCalls, apiCalls } = await serviceWithTokens((_req, res) => json(res, 200, []));
     const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
-    const results = await Promise.all(Array.from({ length: 25 }, () => api.listBankAccounts({ params: { path: { clientId: CLIENT_ID } } })));
+    const results = await Promise.all(
+      Array.from({ length: 25 }, () => api.listBankAccounts({ params: { path: { clientId: CLIENT_ID } } })),
+    );
     expect(results.every((r) => r.response.status === 200)).toBe(true);
     expect(tokenCalls()).toBe(1);
     expect(apiCalls().map((r) => r.headers.authorization)).toEqual(Array(25).fill('Bearer tok-1'));
@@ -69,7 +88,9 @@ describe('tokens', () => {
     const exp = Math.floor(Date.now() / 1000) + 60;
     const jwt = `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.c2ln`;
     let grants = 0;
-    const server = await serve((req, res) => (req.url === '/api/v1/client/token' ? (grants++, json(res, 200, { token: jwt })) : json(res, 200, {})));
+    const server = await serve((req, res) =>
+      req.url === '/api/v1/client/token' ? (grants++, json(res, 200, { token: jwt })) : json(res, 200, {}),
+    );
     const v1 = createV1Client({ baseUrl: server.url, auth: { credentials } });
     await orThrow(v1.listAdminUsers());
     vi.advanceTimersByTime(50_000);
@@ -82,7 +103,9 @@ describe('tokens', () => {
 
   it('on 401 drops the token, gets a new one and repeats the request once, body included', async () => {
     const { server, tokenCalls, apiCalls } = await serviceWithTokens((req, res) =>
-      req.auth === 'Bearer tok-1' ? json(res, 401, {}) : json(res, 201, { id: 'p1', status: 'PENDING', currency: 'COP', amount: 1500000, paymentMethod: 'ACH' }),
+      req.auth === 'Bearer tok-1'
+        ? json(res, 401, {})
+        : json(res, 201, { id: 'p1', status: 'PENDING', currency: 'COP', amount: 1500000, paymentMethod: 'ACH' }),
     );
     const v1 = createV1Client({ baseUrl: server.url, auth: { credentials } });
     const created = await orThrow(v1.createPayout({ params: { path: { user_id: USER_ID } }, body: payout }));
@@ -132,15 +155,27 @@ describe('retries', () => {
   it('never repeats a POST after a dropped connection, and names the operation', async () => {
     const { server, apiCalls } = await serviceWithTokens((_req, res) => void res.socket?.destroy());
     const v1 = createV1Client({ baseUrl: server.url, auth: { credentials } });
-    const error = await v1.createOnRamp({ params: { path: { user_id: USER_ID } }, body: { amount: 1, destination: { type: 'EXTERNAL', externalWalletId: USER_ID } } }).catch((e: unknown) => e);
+    const error = await v1
+      .createOnRamp({
+        params: { path: { user_id: USER_ID } },
+        body: { amount: 1, destination: { type: 'EXTERNAL', externalWalletId: USER_ID } },
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ operationId: 'createOnRamp', method: 'POST', path: '/api/v1/admin/fiats/{user_id}/onramp', attempts: 1 });
+    expect(error).toMatchObject({
+      operationId: 'createOnRamp',
+      method: 'POST',
+      path: '/api/v1/admin/fiats/{user_id}/onramp',
+      attempts: 1,
+    });
     expect(apiCalls()).toHaveLength(1);
     void server;
   });
 
   it('retries a GET after a dropped connection and a 503, then succeeds', async () => {
-    const server = await serve((_req, res, _body, index) => (index === 0 ? void res.socket?.destroy() : index === 1 ? json(res, 503, {}) : json(res, 200, [])));
+    const server = await serve((_req, res, _body, index) =>
+      index === 0 ? void res.socket?.destroy() : index === 1 ? json(res, 503, {}) : json(res, 200, []),
+    );
     const api = createBusinessClient({ baseUrl: server.url, retry: { baseDelayMs: 5 } });
     expect(await orThrow(api.listBanks())).toEqual([]);
     expect(server.requests).toHaveLength(3);
@@ -152,18 +187,28 @@ describe('retries', () => {
       res.write('[{"id":"partial');
       setTimeout(() => res.socket?.destroy(), 10);
     };
-    const server = await serve((req, res, _body, index) => (index === 0 || req.method === 'POST' ? halfBody(req, res) : json(res, 200, [])));
-    const api = createBusinessClient({ baseUrl: server.url, auth: { token: 'fixed-token' }, retry: { baseDelayMs: 5 } });
+    const server = await serve((req, res, _body, index) =>
+      index === 0 || req.method === 'POST' ? halfBody(req, res) : json(res, 200, []),
+    );
+    const api = createBusinessClient({
+      baseUrl: server.url,
+      auth: { token: 'fixed-token' },
+      retry: { baseDelayMs: 5 },
+    });
     expect(await orThrow(api.listBanks())).toEqual([]);
     expect(server.requests).toHaveLength(2);
-    const error = await api.createWalletTransfer({ params: { path: { clientId: CLIENT_ID, userId: USER_ID } }, body: {} }).catch((e: unknown) => e);
+    const error = await api
+      .createWalletTransfer({ params: { path: { clientId: CLIENT_ID, userId: USER_ID } }, body: {} })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ operationId: 'createWalletTransfer', attempts: 1 });
     expect(server.requests).toHaveLength(3);
   });
 
   it('waits as long as Retry-After says before repeating a GET', async () => {
-    const server = await serve((_req, res, _body, index) => (index === 0 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, [])));
+    const server = await serve((_req, res, _body, index) =>
+      index === 0 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, []),
+    );
     const api = createBusinessClient({ baseUrl: server.url });
     const started = performance.now();
     await orThrow(api.listBanks());
@@ -211,13 +256,23 @@ describe('errors', () => {
   it('unwrap throws an ApiError with operationId, method, path template, status and parsed body, also for path-based calls', async () => {
     const server = await serve((_req, res) => json(res, 404, { reason: 'no such webhook' }));
     const api = createBusinessClient({ baseUrl: server.url, auth: { token: 'fixed-token' } });
-    const result = await api.DELETE('/api/webhooks/{clientId}/{webhook_id}', { params: { path: { clientId: CLIENT_ID, webhook_id: USER_ID } } });
+    const result = await api.DELETE('/api/webhooks/{clientId}/{webhook_id}', {
+      params: { path: { clientId: CLIENT_ID, webhook_id: USER_ID } },
+    });
     expect(() => unwrap(result)).toThrow(ApiError);
     try {
       unwrap(result);
     } catch (error) {
-      expect(error).toMatchObject({ operationId: 'deleteWebhook', method: 'DELETE', path: '/api/webhooks/{clientId}/{webhook_id}', status: 404, body: { reason: 'no such webhook' } });
-      expect(String(error)).toBe('ApiError: deleteWebhook (DELETE /api/webhooks/{clientId}/{webhook_id}) failed with HTTP 404');
+      expect(error).toMatchObject({
+        operationId: 'deleteWebhook',
+        method: 'DELETE',
+        path: '/api/webhooks/{clientId}/{webhook_id}',
+        status: 404,
+        body: { reason: 'no such webhook' },
+      });
+      expect(String(error)).toBe(
+        'ApiError: deleteWebhook (DELETE /api/webhooks/{clientId}/{webhook_id}) failed with HTTP 404',
+      );
     }
   });
 
@@ -228,7 +283,9 @@ describe('errors', () => {
     expect(() => createBusinessClient({ baseUrl: 'http://localhost:4010' })).not.toThrow();
     expect(() => createBusinessClient({ baseUrl: 'http://[::1]:4010' })).not.toThrow();
     expect(() => createBusinessClient({ baseUrl: '' })).toThrow('`baseUrl` is required');
-    expect(() => createBusinessClient({ baseUrl: 'https://user:pw@api.example.co' })).toThrow('must not carry credentials');
+    expect(() => createBusinessClient({ baseUrl: 'https://user:pw@api.example.co' })).toThrow(
+      'must not carry credentials',
+    );
   });
 
   it('keeps tokens and credentials out of errors, their JSON and the log', async () => {
@@ -267,7 +324,10 @@ describe('errors', () => {
     const server = await serve((_req, res) => json(res, 200, { bearer: 'x' }));
     const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
     await expect(api.getClientInfo()).rejects.toThrow(/pass `readToken`/);
-    const custom = createBusinessClient({ baseUrl: server.url, auth: { credentials, readToken: (b) => (b as { bearer: string }).bearer } });
+    const custom = createBusinessClient({
+      baseUrl: server.url,
+      auth: { credentials, readToken: (b) => (b as { bearer: string }).bearer },
+    });
     expect((await custom.getClientInfo()).response.status).toBe(200);
     expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer x');
   });
@@ -277,7 +337,9 @@ describe('the token call', () => {
   it('names the status of a refused or redirected token call, and the token endpoint never sees middleware', async () => {
     let answer = 307;
     const server = await serve((req, res) =>
-      answer === 307 ? void res.writeHead(307, { location: 'https://elsewhere.example/token' }).end() : json(res, answer, { message: 'no' }),
+      answer === 307
+        ? void res.writeHead(307, { location: 'https://elsewhere.example/token' }).end()
+        : json(res, answer, { message: 'no' }),
     );
     const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
     const seen: string[] = [];
@@ -308,10 +370,16 @@ describe('middleware', () => {
   });
 
   it('keeps each call its own context when middleware interleaves calls, and names a failure after its call', async () => {
-    const { server } = await serviceWithTokens((req, res) => (req.url.includes('missing') ? json(res, 404, { message: 'no such client' }) : json(res, 200, [])));
+    const { server } = await serviceWithTokens((req, res) =>
+      req.url.includes('missing') ? json(res, 404, { message: 'no such client' }) : json(res, 200, []),
+    );
     const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
     const delays = [20, 1, 10, 5];
-    const slow = { onRequest: async ({ request }: { request: Request }) => (await new Promise((r) => setTimeout(r, delays.shift() ?? 1)), request) };
+    const slow = {
+      onRequest: async ({ request }: { request: Request }) => (
+        await new Promise((r) => setTimeout(r, delays.shift() ?? 1)), request
+      ),
+    };
     const calls = [
       accountsOf(api, { middleware: [slow] }),
       api.listBankAccounts({ params: { path: { clientId: 'missing' } }, middleware: [slow] }),
@@ -328,7 +396,9 @@ describe('middleware', () => {
     }
   });
 
-  it('keeps a call that started before `use` whole: its token, and its deadline over the new middleware', { timeout: 5_000 }, async () => {
+  it('keeps a call that started before `use` whole: its token, and its deadline over the new middleware', {
+    timeout: 5_000,
+  }, async () => {
     const { server } = await serviceWithTokens((req, res) => json(res, 200, [{ seen: req.auth }]));
     const client = () => createBusinessClient({ baseUrl: server.url, auth: { credentials }, timeoutMs: 300 });
     // Each call is still waiting for its client's first token when the middleware is added.
@@ -346,7 +416,9 @@ describe('middleware', () => {
     const { server, apiCalls } = await serviceWithTokens((_req, res) => json(res, 200, []));
     const api = createBusinessClient({ baseUrl: server.url, auth: { credentials }, timeoutMs: 300 });
     api.use({ onResponse: async ({ response }) => (await new Promise((r) => setTimeout(r, 10)), response) });
-    await expect(orThrow(accountsOf(api, { timeoutMs: 200, middleware: [{ onRequest: () => new Promise<never>(() => {}) }] }))).rejects.toBeInstanceOf(TimeoutError);
+    await expect(
+      orThrow(accountsOf(api, { timeoutMs: 200, middleware: [{ onRequest: () => new Promise<never>(() => {}) }] })),
+    ).rejects.toBeInstanceOf(TimeoutError);
     expect(apiCalls()).toHaveLength(0);
     await expect(orThrow(accountsOf(api))).resolves.toEqual([]);
   });
@@ -355,47 +427,78 @@ describe('middleware', () => {
 describe('path parameters', () => {
   // The client builds each path itself instead of through openapi-fetch's serializer: the URL must be the one
   // openapi-fetch builds, for every operation, whatever the values.
-  const urlsSent = (urls: string[]) => (async (input: RequestInfo | URL) => {
-    urls.push(input instanceof Request ? input.url : String(input));
-    return new Response('[]', { status: 200, headers: { 'content-type': 'application/json', 'content-length': '2' } });
-  }) as typeof fetch;
-  const values = ['7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13', 'a b', 'ñandú', 'x/y', '?#%&=', 42, "A-Z_~.!*'()", '{userId}'];
+  const urlsSent = (urls: string[]) =>
+    (async (input: RequestInfo | URL) => {
+      urls.push(input instanceof Request ? input.url : String(input));
+      return new Response('[]', {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'content-length': '2' },
+      });
+    }) as typeof fetch;
+  const values = [
+    '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13',
+    'a b',
+    'ñandú',
+    'x/y',
+    '?#%&=',
+    42,
+    "A-Z_~.!*'()",
+    '{userId}',
+  ];
 
   it.each([
     ['business', createBusinessClient, businessOperations],
     ['v1', createV1Client, v1Operations],
-  ] as const)('are encoded as openapi-fetch encodes them, for every %s operation', async (_family, create, operations) => {
-    const baseUrl = 'https://api.example.co/base';
-    const ours: string[] = [];
-    const theirs: string[] = [];
-    const api = create({ baseUrl, fetch: urlsSent(ours), auth: { token: 'tok' }, retry: false }) as unknown as Record<string, (init: unknown) => Promise<unknown>>;
-    const bare = createClient({ baseUrl, fetch: urlsSent(theirs) });
-    let checked = 0;
-    for (const [operationId, spec] of Object.entries(operations)) {
-      const names = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-      if (!names.length) continue;
-      const body = spec.method === 'get' ? {} : { body: {} };
-      for (let i = 0; i < values.length; i++) {
-        const path = Object.fromEntries(names.map((name, j) => [name, values[(i + j) % values.length]]));
-        await api[operationId]!({ params: { path }, ...body });
-        await bare.request(spec.method, spec.path as never, { params: { path }, ...body } as never);
-        checked++;
+  ] as const)(
+    'are encoded as openapi-fetch encodes them, for every %s operation',
+    async (_family, create, operations) => {
+      const baseUrl = 'https://api.example.co/base';
+      const ours: string[] = [];
+      const theirs: string[] = [];
+      const api = create({ baseUrl, fetch: urlsSent(ours), auth: { token: 'tok' }, retry: false }) as unknown as Record<
+        string,
+        (init: unknown) => Promise<unknown>
+      >;
+      const bare = createClient({ baseUrl, fetch: urlsSent(theirs) });
+      let checked = 0;
+      for (const [operationId, spec] of Object.entries(operations)) {
+        const names = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+        if (!names.length) continue;
+        const body = spec.method === 'get' ? {} : { body: {} };
+        for (let i = 0; i < values.length; i++) {
+          const path = Object.fromEntries(names.map((name, j) => [name, values[(i + j) % values.length]]));
+          await api[operationId]!({ params: { path }, ...body });
+          await bare.request(spec.method, spec.path as never, { params: { path }, ...body } as never);
+          checked++;
+        }
       }
-    }
-    expect(checked).toBeGreaterThan(values.length);
-    expect(ours).toEqual(theirs);
-  });
+      expect(checked).toBeGreaterThan(values.length);
+      expect(ours).toEqual(theirs);
+    },
+  );
 
   it('leaves an array or object value, and another baseUrl for one call, as openapi-fetch has them', async () => {
     const ours: string[] = [];
     const theirs: string[] = [];
-    const api = createBusinessClient({ baseUrl: 'https://api.example.co', fetch: urlsSent(ours), auth: { token: 'tok' } });
+    const api = createBusinessClient({
+      baseUrl: 'https://api.example.co',
+      fetch: urlsSent(ours),
+      auth: { token: 'tok' },
+    });
     const bare = createClient({ baseUrl: 'https://api.example.co', fetch: urlsSent(theirs) });
-    for (const init of [{ params: { path: { clientId: ['a', 'b'] } } }, { params: { path: { clientId: { x: 1 } } } }, { baseUrl: 'https://other.example.co/v2', params: { path: { clientId: 'c d' } } }]) {
+    for (const init of [
+      { params: { path: { clientId: ['a', 'b'] } } },
+      { params: { path: { clientId: { x: 1 } } } },
+      { baseUrl: 'https://other.example.co/v2', params: { path: { clientId: 'c d' } } },
+    ]) {
       await api.GET('/api/accounts/{clientId}', init as never);
       await bare.GET('/api/accounts/{clientId}' as never, init as never);
     }
     expect(ours).toEqual(theirs);
-    expect(ours).toEqual(['https://api.example.co/api/accounts/a,b', 'https://api.example.co/api/accounts/x,1', 'https://other.example.co/v2/api/accounts/c%20d']);
+    expect(ours).toEqual([
+      'https://api.example.co/api/accounts/a,b',
+      'https://api.example.co/api/accounts/x,1',
+      'https://other.example.co/v2/api/accounts/c%20d',
+    ]);
   });
 });

@@ -6,7 +6,14 @@ import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
 import { redactText, redactValue, secretForms } from './redact.js';
 import { createTokenSource, fixedTokenSource, readTokenFromBody, type AuthOptions, type TokenSource } from './token.js';
-import { checkMs, createTransport, pathSerializer, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
+import {
+  checkMs,
+  createTransport,
+  pathSerializer,
+  recordedCallOf,
+  type Logger,
+  type RetryOptions,
+} from './transport.js';
 
 type Media = `${string}/${string}`;
 
@@ -36,14 +43,19 @@ export interface RampClientOptions {
 }
 
 /** One method per operationId, typed exactly like the matching path-based call. */
-export type OperationMethods<Paths, Table extends Record<string, { readonly method: string; readonly path: string }>> = {
-  [Id in keyof Table]: ClientForPath<Paths[Table[Id]['path'] & keyof Paths] & Record<string | number, any>, Media>[Uppercase<
-    Table[Id]['method']
-  > &
+export type OperationMethods<
+  Paths,
+  Table extends Record<string, { readonly method: string; readonly path: string }>,
+> = {
+  [Id in keyof Table]: ClientForPath<
+    Paths[Table[Id]['path'] & keyof Paths] & Record<string | number, any>,
+    Media
+  >[Uppercase<Table[Id]['method']> &
     keyof ClientForPath<Paths[Table[Id]['path'] & keyof Paths] & Record<string | number, any>, Media>];
 };
 
-export type RampClient<Paths extends {}, Table extends OperationTable> = Client<Paths, Media> & OperationMethods<Paths, Table>;
+export type RampClient<Paths extends {}, Table extends OperationTable> = Client<Paths, Media> &
+  OperationMethods<Paths, Table>;
 
 interface FamilyConfig<Table extends OperationTable> {
   operations: Table;
@@ -52,7 +64,12 @@ interface FamilyConfig<Table extends OperationTable> {
   defaultTokenLifetimeSeconds: number | null;
 }
 
-const DEFAULT_RETRY: Required<RetryOptions> = { attempts: 3, baseDelayMs: 300, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 };
+const DEFAULT_RETRY: Required<RetryOptions> = {
+  attempts: 3,
+  baseDelayMs: 300,
+  maxDelayMs: 5_000,
+  maxRetryAfterMs: 30_000,
+};
 
 function retryOptions(retry: RetryOptions | false | undefined): Required<RetryOptions> | false {
   if (retry === false) return false;
@@ -92,7 +109,10 @@ function tokenSourceFor<Table extends OperationTable>(
       try {
         result = await tokenCall({ body: auth.credentials });
       } catch (cause) {
-        throw new TokenError(`The token call ${name} failed: ${(cause as Error).message}`, { cause, status: (cause as { status?: number }).status });
+        throw new TokenError(`The token call ${name} failed: ${(cause as Error).message}`, {
+          cause,
+          status: (cause as { status?: number }).status,
+        });
       }
       const status = result.response.status;
       if (!result.response.ok) throw new TokenError(`The token call ${name} failed with HTTP ${status}.`, { status });
@@ -106,7 +126,8 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
   options: RampClientOptions,
   family: FamilyConfig<Table>,
 ): RampClient<Paths, Table> {
-  if (!options || typeof options !== 'object') throw new ConfigurationError('Client options with `baseUrl` are required.');
+  if (!options || typeof options !== 'object')
+    throw new ConfigurationError('Client options with `baseUrl` are required.');
   const baseUrl = checkBaseUrl(options.baseUrl, options.allowInsecureHttp);
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = checkMs('timeoutMs', options.timeoutMs ?? 30_000);
@@ -124,7 +145,12 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
     maxResponseBytes: checkMs('maxResponseBytes', options.maxResponseBytes ?? 10 * 2 ** 20, true),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const clientOptions = { baseUrl, fetch: transport.fetch, pathSerializer, ...(options.headers ? { headers: options.headers } : {}) };
+  const clientOptions = {
+    baseUrl,
+    fetch: transport.fetch,
+    pathSerializer,
+    ...(options.headers ? { headers: options.headers } : {}),
+  };
   const client = createClient<Paths, Media>(clientOptions);
   const tokenClient = createClient(clientOptions);
   // Every call, by path or by operationId, runs through the transport's call: timeout, retries, 401 repeat.
@@ -136,7 +162,8 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
       client.use(...added);
       transport.state.middleware = true;
     },
-    request: (method: string, path: string, init?: Record<string, unknown>) => transport.call(invoke, method.toUpperCase(), path, init),
+    request: (method: string, path: string, init?: Record<string, unknown>) =>
+      transport.call(invoke, method.toUpperCase(), path, init),
   };
   for (const method of HTTP_METHODS.map((m) => m.toUpperCase())) {
     byOperation[method] = (path: string, init?: Record<string, unknown>) => transport.call(invoke, method, path, init);
@@ -144,13 +171,17 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
   for (const [operationId, spec] of Object.entries(family.operations)) {
     const method = spec.method.toUpperCase();
     const known = transport.operationAt(method, spec.path);
-    byOperation[operationId] = (init?: Record<string, unknown>) => transport.call(invoke, method, spec.path, init, known);
-    if (operationId === family.tokenOperationId) tokenCall = (init) => transport.call(tokenClient.request as typeof invoke, method, spec.path, init, known);
+    byOperation[operationId] = (init?: Record<string, unknown>) =>
+      transport.call(invoke, method, spec.path, init, known);
+    if (operationId === family.tokenOperationId)
+      tokenCall = (init) => transport.call(tokenClient.request as typeof invoke, method, spec.path, init, known);
   }
   return byOperation as RampClient<Paths, Table>;
 }
 
-type ResultLike = { data: unknown; error?: never; response: Response } | { data?: never; error: unknown; response: Response };
+type ResultLike =
+  | { data: unknown; error?: never; response: Response }
+  | { data?: never; error: unknown; response: Response };
 /** The data of a call's success branch. */
 export type SuccessData<R> = R extends { data: infer D; error?: never } ? D : never;
 /** The union of the error bodies an operation documents. */
@@ -166,7 +197,11 @@ export function unwrap<R extends ResultLike>(result: R): SuccessData<R> {
     const call = recordedCallOf(result.response);
     const info = call
       ? { operationId: call.operationId, method: call.method, path: call.path }
-      : { operationId: null, method: 'UNKNOWN', path: result.response.url ? new URL(result.response.url).pathname : '' };
+      : {
+          operationId: null,
+          method: 'UNKNOWN',
+          path: result.response.url ? new URL(result.response.url).pathname : '',
+        };
     const forms = secretForms(call?.token === undefined ? [] : [call.token]);
     const body = call?.sensitive ? undefined : redactValue(result.error, forms);
     const headers: Record<string, string> = {};
@@ -180,7 +215,9 @@ export function unwrap<R extends ResultLike>(result: R): SuccessData<R> {
       body: body as ErrorBody<R>,
       url: redactText(call?.url ?? result.response.url, forms),
       headers,
-      ...(status === 401 && call?.noAuth ? { hint: 'the client was created without `auth`, so no token was sent' } : {}),
+      ...(status === 401 && call?.noAuth
+        ? { hint: 'the client was created without `auth`, so no token was sent' }
+        : {}),
     });
   }
   return result.data as SuccessData<R>;

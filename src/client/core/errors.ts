@@ -49,7 +49,9 @@ export class ApiError<Body = unknown> extends CallError {
   /** The answer's headers, lower-case names (Prism explains a 422 in `sl-violations`); secrets redacted. */
   declare readonly headers: Record<string, string>;
 
-  constructor(info: CallInfo & { status: number; body: Body; url?: string; headers?: Record<string, string>; hint?: string }) {
+  constructor(
+    info: CallInfo & { status: number; body: Body; url?: string; headers?: Record<string, string>; hint?: string },
+  ) {
     const { hint, ...fields } = info;
     super(`failed with HTTP ${info.status}${hint ? `: ${hint}` : ''}`, { url: '', headers: {}, ...fields });
   }
@@ -67,7 +69,11 @@ export class NetworkError extends CallError {
   constructor({ cause, host, ...info }: CallInfo & { attempts: number; host: string; cause: unknown }) {
     const code = causeCode(cause);
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`got no answer from ${host} after ${info.attempts} attempt(s): ${reason}${code ? ` (${code})` : ''}`, info, cause);
+    super(
+      `got no answer from ${host} after ${info.attempts} attempt(s): ${reason}${code ? ` (${code})` : ''}`,
+      info,
+      cause,
+    );
     Object.assign(this, { host, code });
   }
 }

@@ -25,7 +25,13 @@ const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
 const USER_ID = '3c9f6a2e-1b7d-4f05-9e84-6a2d0c7b5e91';
 const credentials = { clientId: CLIENT_ID, clientSecret: 'cr3d-s3cr3t-value' };
 const payout = { amount: 1500000, currency: 'COP' as const, destinationId: '1b6d3f8a-7e24-4c59-9a0b-3e8f2d7c5a16' };
-const PAYOUT = { id: 'c2a9e7f1-5b3d-4e68-8a14-9f0d6b2c3e75', status: 'PENDING', currency: 'COP', amount: 1500000, paymentMethod: 'ACH' };
+const PAYOUT = {
+  id: 'c2a9e7f1-5b3d-4e68-8a14-9f0d6b2c3e75',
+  status: 'PENDING',
+  currency: 'COP',
+  amount: 1500000,
+  paymentMethod: 'ACH',
+};
 
 let servers: LocalServer[] = [];
 async function serve(handler: Handler): Promise<LocalServer> {
@@ -38,16 +44,18 @@ afterEach(async () => {
   servers = [];
 });
 
-const caught = (promise: Promise<unknown>) => promise.then(
-  (value) => ({ value }),
-  (error: unknown) => error,
-);
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    (value) => ({ value }),
+    (error: unknown) => error,
+  );
 const elapsed = async (run: () => Promise<unknown>) => {
   const started = performance.now();
   const outcome = await caught(run());
   return { outcome, ms: performance.now() - started };
 };
-const createPayout = (v1: ReturnType<typeof createV1Client>) => v1.createPayout({ params: { path: { user_id: USER_ID } }, body: payout });
+const createPayout = (v1: ReturnType<typeof createV1Client>) =>
+  v1.createPayout({ params: { path: { user_id: USER_ID } }, body: payout });
 /** Every way an error can be shown: message, String, stack, JSON and util.inspect (cause chain included). */
 const renderings = (error: unknown) => {
   const e = error as Error;
@@ -58,7 +66,9 @@ describe('redirects: nothing goes to an origin the caller did not choose', () =>
   it('does not follow the token call to another origin, and sends it nothing', async () => {
     const elsewhere = await serve((_req, res) => json(res, 200, { accessToken: 'foreign-token' }));
     const service = await serve((req, res) =>
-      req.url === '/api/token' ? void res.writeHead(307, { location: `${elsewhere.url}/api/token` }).end() : json(res, 200, []),
+      req.url === '/api/token'
+        ? void res.writeHead(307, { location: `${elsewhere.url}/api/token` }).end()
+        : json(res, 200, []),
     );
     const api = createBusinessClient({ baseUrl: service.url, auth: { credentials } });
     const error = await caught(api.listBankAccounts({ params: { path: { clientId: CLIENT_ID } } }));
@@ -68,22 +78,29 @@ describe('redirects: nothing goes to an origin the caller did not choose', () =>
     expect(service.requests.map((r) => r.url)).toEqual(['/api/token']);
   });
 
-  it.each([307, 308])('sends a POST once when answered %i to its own address, and returns a RedirectError', async (status) => {
-    const service = await serve((req, res) => void res.writeHead(status, { location: req.url }).end());
-    const v1 = createV1Client({ baseUrl: service.url, auth: { token: 'fixed-token' } });
-    const error = await caught(createPayout(v1));
-    expect(error).toBeInstanceOf(RedirectError);
-    expect(error).toMatchObject({ operationId: 'createPayout', status });
-    expect(service.requests).toHaveLength(1);
-  });
+  it.each([307, 308])(
+    'sends a POST once when answered %i to its own address, and returns a RedirectError',
+    async (status) => {
+      const service = await serve((req, res) => void res.writeHead(status, { location: req.url }).end());
+      const v1 = createV1Client({ baseUrl: service.url, auth: { token: 'fixed-token' } });
+      const error = await caught(createPayout(v1));
+      expect(error).toBeInstanceOf(RedirectError);
+      expect(error).toMatchObject({ operationId: 'createPayout', status });
+      expect(service.requests).toHaveLength(1);
+    },
+  );
 
   it('never re-sends a payout body or a DELETE to another origin', async () => {
     const elsewhere = await serve((_req, res) => json(res, 201, PAYOUT));
-    const service = await serve((req, res) => void res.writeHead(307, { location: `${elsewhere.url}${req.url}` }).end());
+    const service = await serve(
+      (req, res) => void res.writeHead(307, { location: `${elsewhere.url}${req.url}` }).end(),
+    );
     const v1 = createV1Client({ baseUrl: service.url, auth: { token: 'fixed-token' } });
     expect(await caught(createPayout(v1))).toBeInstanceOf(RedirectError);
     const business = createBusinessClient({ baseUrl: service.url, auth: { token: 'fixed-token' } });
-    expect(await caught(business.deleteWebhook({ params: { path: { clientId: CLIENT_ID, webhook_id: USER_ID } } }))).toBeInstanceOf(RedirectError);
+    expect(
+      await caught(business.deleteWebhook({ params: { path: { clientId: CLIENT_ID, webhook_id: USER_ID } } })),
+    ).toBeInstanceOf(RedirectError);
     expect(elsewhere.requests).toHaveLength(0);
     expect(service.requests).toHaveLength(2);
   });
@@ -102,9 +119,15 @@ describe('redirects: nothing goes to an origin the caller did not choose', () =>
 describe('answers are bounded after decompression', () => {
   const LIMIT = 256 * 1024;
   // 16 MiB of JSON that gzips to about 16 KB: the declared length is far below the limit.
-  const bomb = gzipSync(Buffer.from(`[${'"x",'.repeat(16 * 1024 * 1024 / 4)}"x"]`));
+  const bomb = gzipSync(Buffer.from(`[${'"x",'.repeat((16 * 1024 * 1024) / 4)}"x"]`));
   const sendBomb = (_req: unknown, res: import('node:http').ServerResponse) =>
-    void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb);
+    void res
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(bomb.length),
+      })
+      .end(bomb);
 
   it('refuses a gzip answer that inflates past maxResponseBytes on a POST, a GET without retries and the last GET attempt', async () => {
     expect(bomb.length).toBeLessThan(LIMIT);
@@ -165,7 +188,10 @@ describe('timeoutMs bounds the whole call', () => {
   });
 
   it('lets the caller abort a call that is waiting for a token', async () => {
-    const api = createBusinessClient({ baseUrl: 'http://127.0.0.1:9', auth: { getToken: () => new Promise<string>(() => {}) } });
+    const api = createBusinessClient({
+      baseUrl: 'http://127.0.0.1:9',
+      auth: { getToken: () => new Promise<string>(() => {}) },
+    });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('stop waiting')), 50);
     const { outcome, ms } = await elapsed(() => api.getClientInfo({ signal: controller.signal }));
@@ -199,25 +225,31 @@ describe('secrets never appear, in any form the server echoes', () => {
     'as a JSON key': (token) => ({ [token]: true }),
     'URL-encoded': (token) => ({ seen: `https://x.test/?t=${encodeURIComponent(token)}` }),
     'base64 of the header': (token) => ({ seen: Buffer.from(`Bearer ${token}`).toString('base64') }),
-    'base64url inside a longer text': (token) => ({ seen: Buffer.from(`{"authorization":"Bearer ${token}"}`).toString('base64url') }),
+    'base64url inside a longer text': (token) => ({
+      seen: Buffer.from(`{"authorization":"Bearer ${token}"}`).toString('base64url'),
+    }),
   };
 
-  it.each(Object.keys(echoes))('redacts a token echoed %s from the error, its JSON, inspect and headers', async (how) => {
-    const service = await serve((req, res) => {
-      const token = (req.headers.authorization ?? '').slice('Bearer '.length);
-      json(res, 401, echoes[how]!(token), { 'x-echo': encodeURIComponent(token) });
-    });
-    const api = createBusinessClient({ baseUrl: service.url, auth: { token: TOKEN } });
-    const error = await caught(api.getClientInfo().then(unwrap));
-    expect(error).toBeInstanceOf(ApiError);
-    for (const text of renderings(error)) {
-      for (const form of [TOKEN, encodeURIComponent(TOKEN), 'SECRET']) expect(text).not.toContain(form);
-      // Whatever looks like base64 in the error must not decode to the token either.
-      for (const run of text.match(/[A-Za-z0-9+/_-]{12,}/g) ?? []) {
-        for (const encoding of ['base64', 'base64url'] as const) expect(Buffer.from(run, encoding).toString('latin1')).not.toContain('SECRET');
+  it.each(Object.keys(echoes))(
+    'redacts a token echoed %s from the error, its JSON, inspect and headers',
+    async (how) => {
+      const service = await serve((req, res) => {
+        const token = (req.headers.authorization ?? '').slice('Bearer '.length);
+        json(res, 401, echoes[how]!(token), { 'x-echo': encodeURIComponent(token) });
+      });
+      const api = createBusinessClient({ baseUrl: service.url, auth: { token: TOKEN } });
+      const error = await caught(api.getClientInfo().then(unwrap));
+      expect(error).toBeInstanceOf(ApiError);
+      for (const text of renderings(error)) {
+        for (const form of [TOKEN, encodeURIComponent(TOKEN), 'SECRET']) expect(text).not.toContain(form);
+        // Whatever looks like base64 in the error must not decode to the token either.
+        for (const run of text.match(/[A-Za-z0-9+/_-]{12,}/g) ?? []) {
+          for (const encoding of ['base64', 'base64url'] as const)
+            expect(Buffer.from(run, encoding).toString('latin1')).not.toContain('SECRET');
+        }
       }
-    }
-  });
+    },
+  );
 
   it('names a token that cannot go into a header without showing it', async () => {
     const service = await serve((_req, res) => json(res, 200, {}));
@@ -229,7 +261,9 @@ describe('secrets never appear, in any form the server echoes', () => {
   });
 
   it('leaves text alone that only contains the letters of a one-character token', async () => {
-    const service = await serve((_req, res) => json(res, 422, { link: 'https://docs.example.co/errors#amount', token: 't' }));
+    const service = await serve((_req, res) =>
+      json(res, 422, { link: 'https://docs.example.co/errors#amount', token: 't' }),
+    );
     const api = createBusinessClient({ baseUrl: service.url, auth: { token: 't' } });
     const error = (await caught(api.getClientInfo().then(unwrap))) as ApiError<{ link: string; token: string }>;
     expect(error.body.link).toBe('https://docs.example.co/errors#amount');
@@ -239,17 +273,27 @@ describe('secrets never appear, in any form the server echoes', () => {
 
 describe('configuration mistakes are named at once', () => {
   it('names a getToken that returns null', async () => {
-    const api = createBusinessClient({ baseUrl: 'http://127.0.0.1:9', auth: { getToken: () => null as unknown as string } });
+    const api = createBusinessClient({
+      baseUrl: 'http://127.0.0.1:9',
+      auth: { getToken: () => null as unknown as string },
+    });
     expect(await caught(api.getClientInfo())).toBeInstanceOf(TokenError);
   });
 
-  it.each(['https://api.example.co/base?x=1', 'https://api.example.co/#frag', 'https://api.example.co?'])('refuses baseUrl %s', (baseUrl) => {
-    expect(() => createBusinessClient({ baseUrl })).toThrow(ConfigurationError);
-  });
+  it.each(['https://api.example.co/base?x=1', 'https://api.example.co/#frag', 'https://api.example.co?'])(
+    'refuses baseUrl %s',
+    (baseUrl) => {
+      expect(() => createBusinessClient({ baseUrl })).toThrow(ConfigurationError);
+    },
+  );
 
   it('refuses timeouts a timer cannot hold, on the client and on a call', async () => {
-    expect(() => createBusinessClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2 ** 31 })).toThrow(ConfigurationError);
-    expect(() => createBusinessClient({ baseUrl: 'http://127.0.0.1:9', retry: { maxDelayMs: 2 ** 31 } })).toThrow(ConfigurationError);
+    expect(() => createBusinessClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2 ** 31 })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => createBusinessClient({ baseUrl: 'http://127.0.0.1:9', retry: { maxDelayMs: 2 ** 31 } })).toThrow(
+      ConfigurationError,
+    );
     const api = createBusinessClient({ baseUrl: 'http://127.0.0.1:9' });
     expect(await caught(api.listBanks({ timeoutMs: 2 ** 31 }))).toBeInstanceOf(ConfigurationError);
     expect(await caught(api.listBanks({ timeoutMs: -5 }))).toBeInstanceOf(ConfigurationError);
@@ -258,7 +302,9 @@ describe('configuration mistakes are named at once', () => {
 
 describe('errors say what a person needs to act', () => {
   it('ApiError carries the URL called and the response headers', async () => {
-    const service = await serve((_req, res) => json(res, 422, {}, { 'sl-violations': '[{"message":"amount must be > 0"}]' }));
+    const service = await serve((_req, res) =>
+      json(res, 422, {}, { 'sl-violations': '[{"message":"amount must be > 0"}]' }),
+    );
     const v1 = createV1Client({ baseUrl: service.url, auth: { token: 'fixed-token' } });
     const error = (await caught(createPayout(v1).then(unwrap))) as ApiError;
     expect(error.url).toBe(`${service.url}/api/v1/admin/fiats/${USER_ID}/payout`);
@@ -306,7 +352,10 @@ describe('many calls at once', () => {
     const seen: AbortSignal[] = [];
     const stub = (async (_input: RequestInfo | URL, init?: RequestInit) => {
       seen.push(init!.signal!);
-      return new Response('[]', { status: 200, headers: { 'content-type': 'application/json', 'content-length': '2' } });
+      return new Response('[]', {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'content-length': '2' },
+      });
     }) as typeof fetch;
     const api = createBusinessClient({ baseUrl: 'https://api.example.co', fetch: stub });
     await Promise.all(Array.from({ length: 20 }, () => api.listBanks()));

@@ -66,7 +66,9 @@ export function redactValue(value: unknown, forms: readonly string[]): unknown {
   if (typeof value === 'string') return redactText(value, forms);
   if (Array.isArray(value)) return value.map((item) => redactValue(item, forms));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redactText(key, forms), redactValue(item, forms)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [redactText(key, forms), redactValue(item, forms)]),
+    );
   }
   return value;
 }

@@ -39,7 +39,9 @@ export interface TokenSource {
 function checkHeaderSafe(token: string): string {
   // Printable Latin-1 only (space inside), the characters an HTTP header carries unchanged.
   if (/[^ -~\u00a0-\u00ff]|^ | $/.test(token)) {
-    throw new TokenError('The token cannot go into an HTTP header (line break, control, non-Latin-1, or surrounding space); not sent.');
+    throw new TokenError(
+      'The token cannot go into an HTTP header (line break, control, non-Latin-1, or surrounding space); not sent.',
+    );
   }
   return token;
 }
@@ -56,7 +58,9 @@ export function readTokenFromBody(body: unknown): TokenGrant {
     const key = TOKEN_KEYS.find((k) => typeof record[k] === 'string' && record[k]);
     if (!key) continue;
     const expiry = EXPIRY_KEYS.map((k) => record[k]).find((v) => typeof v === 'number' && v > 0) as number | undefined;
-    return expiry === undefined ? { token: record[key] as string } : { token: record[key] as string, expiresInSeconds: expiry };
+    return expiry === undefined
+      ? { token: record[key] as string }
+      : { token: record[key] as string, expiresInSeconds: expiry };
   }
   throw new TokenError(
     `The token answer has no ${TOKEN_KEYS.join(', ')} (top level or under data): pass \`readToken\`.`,
@@ -89,21 +93,25 @@ export interface TokenCacheOptions {
   now?: () => number;
 }
 
-
 /** Renew this long before expiry: 10% of the lifetime, at least 1 s and at most 30 s. */
 function renewMargin(lifetimeMs: number): number {
   return Math.min(30_000, Math.max(1_000, lifetimeMs * 0.1));
 }
 
-export function createTokenSource(fetchGrant: () => Promise<string | TokenGrant>, options: TokenCacheOptions): TokenSource {
+export function createTokenSource(
+  fetchGrant: () => Promise<string | TokenGrant>,
+  options: TokenCacheOptions,
+): TokenSource {
   const now = options.now ?? Date.now;
   let current: Cached | undefined;
   /** The grant request under way, shared by every caller, and when it started. */
   let pending: { promise: Promise<string>; startedAt: number } | undefined;
 
   const toCached = (grant: string | TokenGrant, issuedAt: number): Cached => {
-    const { token, expiresAt, expiresInSeconds } = typeof grant === 'string' ? ({ token: grant } as TokenGrant) : (grant ?? {}) as TokenGrant;
-    if (typeof token !== 'string' || token === '') throw new TokenError(`The token provider returned no token (got ${grant === null ? 'null' : typeof grant}).`);
+    const { token, expiresAt, expiresInSeconds } =
+      typeof grant === 'string' ? ({ token: grant } as TokenGrant) : ((grant ?? {}) as TokenGrant);
+    if (typeof token !== 'string' || token === '')
+      throw new TokenError(`The token provider returned no token (got ${grant === null ? 'null' : typeof grant}).`);
     checkHeaderSafe(token);
     const expiry =
       expiresAt !== undefined

@@ -123,14 +123,23 @@ function fireSlot(slot: Slot): void {
  * Node warns past 10 listeners on one signal, and every call in a slot may listen to its signal (fetch, a wait
  * for the token): a slot's signal has no such limit. Elsewhere (browsers) there is no warning to lift.
  */
-const setMaxListeners = (globalThis as { process?: { getBuiltinModule?(id: string): { setMaxListeners?(n: number, ...targets: EventTarget[]): void } } })
-  .process?.getBuiltinModule?.('node:events')?.setMaxListeners;
+const setMaxListeners = (
+  globalThis as {
+    process?: { getBuiltinModule?(id: string): { setMaxListeners?(n: number, ...targets: EventTarget[]): void } };
+  }
+).process?.getBuiltinModule?.('node:events')?.setMaxListeners;
 
 function acquireSlot(deadline: number): Slot {
   const at = Math.ceil(deadline / SLOT_MS) * SLOT_MS;
   let slot = slots.get(at);
   if (!slot || slot.uses >= SLOT_CALLS) {
-    const fresh: Slot = { at, controller: new AbortController(), timer: setTimeout(() => fireSlot(fresh), at - Date.now()), uses: 0, active: 0 };
+    const fresh: Slot = {
+      at,
+      controller: new AbortController(),
+      timer: setTimeout(() => fireSlot(fresh), at - Date.now()),
+      uses: 0,
+      active: 0,
+    };
     // Not 0 ("unlimited"): Node's getMaxListeners throws on a target whose limit is 0, and undici asks it for
     // every request (it catches the error, but building one per call costs more than the rest of the call).
     setMaxListeners?.(2 ** 30, fresh.controller.signal);
@@ -167,7 +176,9 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export function checkMs(name: string, value: unknown, count = false): number {
   if (typeof value !== 'number' || !(value > 0) || (count ? !Number.isSafeInteger(value) : value > MAX_TIMER_MS)) {
-    throw new ConfigurationError(`\`${name}\` must be ${count ? 'a whole number' : `milliseconds up to ${MAX_TIMER_MS}`} above 0, got ${String(value)}`);
+    throw new ConfigurationError(
+      `\`${name}\` must be ${count ? 'a whole number' : `milliseconds up to ${MAX_TIMER_MS}`} above 0, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -186,7 +197,11 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
  * live no longer than a call's deadline, so the listener is left to go with them.
  */
 const aborted = (signal: AbortSignal) =>
-  new Promise<never>((_resolve, reject) => (signal.aborted ? reject(signal.reason) : signal.addEventListener('abort', () => reject(signal.reason), { once: true })));
+  new Promise<never>((_resolve, reject) =>
+    signal.aborted
+      ? reject(signal.reason)
+      : signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+  );
 
 /** `promise`, unless `signal` aborts first (then its reason). */
 const within = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => Promise.race([promise, aborted(signal)]);
@@ -194,7 +209,9 @@ const within = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => Prom
 /** Waits `ms`, or rejects as soon as `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return within(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), signal).finally(() => clearTimeout(timer));
+  return within(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), signal).finally(() =>
+    clearTimeout(timer),
+  );
 }
 
 /** Only what an error may say about a call: never the context's token, signal or URL. */
@@ -208,7 +225,10 @@ const partsOf = (path: string) => path.split(/\{([^}]+)\}/);
  * them, or undefined when one is an array or object (left to openapi-fetch's styles); or what is wrong with a
  * parameter that would change the path called.
  */
-function pathFor(parts: readonly string[], init: Record<string, unknown> | undefined): string | { parameter: string; problem: string } | undefined {
+function pathFor(
+  parts: readonly string[],
+  init: Record<string, unknown> | undefined,
+): string | { parameter: string; problem: string } | undefined {
   const values = (init?.params as { path?: Record<string, unknown> } | undefined)?.path ?? {};
   let path: string | undefined = parts[0];
   for (let i = 1; i < parts.length; i += 2) {
@@ -235,7 +255,11 @@ export interface KnownOperation {
 }
 
 /** openapi-fetch's generic call: method, path template, init. */
-type Invoke = (method: string, path: string, init: Record<string, unknown> | undefined) => Promise<{ response: Response }>;
+type Invoke = (
+  method: string,
+  path: string,
+  init: Record<string, unknown> | undefined,
+) => Promise<{ response: Response }>;
 
 export function createTransport(options: TransportOptions) {
   const baseFetch = options.fetch;
@@ -309,7 +333,13 @@ export function createTransport(options: TransportOptions) {
   }
 
   /** Waits `ms` before a retry and logs it, or says no when the wait would end past the call's deadline. */
-  async function pause(ms: number, reason: string, context: CallContext, started: number, timeoutMs: number): Promise<boolean> {
+  async function pause(
+    ms: number,
+    reason: string,
+    context: CallContext,
+    started: number,
+    timeoutMs: number,
+  ): Promise<boolean> {
     if (ms >= timeoutMs - (Date.now() - started)) return false;
     await sleep(ms, context.signal);
     options.logger?.warn(`${context.operationId ?? context.path}: ${reason}; retried after ${ms} ms`);
@@ -317,7 +347,14 @@ export function createTransport(options: TransportOptions) {
   }
 
   /** The named error for a failure: the caller's abort reason, a timeout, or what went wrong. */
-  function named(error: unknown, context: CallContext, callerSignal: AbortSignal | undefined, started: number, timeoutMs: number, attempt: number): unknown {
+  function named(
+    error: unknown,
+    context: CallContext,
+    callerSignal: AbortSignal | undefined,
+    started: number,
+    timeoutMs: number,
+    attempt: number,
+  ): unknown {
     if (callerSignal?.aborted) return callerSignal.reason;
     const info = callInfo(context);
     // Past the deadline, a token source's own failure to answer in time is this call's timeout.
@@ -392,7 +429,18 @@ export function createTransport(options: TransportOptions) {
         } catch (error) {
           handoff = undefined; // in case openapi-fetch threw before calling the fetch
           const failure = named(error, context, callerSignal, started, timeoutMs, attempt);
-          if (failure instanceof NetworkError && attempt < maxAttempts && (await pause(backoff(attempt), `no answer (attempt ${attempt}/${maxAttempts})`, context, started, timeoutMs))) continue;
+          if (
+            failure instanceof NetworkError &&
+            attempt < maxAttempts &&
+            (await pause(
+              backoff(attempt),
+              `no answer (attempt ${attempt}/${maxAttempts})`,
+              context,
+              started,
+              timeoutMs,
+            ))
+          )
+            continue;
           throw failure;
         }
         const status = result.response.status;
@@ -406,7 +454,17 @@ export function createTransport(options: TransportOptions) {
         }
         if (attempt < maxAttempts && retry && RETRYABLE_STATUS(status)) {
           const hinted = retryAfterMs(result.response.headers.get('retry-after'));
-          if ((hinted === undefined || hinted <= retry.maxRetryAfterMs) && (await pause(hinted ?? backoff(attempt), `HTTP ${status} (attempt ${attempt}/${maxAttempts})`, context, started, timeoutMs))) continue;
+          if (
+            (hinted === undefined || hinted <= retry.maxRetryAfterMs) &&
+            (await pause(
+              hinted ?? backoff(attempt),
+              `HTTP ${status} (attempt ${attempt}/${maxAttempts})`,
+              context,
+              started,
+              timeoutMs,
+            ))
+          )
+            continue;
         }
         // Only a failed call's result is ever unwrapped into an ApiError, which needs what the call was.
         if (!result.response.ok) callByResponse.set(result.response, context);
@@ -432,5 +490,7 @@ export function createTransport(options: TransportOptions) {
  */
 export function pathSerializer(url: string, params: Record<string, unknown>): string {
   const context = handoff;
-  return context?.serialized === undefined ? defaultPathSerializer(url, params) : url.slice(0, url.length - context.path.length) + context.serialized;
+  return context?.serialized === undefined
+    ? defaultPathSerializer(url, params)
+    : url.slice(0, url.length - context.path.length) + context.serialized;
 }

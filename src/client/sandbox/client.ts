@@ -25,10 +25,14 @@ export interface SandboxClientOptions extends Omit<RampClientOptions, 'auth'> {
  */
 export function createSandboxClient(options: SandboxClientOptions): SandboxClient {
   const { adminToken, ...rest } = options ?? ({} as SandboxClientOptions);
-  if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken === '')) throw new ConfigurationError('`adminToken` must be a non-empty string.');
-  return createRampClient<paths, typeof sandboxOperations>(adminToken === undefined ? rest : { ...rest, auth: { token: adminToken } }, {
-    operations: sandboxOperations,
-    tokenOperationId: 'createTenant',
-    defaultTokenLifetimeSeconds: null,
-  });
+  if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken === ''))
+    throw new ConfigurationError('`adminToken` must be a non-empty string.');
+  return createRampClient<paths, typeof sandboxOperations>(
+    adminToken === undefined ? rest : { ...rest, auth: { token: adminToken } },
+    {
+      operations: sandboxOperations,
+      tokenOperationId: 'createTenant',
+      defaultTokenLifetimeSeconds: null,
+    },
+  );
 }

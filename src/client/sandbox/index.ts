@@ -1,3 +1,10 @@
 // `ramp-api/sandbox`: the typed client of the sandbox's control API. The sandbox itself is the package
 // `ramp-api-sandbox` (`npx ramp-api-sandbox`).
-export { createSandboxClient, sandboxOperations, type SandboxClient, type SandboxClientOptions, type sandboxComponents, type sandboxPaths } from './client.js';
+export {
+  createSandboxClient,
+  sandboxOperations,
+  type SandboxClient,
+  type SandboxClientOptions,
+  type sandboxComponents,
+  type sandboxPaths,
+} from './client.js';

@@ -20,7 +20,10 @@ export interface Delivery<E extends EventName = EventName> {
 export type WebhookHandlers = { [E in EventName]?: (delivery: Delivery<E>) => void | Promise<void> };
 
 /** Where the event name comes from: the URL you registered, or a field of the payload. */
-export type EventResolver = (request: { url: URL; payload: Record<string, unknown> }) => { name: string; from: 'url' | 'payload' } | undefined;
+export type EventResolver = (request: {
+  url: URL;
+  payload: Record<string, unknown>;
+}) => { name: string; from: 'url' | 'payload' } | undefined;
 
 export interface WebhookReceiverOptions {
   handlers: WebhookHandlers;
@@ -110,7 +113,13 @@ export interface WebhookReceiver {
   /** Node's http: `http.createServer(receiver.node)`. */
   node(req: IncomingMessage, res: ServerResponse): void;
   /** The decision alone, for other frameworks. */
-  receive(input: { method: string; url: URL; contentType: string | null; contentLength: number | null; body: AsyncIterable<Uint8Array> | null }): Promise<WebhookAnswer>;
+  receive(input: {
+    method: string;
+    url: URL;
+    contentType: string | null;
+    contentLength: number | null;
+    body: AsyncIterable<Uint8Array> | null;
+  }): Promise<WebhookAnswer>;
 }
 
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
@@ -135,7 +144,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       return MALFORMED_URL;
     }
     if (!contentType || !JSON_TYPE.test(contentType)) return fail(415, 'Content-Type must be application/json.');
-    if (contentLength !== null && contentLength > maxBodyBytes) return fail(413, `The body is larger than ${maxBodyBytes} bytes.`);
+    if (contentLength !== null && contentLength > maxBodyBytes)
+      return fail(413, `The body is larger than ${maxBodyBytes} bytes.`);
     let raw: Uint8Array;
     try {
       raw = body ? await readLimited(body, maxBodyBytes, bodyTimeoutMs) : new Uint8Array();
@@ -150,7 +160,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     } catch {
       return fail(400, 'The body is not valid JSON.');
     }
-    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return fail(422, 'The payload must be a JSON object.');
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+      return fail(422, 'The payload must be a JSON object.');
     let resolved: ReturnType<EventResolver>;
     try {
       resolved = resolveEvent({ url, payload: payload as Record<string, unknown> });
@@ -233,17 +244,22 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
           throw error;
         })
         .then(
-        (answer) => {
-          // Stop reading a body that was refused unread; close the connection instead of draining it.
-          const unread = !req.readableEnded;
-          res.writeHead(answer.status, { 'content-type': 'application/json', ...(unread ? { connection: 'close' } : {}) });
-          res.end(JSON.stringify(answer.body));
-          if (unread) req.resume();
-        },
-        () => {
-          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Internal error.' }));
-        },
-      );
+          (answer) => {
+            // Stop reading a body that was refused unread; close the connection instead of draining it.
+            const unread = !req.readableEnded;
+            res.writeHead(answer.status, {
+              'content-type': 'application/json',
+              ...(unread ? { connection: 'close' } : {}),
+            });
+            res.end(JSON.stringify(answer.body));
+            if (unread) req.resume();
+          },
+          () => {
+            res
+              .writeHead(500, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ error: 'Internal error.' }));
+          },
+        );
     },
   };
 }

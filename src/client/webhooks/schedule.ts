@@ -26,7 +26,9 @@ export interface DeliverySchedule {
  * Breaking change (see CHANGELOG.md): until 0.1.0 this read `max_attempts` as retries after the first call,
  * giving 4 calls with delays of 1 s, 4 s and 16 s.
  */
-export function deliverySchedule(config: { timeoutMs?: number; retryConfig?: RetryConfigInput } = {}): DeliverySchedule {
+export function deliverySchedule(
+  config: { timeoutMs?: number; retryConfig?: RetryConfigInput } = {},
+): DeliverySchedule {
   const attempts = config.retryConfig?.max_attempts ?? v1DeliveryDefaults.max_attempts;
   const first = config.retryConfig?.initial_delay_ms ?? v1DeliveryDefaults.initial_delay_ms;
   const multiplier = config.retryConfig?.multiplier ?? v1DeliveryDefaults.multiplier;

@@ -46,7 +46,10 @@ async function post(path: string, body: string, contentType = 'application/json'
 
 describe('webhook receiver (node:http)', () => {
   it('acknowledges a valid delivery with 200 and hands it to the typed handler', async () => {
-    expect(await post('/ramp/operation.status_updated', JSON.stringify(payload))).toEqual({ status: 200, body: { received: true } });
+    expect(await post('/ramp/operation.status_updated', JSON.stringify(payload))).toEqual({
+      status: 200,
+      body: { received: true },
+    });
     expect(received.at(-1)).toEqual({ event: 'operation.status_updated', payload });
   });
 
@@ -72,10 +75,14 @@ describe('webhook receiver (node:http)', () => {
   it('refuses a body over the limit, streamed without Content-Length, with 413, and keeps serving', async () => {
     const before = answered.length;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${base}/ramp/operation.status_updated`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        `${base}/ramp/operation.status_updated`,
+        { method: 'POST', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       const chunk = Buffer.alloc(16 * 1024, 0x20);
       let sent = 0;
@@ -143,7 +150,11 @@ describe('webhook receiver (node:http)', () => {
 describe('webhook receiver (web Request)', () => {
   it('handles a fetch-style Request, reading the event from ?event=', async () => {
     const response = await receiver.handle(
-      new Request('https://you.example/hooks?event=operation.status_updated', { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"n":1}' }),
+      new Request('https://you.example/hooks?event=operation.status_updated', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: '{"n":1}',
+      }),
     );
     expect(response.status).toBe(200);
     expect(received.at(-1)).toEqual({ event: 'operation.status_updated', payload: { n: 1 } });
@@ -158,12 +169,18 @@ describe('events and delivery schedule', () => {
   it('computes the schedule from the description defaults and from a given retryConfig: max_attempts counts calls, the first included', () => {
     // The source: "Webhook attempts: 3 by default": the first call at 0, retries at 1 s and 5 s.
     expect(deliverySchedule()).toEqual({ timeoutMs: 30000, calls: 3, retryDelaysMs: [1000, 4000] });
-    expect(deliverySchedule({ timeoutMs: 5000, retryConfig: { max_attempts: 4, initial_delay_ms: 500, multiplier: 3 } })).toEqual({
+    expect(
+      deliverySchedule({ timeoutMs: 5000, retryConfig: { max_attempts: 4, initial_delay_ms: 500, multiplier: 3 } }),
+    ).toEqual({
       timeoutMs: 5000,
       calls: 4,
       retryDelaysMs: [500, 1500, 4500],
     });
-    expect(deliverySchedule({ retryConfig: { max_attempts: 1 } })).toEqual({ timeoutMs: 30000, calls: 1, retryDelaysMs: [] });
+    expect(deliverySchedule({ retryConfig: { max_attempts: 1 } })).toEqual({
+      timeoutMs: 30000,
+      calls: 1,
+      retryDelaysMs: [],
+    });
   });
 });
 
@@ -174,7 +191,11 @@ describe('the receiver answers every malformed request with a 4xx and keeps serv
     ['a broken percent escape in the path', 'POST /hooks/%E0%A4%A HTTP/1.1'],
     ['a lone % in the path', 'POST /% HTTP/1.1'],
   ])('node: %s gets 400', async (_what, line) => {
-    const status = await rawRequest(base, `${line}\r\nContent-Type: ${json}`, JSON.stringify({ event: 'operation.status_updated' }));
+    const status = await rawRequest(
+      base,
+      `${line}\r\nContent-Type: ${json}`,
+      JSON.stringify({ event: 'operation.status_updated' }),
+    );
     expect(status).toBe(400);
     // The host process is still up, and so is the server.
     expect((await post('/ramp/operation.status_updated', JSON.stringify(payload))).status).toBe(200);
@@ -182,7 +203,11 @@ describe('the receiver answers every malformed request with a 4xx and keeps serv
 
   it('handle(): a broken percent escape resolves to a 400 Response instead of rejecting', async () => {
     const answer = await receiver.handle(
-      new Request('http://receiver.test/hooks/%E0%A4%A', { method: 'POST', headers: { 'content-type': json }, body: JSON.stringify(payload) }),
+      new Request('http://receiver.test/hooks/%E0%A4%A', {
+        method: 'POST',
+        headers: { 'content-type': json },
+        body: JSON.stringify(payload),
+      }),
     );
     expect(answer.status).toBe(400);
   });
@@ -197,7 +222,11 @@ describe('a resolver of the integrator that throws', () => {
       },
     });
     const answer = await throwing.handle(
-      new Request('http://receiver.test/ramp/operation.status_updated', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      new Request('http://receiver.test/ramp/operation.status_updated', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
     );
     expect(answer.status).toBe(422);
   });

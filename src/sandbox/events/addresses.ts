@@ -6,9 +6,20 @@ import { BlockList, isIP } from 'node:net';
 
 /** Names for networks an `endpointNetworks` list may hold, besides CIDR blocks (`203.0.113.0/24`, `2001:db8::/32`). */
 export const NETWORK_NAMES: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
-  loopback: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']],
-  private: [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['fc00::', 7, 'ipv6']],
-  any: [['0.0.0.0', 0, 'ipv4'], ['::', 0, 'ipv6']],
+  loopback: [
+    ['127.0.0.0', 8, 'ipv4'],
+    ['::1', 128, 'ipv6'],
+  ],
+  private: [
+    ['10.0.0.0', 8, 'ipv4'],
+    ['172.16.0.0', 12, 'ipv4'],
+    ['192.168.0.0', 16, 'ipv4'],
+    ['fc00::', 7, 'ipv6'],
+  ],
+  any: [
+    ['0.0.0.0', 0, 'ipv4'],
+    ['::', 0, 'ipv6'],
+  ],
 };
 export const DEFAULT_ENDPOINT_NETWORKS = ['loopback', 'private'];
 
@@ -48,7 +59,9 @@ export function endpointPolicy(networks: string[] = DEFAULT_ENDPOINT_NETWORKS): 
     const m = /^([^/]+)\/(\d{1,3})$/.exec(entry);
     const family = m ? isIP(m[1]!) : 0;
     if (!m || !family || Number(m[2]) > (family === 4 ? 32 : 128)) {
-      throw new Error(`"${entry}" is neither ${Object.keys(NETWORK_NAMES).join(', ')} nor a CIDR block such as 203.0.113.0/24.`);
+      throw new Error(
+        `"${entry}" is neither ${Object.keys(NETWORK_NAMES).join(', ')} nor a CIDR block such as 203.0.113.0/24.`,
+      );
     }
     allowed.addSubnet(m[1]!, Number(m[2]), family === 4 ? 'ipv4' : 'ipv6');
   }
@@ -56,7 +69,8 @@ export function endpointPolicy(networks: string[] = DEFAULT_ENDPOINT_NETWORKS): 
   const refuseAddress = (raw: string): string | null => {
     const { address, family } = plain(raw);
     if (!isIP(address)) return `${raw} is not an IP address`;
-    if (LINK_LOCAL.check(address, family)) return `${raw} is a link-local address (169.254.0.0/16, fe80::/10), where the sandbox never delivers`;
+    if (LINK_LOCAL.check(address, family))
+      return `${raw} is a link-local address (169.254.0.0/16, fe80::/10), where the sandbox never delivers`;
     if (!allowed.check(address, family)) return `${raw} is outside the networks endpoints may be in (${described})`;
     return null;
   };
@@ -69,7 +83,8 @@ export function endpointPolicy(networks: string[] = DEFAULT_ENDPOINT_NETWORKS): 
       } catch {
         return 'the url is not an absolute URL';
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return `the url's scheme is ${url.protocol.slice(0, -1)}; endpoints are called over http or https`;
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return `the url's scheme is ${url.protocol.slice(0, -1)}; endpoints are called over http or https`;
       const host = url.hostname.replace(/^\[|\]$/g, '');
       if (isIP(host)) return refuseAddress(host);
       if (host === 'localhost' || host.endsWith('.localhost')) return refuseAddress('127.0.0.1');

@@ -13,7 +13,9 @@ interface DeliveryRow {
   url: string;
   status: string;
   next_attempt_at: Date | string | null;
-  attempts_log: { attempt: number; time: string; finishedAt: string; outcome: string; httpStatus: number | null }[] | null;
+  attempts_log:
+    | { attempt: number; time: string; finishedAt: string; outcome: string; httpStatus: number | null }[]
+    | null;
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -37,7 +39,13 @@ async function deliveries(sql: Sql, where: string, params: unknown[]) {
     url: d.url,
     status: d.status,
     nextAttemptAt: d.next_attempt_at === null ? null : iso(d.next_attempt_at),
-    attempts: (d.attempts_log ?? []).map((a) => ({ attempt: a.attempt, time: iso(a.time), finishedAt: iso(a.finishedAt), outcome: a.outcome, httpStatus: a.httpStatus })),
+    attempts: (d.attempts_log ?? []).map((a) => ({
+      attempt: a.attempt,
+      time: iso(a.time),
+      finishedAt: iso(a.finishedAt),
+      outcome: a.outcome,
+      httpStatus: a.httpStatus,
+    })),
   }));
 }
 
@@ -51,7 +59,10 @@ export const eventHandlers: Handlers = {
       params.push(value);
       filters.push(`tenant_id::text = $${params.length}`);
     }
-    const rows = await ctx.sql.query<{ payload: unknown }>(`select payload from sandbox_events where ${filters.join(' and ')} order by created_at, seq`, params);
+    const rows = await ctx.sql.query<{ payload: unknown }>(
+      `select payload from sandbox_events where ${filters.join(' and ')} order by created_at, seq`,
+      params,
+    );
     return { status: 200, body: { events: rows.map((r) => r.payload) } };
   },
 
@@ -63,7 +74,11 @@ export const eventHandlers: Handlers = {
       params.push(ctx.tenant.id);
       filters.push(`d.tenant_id::text = $${params.length}`);
     }
-    for (const [name, column] of [['tenant', 'd.tenant_id::text'], ['event', 'e.event'], ['endpoint', 'd.endpoint_id::text']] as const) {
+    for (const [name, column] of [
+      ['tenant', 'd.tenant_id::text'],
+      ['event', 'e.event'],
+      ['endpoint', 'd.endpoint_id::text'],
+    ] as const) {
       if (typeof ctx.query[name] === 'string') {
         params.push(ctx.query[name]);
         filters.push(`${column} = $${params.length}`);
@@ -73,21 +88,37 @@ export const eventHandlers: Handlers = {
   },
 
   redeliver: async (ctx) => {
-    const rows = await ctx.sql.query<{ status: string; tenant_id: string }>('select status, tenant_id from sandbox_deliveries where id::text = $1 for update', [ctx.path.deliveryId]);
+    const rows = await ctx.sql.query<{ status: string; tenant_id: string }>(
+      'select status, tenant_id from sandbox_deliveries where id::text = $1 for update',
+      [ctx.path.deliveryId],
+    );
     const row = rows[0] ?? refuse(404, 'not_found', 'No delivery has this ID.');
     requireInScope(ctx, row.tenant_id, 'No delivery has this ID.');
-    if (row.status === 'skipped') refuse(409, 'conflict', 'The endpoint was inactive when the event happened; nothing is sent to it.');
-    await ctx.sql.query(`update sandbox_deliveries set status = 'pending', next_attempt_at = $2 where id = $1`, [ctx.path.deliveryId, ctx.clock.now().toISOString()]);
+    if (row.status === 'skipped')
+      refuse(409, 'conflict', 'The endpoint was inactive when the event happened; nothing is sent to it.');
+    await ctx.sql.query(`update sandbox_deliveries set status = 'pending', next_attempt_at = $2 where id = $1`, [
+      ctx.path.deliveryId,
+      ctx.clock.now().toISOString(),
+    ]);
     return { status: 202, body: (await deliveries(ctx.sql, 'd.id = $1', [ctx.path.deliveryId]))[0] };
   },
 
   triggerEvent: async (ctx) => {
-    const { tenantId, event, subject } = ctx.body as { tenantId: string; event: string; subject?: Record<string, unknown> };
-    if (!documentedEvents().includes(event)) refuse(400, 'invalid_request', `The v1 description lists no event ${event}.`);
+    const { tenantId, event, subject } = ctx.body as {
+      tenantId: string;
+      event: string;
+      subject?: Record<string, unknown>;
+    };
+    if (!documentedEvents().includes(event))
+      refuse(400, 'invalid_request', `The v1 description lists no event ${event}.`);
     requireInScope(ctx, tenantId, 'No tenant has this client ID.');
-    if (!(await ctx.sql.query('select 1 from tenants where id = $1', [tenantId])).length) refuse(404, 'not_found', 'No tenant has this client ID.');
+    if (!(await ctx.sql.query('select 1 from tenants where id = $1', [tenantId])).length)
+      refuse(404, 'not_found', 'No tenant has this client ID.');
     const envelope = await emitEvent(ctx, tenantId, event, subject ?? {});
-    const count = await ctx.sql.query<{ n: string }>('select count(*) as n from sandbox_deliveries where event_id = $1', [envelope.id]);
+    const count = await ctx.sql.query<{ n: string }>(
+      'select count(*) as n from sandbox_deliveries where event_id = $1',
+      [envelope.id],
+    );
     return { status: 201, body: { envelope, deliveries: Number(count[0]!.n) } };
   },
 };

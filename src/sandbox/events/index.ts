@@ -10,7 +10,11 @@ export interface SandboxEvents {
   close(): Promise<void>;
 }
 
-export async function startEvents(db: Db, clock: Clock, endpoints: EndpointPolicy = endpointPolicy()): Promise<SandboxEvents> {
+export async function startEvents(
+  db: Db,
+  clock: Clock,
+  endpoints: EndpointPolicy = endpointPolicy(),
+): Promise<SandboxEvents> {
   const worker = startDeliveryWorker(db, clock, { endpoints });
   return { worker, close: () => worker.close() };
 }

@@ -17,10 +17,12 @@ const work = mkdtempSync(join(tmpdir(), 'ramp-sandbox-events-'));
 const calls: unknown[] = [];
 const endpoint = createServer((req, res) => {
   let text = '';
-  req.on('data', (c) => (text += c)).on('end', () => {
-    calls.push(JSON.parse(text));
-    res.writeHead(calls.length === 1 ? 503 : 200).end();
-  });
+  req
+    .on('data', (c) => (text += c))
+    .on('end', () => {
+      calls.push(JSON.parse(text));
+      res.writeHead(calls.length === 1 ? 503 : 200).end();
+    });
 });
 afterAll(async () => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -39,9 +41,23 @@ it('continues a pending retry after SIGKILL and restart on the same --data', asy
   const tenant = await orThrow(control.createTenant({ body: {} }));
   const v1 = createV1Client({ baseUrl: first.url, auth: { credentials: tenant.v1Credentials }, retry: false });
   // A long first delay: the retry cannot fall due in real time while the test runs.
-  await orThrow(v1.createIntegrationEndpoint({ body: { name: 'e', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.created', retryConfig: { max_attempts: 3, initial_delay_ms: 600_000, multiplier: 2 } } }));
+  await orThrow(
+    v1.createIntegrationEndpoint({
+      body: {
+        name: 'e',
+        direction: 'OUTBOUND',
+        url,
+        httpMethod: 'POST',
+        triggerEvent: 'user.created',
+        retryConfig: { max_attempts: 3, initial_delay_ms: 600_000, multiplier: 2 },
+      },
+    }),
+  );
   await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.created' } }));
-  await until(async () => (await orThrow(control.listDeliveries({}))).deliveries[0]?.attempts.length === 1, 'the first attempt');
+  await until(
+    async () => (await orThrow(control.listDeliveries({}))).deliveries[0]?.attempts.length === 1,
+    'the first attempt',
+  );
   first.child.kill('SIGKILL');
   await first.exit;
   expect(calls).toHaveLength(1);
@@ -51,9 +67,15 @@ it('continues a pending retry after SIGKILL and restart on the same --data', asy
   const again = createSandboxClient({ baseUrl: second.url });
   expect((await orThrow(again.listDeliveries({}))).deliveries.map((d) => d.status)).toEqual(['pending']);
   await orThrow(again.advanceClock({ body: { seconds: 600 } }));
-  await until(async () => (await orThrow(again.listDeliveries({}))).deliveries[0]?.status === 'delivered', 'the retry after restart');
+  await until(
+    async () => (await orThrow(again.listDeliveries({}))).deliveries[0]?.status === 'delivered',
+    'the retry after restart',
+  );
   const [delivery] = (await orThrow(again.listDeliveries({}))).deliveries;
-  expect(delivery!.attempts.map((a) => [a.attempt, a.httpStatus])).toEqual([[1, 503], [2, 200]]);
+  expect(delivery!.attempts.map((a) => [a.attempt, a.httpStatus])).toEqual([
+    [1, 503],
+    [2, 200],
+  ]);
   expect(calls).toHaveLength(2);
   expect((calls[1] as { id: string }).id).toBe((calls[0] as { id: string }).id);
   second.child.kill('SIGTERM');

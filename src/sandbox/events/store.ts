@@ -62,7 +62,13 @@ let v1: { doc: OpenApiDocument; schemas: Map<string, unknown>; validator: Schema
 function v1Bundle() {
   if (!v1) {
     const doc = readBundleFile('v1');
-    v1 = { doc, schemas: webhookSchemas(doc), validator: createSchemaValidator(doc, validatorId(EVENTS_VALIDATORS), { precompiled: precompiledValidators(EVENTS_VALIDATORS) }) };
+    v1 = {
+      doc,
+      schemas: webhookSchemas(doc),
+      validator: createSchemaValidator(doc, validatorId(EVENTS_VALIDATORS), {
+        precompiled: precompiledValidators(EVENTS_VALIDATORS),
+      }),
+    };
   }
   return v1;
 }
@@ -73,10 +79,12 @@ export const EVENTS_VALIDATORS = 'v1-events';
 /** The payload schema of each event the v1 description's `webhooks:` lists. */
 export function webhookSchemas(doc: OpenApiDocument): Map<string, unknown> {
   const webhooks = (doc as { webhooks?: Record<string, any> }).webhooks ?? {};
-  return new Map(Object.entries(webhooks).flatMap(([event, item]) => {
-    const schema: unknown = item?.post?.requestBody?.content?.['application/json']?.schema;
-    return schema ? [[event, schema] as const] : [];
-  }));
+  return new Map(
+    Object.entries(webhooks).flatMap(([event, item]) => {
+      const schema: unknown = item?.post?.requestBody?.content?.['application/json']?.schema;
+      return schema ? [[event, schema] as const] : [];
+    }),
+  );
 }
 
 /** The event names the v1 description's `webhooks:` lists. */
@@ -98,37 +106,81 @@ interface EmitContext {
 }
 
 /** Records `event` for `tenantId` and one delivery per endpoint that receives it. Returns the envelope. */
-export async function emitEvent(ctx: EmitContext, tenantId: string, event: string, data: Record<string, unknown>): Promise<EventEnvelope> {
+export async function emitEvent(
+  ctx: EmitContext,
+  tenantId: string,
+  event: string,
+  data: Record<string, unknown>,
+): Promise<EventEnvelope> {
   const now = ctx.clock.now();
   const envelope: EventEnvelope = { event, id: randomUUID(), createdAt: now.toISOString(), tenantId, data };
   const problems = checkPayload(event, envelope);
   if (problems.length) throw new Error(`The ${event} payload breaks the v1 description: ${problems.join('; ')}`);
-  await ctx.sql.query('insert into sandbox_events (id, tenant_id, event, payload, created_at) values ($1, $2, $3, $4, $5)', [envelope.id, tenantId, event, JSON.stringify(envelope), envelope.createdAt]);
+  await ctx.sql.query(
+    'insert into sandbox_events (id, tenant_id, event, payload, created_at) values ($1, $2, $3, $4, $5)',
+    [envelope.id, tenantId, event, JSON.stringify(envelope), envelope.createdAt],
+  );
   const endpoints = await ctx.sql.query<{ id: string; config: any; is_active: boolean }>(
     'select id, config, is_active from integration_endpoints where tenant_id = $1 and trigger_event = $2',
     [tenantId, event],
   );
-  const rows: { kind: string; id: string; url: string; timeoutMs: number; delays: number[]; active: boolean }[] = endpoints.map((e) => {
-    const schedule = deliverySchedule({ timeoutMs: e.config.timeoutMs, retryConfig: e.config.retryConfig });
-    return { kind: 'integration', id: e.id, url: String(e.config.url), timeoutMs: schedule.timeoutMs, delays: schedule.retryDelaysMs, active: e.is_active };
-  });
+  const rows: { kind: string; id: string; url: string; timeoutMs: number; delays: number[]; active: boolean }[] =
+    endpoints.map((e) => {
+      const schedule = deliverySchedule({ timeoutMs: e.config.timeoutMs, retryConfig: e.config.retryConfig });
+      return {
+        kind: 'integration',
+        id: e.id,
+        url: String(e.config.url),
+        timeoutMs: schedule.timeoutMs,
+        delays: schedule.retryDelaysMs,
+        active: e.is_active,
+      };
+    });
   const process = processOf(event);
   if (process) {
-    const hooks = await ctx.sql.query<{ id: string; url: string; status: boolean }>('select id, url, status from business_webhooks where tenant_id = $1 and process = $2', [tenantId, process]);
+    const hooks = await ctx.sql.query<{ id: string; url: string; status: boolean }>(
+      'select id, url, status from business_webhooks where tenant_id = $1 and process = $2',
+      [tenantId, process],
+    );
     const schedule = deliverySchedule();
-    for (const h of hooks) rows.push({ kind: 'business', id: h.id, url: h.url, timeoutMs: schedule.timeoutMs, delays: schedule.retryDelaysMs, active: h.status });
+    for (const h of hooks)
+      rows.push({
+        kind: 'business',
+        id: h.id,
+        url: h.url,
+        timeoutMs: schedule.timeoutMs,
+        delays: schedule.retryDelaysMs,
+        active: h.status,
+      });
   }
   for (const r of rows) {
     await ctx.sql.query(
       `insert into sandbox_deliveries (id, event_id, tenant_id, endpoint_kind, endpoint_id, url, timeout_ms, retry_delays_ms, status, next_attempt_at, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [randomUUID(), envelope.id, tenantId, r.kind, r.id, r.url, r.timeoutMs, JSON.stringify(r.delays), r.active ? 'pending' : 'skipped', r.active ? envelope.createdAt : null, envelope.createdAt],
+      [
+        randomUUID(),
+        envelope.id,
+        tenantId,
+        r.kind,
+        r.id,
+        r.url,
+        r.timeoutMs,
+        JSON.stringify(r.delays),
+        r.active ? 'pending' : 'skipped',
+        r.active ? envelope.createdAt : null,
+        envelope.createdAt,
+      ],
     );
   }
   return envelope;
 }
 
 /** Emits the events a transition names (../states.ts), inside the caller's transaction. */
-export async function emitTransition(ctx: EmitContext, tenantId: string, transition: Transition, data: Record<string, unknown>): Promise<void> {
+export async function emitTransition(
+  ctx: EmitContext,
+  tenantId: string,
+  transition: Transition,
+  data: Record<string, unknown>,
+): Promise<void> {
   for (const event of transition.events) await emitEvent(ctx, tenantId, event, data);
 }

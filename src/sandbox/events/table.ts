@@ -1,7 +1,16 @@
 // The event mapping, as data: which transition emits which event comes from the state machine tables in
 // ../states.ts (their `events` column); which business-webhook `process` receives an event is here.
 // Inferred (the sandbox's own choice): the source shows neither.
-import { bankAccountStates, businessWebhookStates, custodyWalletStates, onRampStates, payoutStates, userStates, walletTransferStates, type Machine } from '../states.js';
+import {
+  bankAccountStates,
+  businessWebhookStates,
+  custodyWalletStates,
+  onRampStates,
+  payoutStates,
+  userStates,
+  walletTransferStates,
+  type Machine,
+} from '../states.js';
 
 export const machines: Record<string, Machine> = {
   user: userStates,
@@ -28,16 +37,38 @@ export function processOf(event: string): string | undefined {
 }
 
 /** Rows of the mapping: resource, from, trigger, to, event, business process. */
-export function eventMappingRows(): { resource: string; from: string; trigger: string; to: string; event: string; process: string }[] {
+export function eventMappingRows(): {
+  resource: string;
+  from: string;
+  trigger: string;
+  to: string;
+  event: string;
+  process: string;
+}[] {
   return Object.entries(machines).flatMap(([resource, machine]) =>
-    machine.flatMap((t) => t.events.map((event) => ({ resource, from: t.from ?? '(new)', trigger: t.trigger, to: t.to, event, process: processOf(event) ?? '-' }))),
+    machine.flatMap((t) =>
+      t.events.map((event) => ({
+        resource,
+        from: t.from ?? '(new)',
+        trigger: t.trigger,
+        to: t.to,
+        event,
+        process: processOf(event) ?? '-',
+      })),
+    ),
   );
 }
 
 /** The mapping as a Markdown table (rendered into the sandbox description by scripts/sandbox-events.ts). */
 export function eventMappingMarkdown(): string {
-  const rows = eventMappingRows().map((r) => `| ${r.resource} | ${r.from} → ${r.to} | \`${r.trigger}\` | \`${r.event}\` | \`${r.process}\` |`);
-  return ['| Resource | Transition | Trigger | Event | Business `process` |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+  const rows = eventMappingRows().map(
+    (r) => `| ${r.resource} | ${r.from} → ${r.to} | \`${r.trigger}\` | \`${r.event}\` | \`${r.process}\` |`,
+  );
+  return [
+    '| Resource | Transition | Trigger | Event | Business `process` |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
 }
 
 /** The description that shows the mapping, relative to the repository root. */
@@ -51,6 +82,9 @@ export function renderMappingInto(text: string): string {
   const end = text.indexOf(END);
   if (start < 0 || end < start) throw new Error(`${MAPPING_FILE} lacks the ${START} and ${END} markers.`);
   const indent = text.slice(text.lastIndexOf('\n', start) + 1, start);
-  const table = eventMappingMarkdown().split('\n').map((line) => `${indent}${line}\n`).join('');
+  const table = eventMappingMarkdown()
+    .split('\n')
+    .map((line) => `${indent}${line}\n`)
+    .join('');
   return `${text.slice(0, start + START.length)}\n${table}${indent}${text.slice(end)}`;
 }

@@ -39,7 +39,9 @@ export const PER_TENANT = 8;
 export const MAX_IN_FLIGHT = 64;
 const BATCH = 32;
 
-type Outcome = { outcome: 'delivered' | 'http_status'; status: number } | { outcome: 'timeout' | 'connection_error'; status: null };
+type Outcome =
+  | { outcome: 'delivered' | 'http_status'; status: number }
+  | { outcome: 'timeout' | 'connection_error'; status: null };
 
 /** What the sandbox reads of an endpoint's answer at most: the status is all it needs; the rest is left unread. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
@@ -59,13 +61,21 @@ function post(url: string, body: string, signal: AbortSignal, endpoints: Endpoin
       dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
         if (error) return callback(error, '', 0);
         const allowed = addresses.filter((a) => endpoints.refuseAddress(a.address) === null);
-        if (!allowed.length) return callback(new Error(`${hostname} resolves only to addresses the sandbox does not deliver to`), '', 0);
-        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+        if (!allowed.length)
+          return callback(new Error(`${hostname} resolves only to addresses the sandbox does not deliver to`), '', 0);
+        if ((options as { all?: boolean }).all)
+          return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
         callback(null, allowed[0]!.address, allowed[0]!.family);
       });
     const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
       target,
-      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, signal, lookup, agent: false },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        signal,
+        lookup,
+        agent: false,
+      },
       (res) => {
         let read = 0;
         const done = () => {
@@ -85,7 +95,11 @@ function post(url: string, body: string, signal: AbortSignal, endpoints: Endpoin
   });
 }
 
-export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: number; endpoints?: EndpointPolicy } = {}): DeliveryWorker {
+export function startDeliveryWorker(
+  db: Db,
+  clock: Clock,
+  options: { pollMs?: number; endpoints?: EndpointPolicy } = {},
+): DeliveryWorker {
   const endpoints = options.endpoints ?? endpointPolicy();
   const inflight = new Set<{ deadline: number; abort: AbortController }>();
   const tasks = new Set<Promise<void>>();
@@ -103,7 +117,9 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
       const status = await post(row.url, JSON.stringify(row.payload), abort.signal, endpoints);
       return { outcome: status >= 200 && status < 300 ? 'delivered' : 'http_status', status };
     } catch {
-      return abort.signal.aborted ? { outcome: 'timeout', status: null } : { outcome: 'connection_error', status: null };
+      return abort.signal.aborted
+        ? { outcome: 'timeout', status: null }
+        : { outcome: 'connection_error', status: null };
     } finally {
       inflight.delete(entry);
     }
@@ -157,7 +173,10 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
         [now.toISOString(), PER_TENANT, JSON.stringify(Object.fromEntries(busy)), room],
       );
       for (const r of rows) {
-        await tx.query('update sandbox_deliveries set attempts = attempts + 1, next_attempt_at = $2 where id = $1', [r.id, new Date(now.getTime() + r.timeout_ms + LEASE_MARGIN_MS).toISOString()]);
+        await tx.query('update sandbox_deliveries set attempts = attempts + 1, next_attempt_at = $2 where id = $1', [
+          r.id,
+          new Date(now.getTime() + r.timeout_ms + LEASE_MARGIN_MS).toISOString(),
+        ]);
       }
       return rows.map((r) => ({ ...r, startedAt: now }));
     });
@@ -173,17 +192,16 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
     const finishedAt = clock.now();
     const next = done || exhausted ? null : new Date(finishedAt.getTime() + delays[attempt - 1]!).toISOString();
     await db.transaction(async (tx) => {
-      await tx.query('insert into sandbox_delivery_attempts (delivery_id, attempt, started_at, finished_at, outcome, http_status) values ($1, $2, $3, $4, $5, $6) on conflict do nothing', [
-        row.id,
-        attempt,
-        row.startedAt.toISOString(),
-        finishedAt.toISOString(),
-        result.outcome,
-        result.status,
-      ]);
+      await tx.query(
+        'insert into sandbox_delivery_attempts (delivery_id, attempt, started_at, finished_at, outcome, http_status) values ($1, $2, $3, $4, $5, $6) on conflict do nothing',
+        [row.id, attempt, row.startedAt.toISOString(), finishedAt.toISOString(), result.outcome, result.status],
+      );
       // Only while the claim is still this worker's: once its lease passed and another instance claimed the
       // delivery again (attempts moved on), that instance's outcome is the one that counts.
-      await tx.query('update sandbox_deliveries set status = $2, next_attempt_at = $3 where id = $1 and attempts = $4', [row.id, done ? 'delivered' : exhausted ? 'failed' : 'pending', next, claim]);
+      await tx.query(
+        'update sandbox_deliveries set status = $2, next_attempt_at = $3 where id = $1 and attempts = $4',
+        [row.id, done ? 'delivered' : exhausted ? 'failed' : 'pending', next, claim],
+      );
     });
   }
 
@@ -240,7 +258,11 @@ export function startDeliveryWorker(db: Db, clock: Clock, options: { pollMs?: nu
         failing = false;
       },
       (error: unknown) => {
-        if (!closed && !failing) console.error('[sandbox] delivery worker (retrying every pass until the database answers):', error instanceof Error ? error.message : error);
+        if (!closed && !failing)
+          console.error(
+            '[sandbox] delivery worker (retrying every pass until the database answers):',
+            error instanceof Error ? error.message : error,
+          );
         failing = true;
       },
     );

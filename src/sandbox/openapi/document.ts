@@ -18,7 +18,10 @@ export function bundleDir(): string {
   try {
     return dirname(createRequire(import.meta.url).resolve('ramp-api/openapi/business.json'));
   } catch (cause) {
-    throw new Error('Cannot find the descriptions of the package ramp-api (ramp-api/openapi/*.json): is it installed, and built (`npm run build`)?', { cause });
+    throw new Error(
+      'Cannot find the descriptions of the package ramp-api (ramp-api/openapi/*.json): is it installed, and built (`npm run build`)?',
+      { cause },
+    );
   }
 }
 

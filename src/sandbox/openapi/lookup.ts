@@ -5,10 +5,12 @@ import type { OpenApiDocument } from './document.js';
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type JsonObject = Record<string, any>;
 
-export const isJsonObject = (value: unknown): value is JsonObject => !!value && typeof value === 'object' && !Array.isArray(value);
+export const isJsonObject = (value: unknown): value is JsonObject =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** A JSON pointer (`#/paths/~1api~1token/post`) to the node at `parts`. */
-export const jsonPointer = (parts: readonly (string | number)[]) => '#/' + parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+export const jsonPointer = (parts: readonly (string | number)[]) =>
+  '#/' + parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 export interface OperationEntry {
   operationId: string;
@@ -41,7 +43,9 @@ export function listOperations(doc: OpenApiDocument): OperationEntry[] {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as JsonObject | undefined;
       if (!operation) continue;
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p: unknown) => resolveRef(doc, p));
+      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p: unknown) =>
+        resolveRef(doc, p),
+      );
       entries.push({ operationId: String(operation.operationId), method, path, operation, parameters });
     }
   }
@@ -74,7 +78,10 @@ export function effectiveSchema(doc: OpenApiDocument, node: unknown, depth = 0):
   for (const part of [...(allOf as unknown[]), own].map((p) => effectiveSchema(doc, p, depth + 1))) {
     const properties = { ...(merged.properties ?? {}) };
     for (const [name, child] of Object.entries((part.properties ?? {}) as JsonObject)) {
-      properties[name] = name in properties ? { ...effectiveSchema(doc, properties[name], depth + 1), ...effectiveSchema(doc, child, depth + 1) } : child;
+      properties[name] =
+        name in properties
+          ? { ...effectiveSchema(doc, properties[name], depth + 1), ...effectiveSchema(doc, child, depth + 1) }
+          : child;
     }
     const required = [...new Set([...(merged.required ?? []), ...(part.required ?? [])])];
     Object.assign(merged, part, { properties, required });
@@ -88,6 +95,7 @@ export function effectiveSchema(doc: OpenApiDocument, node: unknown, depth = 0):
 export function bodyExamples(doc: OpenApiDocument, entry: OperationEntry): [string, unknown][] {
   if (!entry.operation.requestBody) return [];
   const media = resolveRef(doc, entry.operation.requestBody).content?.['application/json'];
-  if (media?.examples) return Object.entries(media.examples as JsonObject).map(([name, ex]) => [name, resolveRef(doc, ex).value]);
+  if (media?.examples)
+    return Object.entries(media.examples as JsonObject).map(([name, ex]) => [name, resolveRef(doc, ex).value]);
   return 'example' in (media ?? {}) ? [['example', media.example]] : [];
 }

@@ -38,7 +38,8 @@ function rewriteRefs(node: unknown, base: string): unknown {
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === '$ref' && typeof value === 'string') {
-      if (!value.startsWith(COMPONENT_REF)) throw new Error(`Unsupported $ref "${value}": bundle the description first.`);
+      if (!value.startsWith(COMPONENT_REF))
+        throw new Error(`Unsupported $ref "${value}": bundle the description first.`);
       copy[key] = `${base}#/$defs/${value.slice(COMPONENT_REF.length)}`;
     } else copy[key] = rewriteRefs(value, base);
   }
@@ -62,7 +63,7 @@ const AJV_OPTIONS = { strict: true, strictRequired: false, allErrors: true, allo
 function newAjv(doc: OpenApiDocument, id: string, extra: Options = {}): Ajv2020 {
   // CommonJS packages, required when a validator is first compiled rather than at every start.
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const addFormats = require('ajv-formats') as (typeof import('ajv-formats'))['default'];
+  const addFormats = require('ajv-formats') as typeof import('ajv-formats')['default'];
   const ajv = new Ajv({ ...AJV_OPTIONS, ...extra });
   addFormats(ajv);
   for (const keyword of [...OPENAPI_ANNOTATIONS, ...collectExtensionKeywords(doc, new Set())]) ajv.addKeyword(keyword);
@@ -70,7 +71,8 @@ function newAjv(doc: OpenApiDocument, id: string, extra: Options = {}): Ajv2020 
   return ajv;
 }
 
-const sha256 = (...parts: string[]) => parts.reduce((hash, part) => hash.update(part).update('\0'), createHash('sha256')).digest('hex');
+const sha256 = (...parts: string[]) =>
+  parts.reduce((hash, part) => hash.update(part).update('\0'), createHash('sha256')).digest('hex');
 
 /** A compiled validator's name: from the schema as the document has it. */
 export const validatorName = (schema: unknown) => `v${sha256(JSON.stringify(schema)).slice(0, 24)}`;
@@ -94,7 +96,8 @@ export function standaloneValidators(doc: OpenApiDocument, id: string, schemas: 
     names[name] = `${id}:${name}`;
     ajv.addSchema(rewriteRefs(schema, id) as object, names[name]);
   }
-  const { default: standaloneCode } = require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js');
+  const { default: standaloneCode } =
+    require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js');
   return `${standaloneCode(ajv, names)}\nexports.documentKey = ${JSON.stringify(documentKey(doc, id))};\n`;
 }
 
@@ -104,7 +107,11 @@ export interface ValidatorOptions {
 }
 
 /** The validators of the module `file` by name, when it was made from `doc` under `id`; else none. */
-export function loadPrecompiled(file: string | undefined, doc: OpenApiDocument, id: string): Record<string, ValidateFunction> {
+export function loadPrecompiled(
+  file: string | undefined,
+  doc: OpenApiDocument,
+  id: string,
+): Record<string, ValidateFunction> {
   if (!file) return {};
   let module: Record<string, ValidateFunction> & { documentKey?: string };
   try {
@@ -116,7 +123,11 @@ export function loadPrecompiled(file: string | undefined, doc: OpenApiDocument, 
   return module.documentKey === documentKey(doc, id) ? module : {};
 }
 
-export function createSchemaValidator(doc: OpenApiDocument, id = 'urn:ramp-api:document', options: ValidatorOptions = {}): SchemaValidator {
+export function createSchemaValidator(
+  doc: OpenApiDocument,
+  id = 'urn:ramp-api:document',
+  options: ValidatorOptions = {},
+): SchemaValidator {
   let ajv: Ajv2020 | undefined;
   let precompiled: Record<string, ValidateFunction> | undefined;
   const compiled = new Map<string, ValidateFunction>();
@@ -126,7 +137,9 @@ export function createSchemaValidator(doc: OpenApiDocument, id = 'urn:ramp-api:d
     if (!validate) {
       precompiled ??= loadPrecompiled(options.precompiled, doc, id);
       const name = validatorName(schema);
-      validate = Object.hasOwn(precompiled, name) ? precompiled[name]! : (ajv ??= newAjv(doc, id)).compile(rewriteRefs(schema, id) as object);
+      validate = Object.hasOwn(precompiled, name)
+        ? precompiled[name]!
+        : (ajv ??= newAjv(doc, id)).compile(rewriteRefs(schema, id) as object);
       compiled.set(key, validate);
     }
     const fn = validate;

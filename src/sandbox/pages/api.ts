@@ -36,13 +36,19 @@ export interface CallInit {
 export async function call<T>(operationId: OperationId, init: CallInit = {}): Promise<T> {
   const { method, path } = sandboxOperations[operationId];
   let url = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(init.path?.[name] ?? ''));
-  const query = new URLSearchParams(Object.entries(init.query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const query = new URLSearchParams(
+    Object.entries(init.query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   if ([...query].length) url += `?${query}`;
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = adminToken.get();
   if (token) headers.authorization = `Bearer ${token}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(url, { method: method.toUpperCase(), headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) });
+  const response = await fetch(url, {
+    method: method.toUpperCase(),
+    headers,
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
   const text = await response.text();
   let body: any;
   try {
@@ -50,7 +56,12 @@ export async function call<T>(operationId: OperationId, init: CallInit = {}): Pr
   } catch {
     body = undefined;
   }
-  if (!response.ok) throw new ControlError(response.status, String(body?.error ?? 'error'), String(body?.message ?? `${operationId} answered HTTP ${response.status}.`));
+  if (!response.ok)
+    throw new ControlError(
+      response.status,
+      String(body?.error ?? 'error'),
+      String(body?.message ?? `${operationId} answered HTTP ${response.status}.`),
+    );
   return body as T;
 }
 

@@ -24,7 +24,11 @@ function CheckoutPage() {
 
   const load = () =>
     call<Checkout>('getCheckout', { path: { checkoutId } }).then(setCheckout, (e: unknown) =>
-      setProblem(e instanceof ControlError && e.status === 404 ? 'This checkout is unknown: it was never issued, or the sandbox was reset.' : String((e as Error).message)),
+      setProblem(
+        e instanceof ControlError && e.status === 404
+          ? 'This checkout is unknown: it was never issued, or the sandbox was reset.'
+          : String((e as Error).message),
+      ),
     );
   useEffect(() => void load(), []);
 
@@ -52,7 +56,9 @@ function CheckoutPage() {
   const settled = checkout && checkout.status !== 'PENDING_DEPOSIT';
   return (
     <main class="narrow">
-      <p class="sandbox-note">Sandbox checkout: it stands in for the bank or wallet where the user pays. Nothing here is the real service.</p>
+      <p class="sandbox-note">
+        Sandbox checkout: it stands in for the bank or wallet where the user pays. Nothing here is the real service.
+      </p>
       <h1>{checkout ? `Pay with ${checkout.paymentMethod}` : 'Checkout'}</h1>
       {!checkout && !problem && <p>Loading the payment…</p>}
       {checkout && (

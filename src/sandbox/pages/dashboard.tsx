@@ -5,8 +5,25 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { sandboxOperations } from 'ramp-api/sandbox';
-import { bankAccountStates, onRampStates, payoutStates, userStates, walletTransferStates, type Machine } from '../states.js';
-import { adminToken, amount, call, clockTime, ControlError, mount, time, type OperationId, type Schemas } from './api.js';
+import {
+  bankAccountStates,
+  onRampStates,
+  payoutStates,
+  userStates,
+  walletTransferStates,
+  type Machine,
+} from '../states.js';
+import {
+  adminToken,
+  amount,
+  call,
+  clockTime,
+  ControlError,
+  mount,
+  time,
+  type OperationId,
+  type Schemas,
+} from './api.js';
 
 type TenantState = Schemas['TenantState'];
 type Envelope = Schemas['EventEnvelope'];
@@ -19,7 +36,8 @@ const MAX_EVENTS = 40;
 function actionsFor(machine: Machine, state: string): OperationId[] {
   return machine.filter((t) => t.from === state && t.trigger in sandboxOperations).map((t) => t.trigger as OperationId);
 }
-const verb = (operationId: string) => operationId.charAt(0).toUpperCase() + operationId.slice(1).replace(/[A-Z].*$/, '');
+const verb = (operationId: string) =>
+  operationId.charAt(0).toUpperCase() + operationId.slice(1).replace(/[A-Z].*$/, '');
 /** The operation's one path parameter (`/sandbox/users/{userId}/approve`: userId). */
 const pathParam = (operationId: OperationId) => /\{([^}]+)\}/.exec(sandboxOperations[operationId].path)?.[1] ?? 'id';
 
@@ -29,13 +47,30 @@ interface Act {
   (operationId: OperationId, init: Parameters<typeof call>[1], what: string): Promise<boolean>;
 }
 
-function Actions({ machine, state, id, what, act }: { machine: Machine; state: string; id: string; what: string; act: Act }) {
+function Actions({
+  machine,
+  state,
+  id,
+  what,
+  act,
+}: {
+  machine: Machine;
+  state: string;
+  id: string;
+  what: string;
+  act: Act;
+}) {
   const operations = actionsFor(machine, state);
   if (!operations.length) return <span class="muted">none</span>;
   return (
     <span class="row-actions">
       {operations.map((operationId) => (
-        <button type="button" key={operationId} class={/^(reject|cancel)/.test(operationId) ? 'danger' : 'primary'} onClick={() => act(operationId, { path: { [pathParam(operationId)]: id } }, what)}>
+        <button
+          type="button"
+          key={operationId}
+          class={/^(reject|cancel)/.test(operationId) ? 'danger' : 'primary'}
+          onClick={() => act(operationId, { path: { [pathParam(operationId)]: id } }, what)}
+        >
           {verb(operationId)}
           <SrOnly> {what}</SrOnly>
         </button>
@@ -44,7 +79,19 @@ function Actions({ machine, state, id, what, act }: { machine: Machine; state: s
   );
 }
 
-function Section({ id, title, count, wide, children }: { id: string; title: string; count: number; wide?: boolean; children: ComponentChildren }) {
+function Section({
+  id,
+  title,
+  count,
+  wide,
+  children,
+}: {
+  id: string;
+  title: string;
+  count: number;
+  wide?: boolean;
+  children: ComponentChildren;
+}) {
   return (
     <section class={wide ? 'card wide' : 'card'} aria-labelledby={`${id}-title`} data-testid={id}>
       <h3 id={`${id}-title`}>
@@ -81,9 +128,21 @@ const Id = ({ id }: { id: string }) => (
     {short(id)}
   </code>
 );
-const Status = ({ value }: { value: string | boolean }) => <span class={`badge s-${String(value).toLowerCase()}`}>{String(value)}</span>;
+const Status = ({ value }: { value: string | boolean }) => (
+  <span class={`badge s-${String(value).toLowerCase()}`}>{String(value)}</span>
+);
 
-function AmountForm({ label, submit, id, currency }: { label: string; submit: (value: number, currency: string) => Promise<boolean>; id: string; currency?: boolean }) {
+function AmountForm({
+  label,
+  submit,
+  id,
+  currency,
+}: {
+  label: string;
+  submit: (value: number, currency: string) => Promise<boolean>;
+  id: string;
+  currency?: boolean;
+}) {
   const [value, setValue] = useState('');
   const [unit, setUnit] = useState('COP');
   return (
@@ -99,13 +158,29 @@ function AmountForm({ label, submit, id, currency }: { label: string; submit: (v
       <label for={`${id}-amount`} class="sr-only">
         {label}
       </label>
-      <input id={`${id}-amount`} type="number" min="0" step="any" required value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} placeholder="amount" />
+      <input
+        id={`${id}-amount`}
+        type="number"
+        min="0"
+        step="any"
+        required
+        value={value}
+        onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+        placeholder="amount"
+      />
       {currency && (
         <>
           <label for={`${id}-currency`} class="sr-only">
             Currency
           </label>
-          <input id={`${id}-currency`} class="currency" required value={unit} maxLength={3} onInput={(e) => setUnit((e.target as HTMLInputElement).value.toUpperCase())} />
+          <input
+            id={`${id}-currency`}
+            class="currency"
+            required
+            value={unit}
+            maxLength={3}
+            onInput={(e) => setUnit((e.target as HTMLInputElement).value.toUpperCase())}
+          />
         </>
       )}
       <button type="submit">
@@ -115,7 +190,17 @@ function AmountForm({ label, submit, id, currency }: { label: string; submit: (v
   );
 }
 
-function TenantView({ state, events, deliveries, act }: { state: TenantState; events: Envelope[]; deliveries: Delivery[]; act: Act }) {
+function TenantView({
+  state,
+  events,
+  deliveries,
+  act,
+}: {
+  state: TenantState;
+  events: Envelope[];
+  deliveries: Delivery[];
+  act: Act;
+}) {
   const clientId = state.tenant.clientId;
   const names = new Map<string, string>([[clientId, `${state.tenant.name} (the client itself)`]]);
   for (const u of state.users) names.set(u.userId, [u.firstName, u.firstSurname].join(' '));
@@ -170,7 +255,11 @@ function TenantView({ state, events, deliveries, act }: { state: TenantState; ev
           )}
           <div class="fund-balance">
             <label for="fund-owner">Fund the balance of</label>
-            <select id="fund-owner" value={fundFor} onChange={(e) => setFundOwner((e.target as HTMLSelectElement).value)}>
+            <select
+              id="fund-owner"
+              value={fundFor}
+              onChange={(e) => setFundOwner((e.target as HTMLSelectElement).value)}
+            >
               <option value={clientId}>{owner(clientId)}</option>
               {state.users.map((u) => (
                 <option value={u.userId} key={u.userId}>
@@ -182,7 +271,13 @@ function TenantView({ state, events, deliveries, act }: { state: TenantState; ev
               id="fund-balance"
               label={`Amount to fund ${owner(fundFor)}`}
               currency
-              submit={(value, currency) => act('fundUser', { path: { userId: fundFor }, body: { amount: value, currency } }, `the balance of ${owner(fundFor)}`)}
+              submit={(value, currency) =>
+                act(
+                  'fundUser',
+                  { path: { userId: fundFor }, body: { amount: value, currency } },
+                  `the balance of ${owner(fundFor)}`,
+                )
+              }
             />
           </div>
         </section>
@@ -200,7 +295,13 @@ function TenantView({ state, events, deliveries, act }: { state: TenantState; ev
                 </td>
                 <td class="num">{amount(Number(w.balance), w.token)}</td>
                 <td>
-                  <AmountForm id={`wallet-${w.id}`} label={`Amount in ${w.token} to fund wallet ${w.wallet}`} submit={(value) => act('fundWallet', { path: { walletId: w.id }, body: { amount: value } }, `wallet ${w.wallet}`)} />
+                  <AmountForm
+                    id={`wallet-${w.id}`}
+                    label={`Amount in ${w.token} to fund wallet ${w.wallet}`}
+                    submit={(value) =>
+                      act('fundWallet', { path: { walletId: w.id }, body: { amount: value } }, `wallet ${w.wallet}`)
+                    }
+                  />
                 </td>
               </tr>
             ))}
@@ -244,7 +345,13 @@ function TenantView({ state, events, deliveries, act }: { state: TenantState; ev
                   <Status value={p.status} />
                 </td>
                 <td>
-                  <Actions machine={payoutStates} state={p.status} id={p.id} what={`payout ${short(p.id)} of ${amount(p.amount, p.currency)}`} act={act} />
+                  <Actions
+                    machine={payoutStates}
+                    state={p.status}
+                    id={p.id}
+                    what={`payout ${short(p.id)} of ${amount(p.amount, p.currency)}`}
+                    act={act}
+                  />
                 </td>
               </tr>
             ))}
@@ -267,7 +374,13 @@ function TenantView({ state, events, deliveries, act }: { state: TenantState; ev
                   <Status value={o.status} />
                 </td>
                 <td>
-                  <Actions machine={onRampStates} state={o.status} id={o.id} what={`on-ramp ${o.numberCode}`} act={act} />
+                  <Actions
+                    machine={onRampStates}
+                    state={o.status}
+                    id={o.id}
+                    what={`on-ramp ${o.numberCode}`}
+                    act={act}
+                  />
                   {o.checkoutUrl && o.status === 'PENDING_DEPOSIT' && (
                     <a href={o.checkoutUrl} class="link-button">
                       Checkout<SrOnly> of on-ramp {o.numberCode}</SrOnly>
@@ -295,7 +408,13 @@ function TenantView({ state, events, deliveries, act }: { state: TenantState; ev
                   <Status value={t.status} />
                 </td>
                 <td>
-                  <Actions machine={walletTransferStates} state={t.status} id={t.id} what={`transfer ${short(t.id)} of ${amount(t.amount, t.token)}`} act={act} />
+                  <Actions
+                    machine={walletTransferStates}
+                    state={t.status}
+                    id={t.id}
+                    what={`transfer ${short(t.id)} of ${amount(t.amount, t.token)}`}
+                    act={act}
+                  />
                 </td>
               </tr>
             ))}
@@ -362,8 +481,22 @@ const OUTCOME: Record<string, (httpStatus: number | null) => string> = {
   connection_error: () => 'refused',
 };
 
-function DeliveryTimeline({ delivery, start, act, event }: { delivery: Delivery; start: number; act: Act; event: string }) {
-  const points = [start, ...delivery.attempts.flatMap((a) => [Date.parse(a.time), Date.parse(a.finishedAt)]), ...(delivery.nextAttemptAt ? [Date.parse(delivery.nextAttemptAt)] : [])];
+function DeliveryTimeline({
+  delivery,
+  start,
+  act,
+  event,
+}: {
+  delivery: Delivery;
+  start: number;
+  act: Act;
+  event: string;
+}) {
+  const points = [
+    start,
+    ...delivery.attempts.flatMap((a) => [Date.parse(a.time), Date.parse(a.finishedAt)]),
+    ...(delivery.nextAttemptAt ? [Date.parse(delivery.nextAttemptAt)] : []),
+  ];
   const end = Math.max(...points, start + 1000);
   const at = (t: number) => ({ left: `${(((t - start) / (end - start)) * 96 + 2).toFixed(2)}%` });
   const first = delivery.attempts.length === 0;
@@ -373,18 +506,32 @@ function DeliveryTimeline({ delivery, start, act, event }: { delivery: Delivery;
       <div class="delivery-head">
         <span class="target">{target}</span> <Status value={delivery.status} />
         {delivery.status !== 'skipped' && (
-          <button type="button" onClick={() => act('redeliver', { path: { deliveryId: delivery.id } }, `${event} to ${target}`)}>
-            Redeliver<SrOnly> {event} to {target}</SrOnly>
+          <button
+            type="button"
+            onClick={() => act('redeliver', { path: { deliveryId: delivery.id } }, `${event} to ${target}`)}
+          >
+            Redeliver
+            <SrOnly>
+              {' '}
+              {event} to {target}
+            </SrOnly>
           </button>
         )}
       </div>
       <div class="track" aria-hidden="true">
         {delivery.attempts.map((a) => (
-          <span key={a.attempt} class={`mark o-${a.outcome}`} style={at(Date.parse(a.time))} title={`Attempt ${a.attempt}: ${OUTCOME[a.outcome]!(a.httpStatus)}`}>
+          <span
+            key={a.attempt}
+            class={`mark o-${a.outcome}`}
+            style={at(Date.parse(a.time))}
+            title={`Attempt ${a.attempt}: ${OUTCOME[a.outcome]!(a.httpStatus)}`}
+          >
             {a.attempt}
           </span>
         ))}
-        {delivery.nextAttemptAt && <span class="mark next" style={at(Date.parse(delivery.nextAttemptAt))} title="next call" />}
+        {delivery.nextAttemptAt && (
+          <span class="mark next" style={at(Date.parse(delivery.nextAttemptAt))} title="next call" />
+        )}
       </div>
       <ol class="attempts">
         {delivery.attempts.map((a) => (
@@ -397,7 +544,9 @@ function DeliveryTimeline({ delivery, start, act, event }: { delivery: Delivery;
             {first ? 'First call due' : 'Next retry'} at {clockTime(delivery.nextAttemptAt)}
           </li>
         )}
-        {delivery.status === 'skipped' && <li class="muted">Not sent: the endpoint was inactive when the event happened.</li>}
+        {delivery.status === 'skipped' && (
+          <li class="muted">Not sent: the endpoint was inactive when the event happened.</li>
+        )}
       </ol>
     </li>
   );
@@ -417,7 +566,14 @@ function Timeline({ events, deliveries, act }: { events: Envelope[]; deliveries:
       {shown.map((e) => {
         const ds = byEvent.get(e.id) ?? [];
         return (
-          <article key={e.id} class="event" data-testid="event" data-event={e.event} data-subject={String((e.data as { id?: unknown }).id ?? '')} aria-label={`${e.event} at ${clockTime(e.createdAt)}`}>
+          <article
+            key={e.id}
+            class="event"
+            data-testid="event"
+            data-event={e.event}
+            data-subject={String((e.data as { id?: unknown }).id ?? '')}
+            aria-label={`${e.event} at ${clockTime(e.createdAt)}`}
+          >
             <h4>
               {e.event} <small>{time(e.createdAt)}</small>
             </h4>
@@ -450,9 +606,18 @@ function TokenForm({ onDone, wrong }: { onDone: () => void; wrong: boolean }) {
           onDone();
         }}
       >
-        <p>This sandbox runs with an admin token. Enter it to see and drive its tenants; it is kept for this tab only.</p>
+        <p>
+          This sandbox runs with an admin token. Enter it to see and drive its tenants; it is kept for this tab only.
+        </p>
         <label for="admin-token">Admin token</label>
-        <input id="admin-token" type="password" autocomplete="off" required value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
+        <input
+          id="admin-token"
+          type="password"
+          autocomplete="off"
+          required
+          value={value}
+          onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+        />
         <div role="alert">{wrong && <p class="error">That token was refused.</p>}</div>
         <button type="submit" class="primary">
           Open the dashboard
@@ -564,7 +729,15 @@ function Dashboard() {
             }}
           >
             <label for="advance-seconds">Advance by (seconds)</label>
-            <input id="advance-seconds" type="number" min="0.001" step="any" required value={advanceBy} onInput={(e) => setAdvanceBy((e.target as HTMLInputElement).value)} />
+            <input
+              id="advance-seconds"
+              type="number"
+              min="0.001"
+              step="any"
+              required
+              value={advanceBy}
+              onInput={(e) => setAdvanceBy((e.target as HTMLInputElement).value)}
+            />
             <button type="submit">Advance clock</button>
           </form>
         </div>
@@ -576,7 +749,10 @@ function Dashboard() {
           <ul>
             {tenants.map((t) => (
               <li key={t.clientId}>
-                <a href={`#tenant=${t.clientId}`} aria-current={t.clientId === (selected ?? state?.tenant.clientId) ? 'page' : undefined}>
+                <a
+                  href={`#tenant=${t.clientId}`}
+                  aria-current={t.clientId === (selected ?? state?.tenant.clientId) ? 'page' : undefined}
+                >
                   {t.name}
                   <span class="muted small">{short(t.clientId)}</span>
                 </a>
@@ -589,7 +765,11 @@ function Dashboard() {
             {message}
           </div>
           <div role="alert">{problem && <p class="error">{problem}</p>}</div>
-          {state ? <TenantView state={state} events={events} deliveries={deliveries} act={act} /> : tenants.length > 0 && <p>Loading the tenant…</p>}
+          {state ? (
+            <TenantView state={state} events={events} deliveries={deliveries} act={act} />
+          ) : (
+            tenants.length > 0 && <p>Loading the tenant…</p>
+          )}
         </main>
       </div>
     </>

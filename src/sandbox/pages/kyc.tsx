@@ -14,7 +14,11 @@ function Kyc() {
 
   const load = () =>
     call<Session>('getKycSession', { path: { sessionId } }).then(setSession, (e: unknown) =>
-      setProblem(e instanceof ControlError && e.status === 404 ? 'This KYC link is unknown: it was never issued, or the sandbox was reset.' : String((e as Error).message)),
+      setProblem(
+        e instanceof ControlError && e.status === 404
+          ? 'This KYC link is unknown: it was never issued, or the sandbox was reset.'
+          : String((e as Error).message),
+      ),
     );
   useEffect(() => void load(), []);
 
@@ -39,7 +43,9 @@ function Kyc() {
       : null;
   return (
     <main class="narrow">
-      <p class="sandbox-note">Sandbox page: it stands in for the identity-verification provider. Nothing here is the real service.</p>
+      <p class="sandbox-note">
+        Sandbox page: it stands in for the identity-verification provider. Nothing here is the real service.
+      </p>
       <h1>Identity verification</h1>
       {!session && !problem && <p>Loading the verification…</p>}
       {session && (

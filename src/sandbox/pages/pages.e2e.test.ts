@@ -53,11 +53,28 @@ const tenantState = () => orThrow(admin.getTenantState({ params: { path: { tenan
 async function axe(name: string): Promise<void> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[]; help: string }[] }> } }).axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+    const result = await (
+      window as unknown as {
+        axe: {
+          run(): Promise<{
+            violations: { id: string; impact: string | null; nodes: { target: unknown }[]; help: string }[];
+          }>;
+        };
+      }
+    ).axe.run();
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.length,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)),
+    }));
   });
   axeResults[name] = violations.map(({ id, impact, nodes }) => ({ id, impact, nodes }));
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), `${name}: serious or critical axe-core violations`).toEqual([]);
+  expect(
+    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+    `${name}: serious or critical axe-core violations`,
+  ).toEqual([]);
 }
 
 const shot = (name: string) => page.screenshot({ path: join(reports, `sandbox-${name}.png`), fullPage: true });
@@ -68,12 +85,23 @@ beforeAll(async () => {
   sandbox = await startSandbox({ memory: true, adminToken: ADMIN_TOKEN });
   admin = createSandboxClient({ baseUrl: sandbox.url, adminToken: ADMIN_TOKEN });
   shop = await startLocalServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>');
   });
   failing = await startEventReceiver('error500');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.route('**/*', (route) => {
@@ -85,17 +113,40 @@ beforeAll(async () => {
   page = await context.newPage();
   page.on('console', (message) => {
     // A refused control call (the 401 before the token is given, a 409 shown on the page) is logged by Chromium as a failed resource.
-    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of (401|409)/.test(message.text())) consoleErrors.push(message.text());
+    if (
+      message.type() === 'error' &&
+      !/Failed to load resource: the server responded with a status of (401|409)/.test(message.text())
+    )
+      consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => consoleErrors.push(error.message));
 
   tenant = await orThrow(admin.createTenant({ body: { name: 'Tienda Andina SAS' } }));
   v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });
   userId = await registerExampleUser(sandbox.url, tenant);
-  ({ url: kycUrl } = await orThrow(v1.generateKycUrl({ params: { path: { user_id: userId }, query: { template_id: 'tpl-persona-natural', custom_metadata_name: 'alta-web' } } })));
-  ({ accountId } = await orThrow(admin.createBankAccount({ body: { clientId: tenant.clientId, userId, bankName: 'Bancolombia', accountNumber: '0981-2345-67' } })));
+  ({ url: kycUrl } = await orThrow(
+    v1.generateKycUrl({
+      params: {
+        path: { user_id: userId },
+        query: { template_id: 'tpl-persona-natural', custom_metadata_name: 'alta-web' },
+      },
+    }),
+  ));
+  ({ accountId } = await orThrow(
+    admin.createBankAccount({
+      body: { clientId: tenant.clientId, userId, bankName: 'Bancolombia', accountNumber: '0981-2345-67' },
+    }),
+  ));
   ({ id: endpointId } = await orThrow(
-    v1.createIntegrationEndpoint({ body: { name: 'ledger (down)', direction: 'OUTBOUND', url: `${failing.url}/ramp/fiat.payout.completed`, httpMethod: 'POST', triggerEvent: 'fiat.payout.completed' } }),
+    v1.createIntegrationEndpoint({
+      body: {
+        name: 'ledger (down)',
+        direction: 'OUTBOUND',
+        url: `${failing.url}/ramp/fiat.payout.completed`,
+        httpMethod: 'POST',
+        triggerEvent: 'fiat.payout.completed',
+      },
+    }),
   ));
 }, 120_000);
 
@@ -124,7 +175,10 @@ describe('the sandbox in a browser, by clicking only', () => {
 
   it("approves the user on its KYC link's page, which then says the link was used", async () => {
     await page.goto(kycUrl);
-    await page.getByTestId('kyc-name').filter({ hasText: 'Laura Marcela Gómez Restrepo' }).waitFor({ timeout: SHOWN_MS });
+    await page
+      .getByTestId('kyc-name')
+      .filter({ hasText: 'Laura Marcela Gómez Restrepo' })
+      .waitFor({ timeout: SHOWN_MS });
     const text = await page.innerText('main');
     for (const shown of ['CC 1036654321', 'tpl-persona-natural', 'alta-web', 'pending']) expect(text).toContain(shown);
     await axe('KYC page');
@@ -133,7 +187,9 @@ describe('the sandbox in a browser, by clicking only', () => {
     await page.getByText('Verification approved').waitFor({ timeout: SHOWN_MS });
     expect((await tenantState()).users.map((u) => [u.userId, u.status])).toEqual([[userId, 'approved']]);
     const { events } = await orThrow(admin.listEvents({ params: { query: { tenant: tenant.clientId } } }));
-    expect(events.filter((e) => e.event === 'user.updated').map((e) => (e.data as { status: string }).status)).toEqual(['approved']);
+    expect(events.filter((e) => e.event === 'user.updated').map((e) => (e.data as { status: string }).status)).toEqual([
+      'approved',
+    ]);
     await page.reload();
     await page.getByText(/This link was already used: the user was approved/).waitFor({ timeout: SHOWN_MS });
     expect(await page.getByRole('button', { name: 'Approve identity' }).count()).toBe(0);
@@ -158,7 +214,16 @@ describe('the sandbox in a browser, by clicking only', () => {
     const { externalWalletId } = await orThrow(admin.createExternalWallet({ body: { userId } }));
     const redirectUrl = `${shop.url}/orders/7/return`;
     const created = await orThrow(
-      v1.createOnRamp({ params: { path: { user_id: userId } }, body: { amount: 400_000, paymentMethod: 'PSE', bankCode: '1051', redirectUrl, destination: { type: 'EXTERNAL', externalWalletId } } }),
+      v1.createOnRamp({
+        params: { path: { user_id: userId } },
+        body: {
+          amount: 400_000,
+          paymentMethod: 'PSE',
+          bankCode: '1051',
+          redirectUrl,
+          destination: { type: 'EXTERNAL', externalWalletId },
+        },
+      }),
     );
     // The dashboard follows the API without a reload: the new on-ramp appears, with its checkout link.
     const checkout = page.getByRole('link', { name: `Checkout of on-ramp ${created.operation.numberCode}` });
@@ -175,29 +240,49 @@ describe('the sandbox in a browser, by clicking only', () => {
     expect(shop.requests.map((r) => r.url)).toContain('/orders/7/return');
     expect((await tenantState()).onRamps.map((o) => [o.id, o.status])).toEqual([[created.operation.id, 'COMPLETED']]);
     const { events } = await orThrow(admin.listEvents({ params: { query: { tenant: tenant.clientId } } }));
-    expect(events.filter((e) => (e.data as { id?: string }).id === created.operation.id).map((e) => e.event)).toEqual(['operation.created', 'fiat.payin.completed', 'operation.status_updated']);
+    expect(events.filter((e) => (e.data as { id?: string }).id === created.operation.id).map((e) => e.event)).toEqual([
+      'operation.created',
+      'fiat.payin.completed',
+      'operation.status_updated',
+    ]);
   });
 
-  it('completes a payout, and shows the failing endpoint\'s deliveries on the timeline as the clock is advanced, then redelivers', async () => {
-    const payout = await orThrow(v1.createPayout({ params: { path: { user_id: userId } }, body: { amount: 1_500_000, currency: 'COP', destinationId: accountId, paymentMethod: 'ACH' } }));
+  it("completes a payout, and shows the failing endpoint's deliveries on the timeline as the clock is advanced, then redelivers", async () => {
+    const payout = await orThrow(
+      v1.createPayout({
+        params: { path: { user_id: userId } },
+        body: { amount: 1_500_000, currency: 'COP', destinationId: accountId, paymentMethod: 'ACH' },
+      }),
+    );
     await page.goto(`${sandbox.url}/#tenant=${tenant.clientId}`);
     await page.getByRole('button', { name: `Complete payout ${payout.id.slice(0, 8)}` }).click();
     await page.getByTestId('payouts').getByText('COMPLETED').waitFor({ timeout: SHOWN_MS });
     expect((await tenantState()).payouts.map((p) => [p.id, p.status])).toEqual([[payout.id, 'COMPLETED']]);
 
     const schedule = deliverySchedule();
-    const deliveryOnPage = page.locator(`[data-testid=event][data-event="fiat.payout.completed"][data-subject="${payout.id}"] [data-testid=delivery]`);
+    const deliveryOnPage = page.locator(
+      `[data-testid=event][data-event="fiat.payout.completed"][data-subject="${payout.id}"] [data-testid=delivery]`,
+    );
     const attemptsOnPage = deliveryOnPage.locator('[data-testid=attempt]');
-    const apiDelivery = async () => (await orThrow(admin.listDeliveries({ params: { query: { endpoint: endpointId } } }))).deliveries;
+    const apiDelivery = async () =>
+      (await orThrow(admin.listDeliveries({ params: { query: { endpoint: endpointId } } }))).deliveries;
     const seen = async (calls: number) => {
-      await until(async () => (await attemptsOnPage.count()) === calls, `${calls} attempt(s) on the timeline`, SHOWN_MS);
+      await until(
+        async () => (await attemptsOnPage.count()) === calls,
+        `${calls} attempt(s) on the timeline`,
+        SHOWN_MS,
+      );
       const [delivery] = await apiDelivery();
-      expect(delivery!.attempts.map((a) => [a.attempt, a.outcome, a.httpStatus])).toEqual(Array.from({ length: calls }, (_, i) => [i + 1, 'http_status', 500]));
+      expect(delivery!.attempts.map((a) => [a.attempt, a.outcome, a.httpStatus])).toEqual(
+        Array.from({ length: calls }, (_, i) => [i + 1, 'http_status', 500]),
+      );
       expect(await attemptsOnPage.last().innerText()).toMatch(new RegExp(`^Attempt ${calls} at [0-9:.]+: HTTP 500$`));
       return delivery!;
     };
     let delivery = await seen(1);
-    expect(await deliveryOnPage.getByTestId('next-retry').innerText()).toBe(`Next retry at ${delivery.nextAttemptAt!.slice(11, 23)}`);
+    expect(await deliveryOnPage.getByTestId('next-retry').innerText()).toBe(
+      `Next retry at ${delivery.nextAttemptAt!.slice(11, 23)}`,
+    );
     await shot('timeline-first-call');
     for (const [i, delay] of schedule.retryDelaysMs.entries()) {
       await page.getByLabel('Advance by (seconds)').fill(String(delay / 1000));
@@ -205,7 +290,11 @@ describe('the sandbox in a browser, by clicking only', () => {
       delivery = await seen(i + 2);
     }
     expect(delivery.attempts).toHaveLength(schedule.calls);
-    await until(async () => (await deliveryOnPage.getAttribute('data-status')) === 'failed', 'the delivery shown as failed', SHOWN_MS);
+    await until(
+      async () => (await deliveryOnPage.getAttribute('data-status')) === 'failed',
+      'the delivery shown as failed',
+      SHOWN_MS,
+    );
     expect([delivery.status, delivery.nextAttemptAt]).toEqual(['failed', null]);
     expect(await deliveryOnPage.getByTestId('next-retry').count()).toBe(0);
     expect(failing.ids.length).toBe(schedule.calls);

@@ -56,14 +56,24 @@ const accountView = (a: AccountRow) => ({
   userId: a.user_id,
 });
 
-const controlView = (a: AccountRow) => ({ accountId: a.id, clientId: a.tenant_id, userId: a.user_id, status: a.status });
+const controlView = (a: AccountRow) => ({
+  accountId: a.id,
+  clientId: a.tenant_id,
+  userId: a.user_id,
+  status: a.status,
+});
 
 async function review(ctx: HandlerContext, trigger: 'acceptBankAccount' | 'rejectBankAccount') {
-  const rows = await ctx.sql.query<AccountRow>('select * from bank_accounts where id = $1 for update', [ctx.path.accountId]);
+  const rows = await ctx.sql.query<AccountRow>('select * from bank_accounts where id = $1 for update', [
+    ctx.path.accountId,
+  ]);
   const account = rows[0] ?? refuse(404, 'not_found', 'No bank account has this ID.');
   requireInScope(ctx, account.tenant_id, 'No bank account has this ID.');
   const { to } = nextState(bankAccountStates, 'bank account', account.status, trigger);
-  const updated = await ctx.sql.query<AccountRow>('update bank_accounts set status = $2 where id = $1 returning *', [account.id, to]);
+  const updated = await ctx.sql.query<AccountRow>('update bank_accounts set status = $2 where id = $1 returning *', [
+    account.id,
+    to,
+  ]);
   return { status: 200, body: controlView(updated[0]!) };
 }
 
@@ -73,14 +83,23 @@ export const handlers: Handlers = {
 
   listBankAccounts: async (ctx) => {
     const tenant = requireOwnClient(ctx);
-    const rows = ctx.query.userId === undefined
-      ? await ctx.sql.query<AccountRow>('select * from bank_accounts where tenant_id = $1 order by created_at', [tenant.id])
-      : await ctx.sql.query<AccountRow>('select * from bank_accounts where tenant_id = $1 and user_id = $2 order by created_at', [tenant.id, ctx.query.userId]);
+    const rows =
+      ctx.query.userId === undefined
+        ? await ctx.sql.query<AccountRow>('select * from bank_accounts where tenant_id = $1 order by created_at', [
+            tenant.id,
+          ])
+        : await ctx.sql.query<AccountRow>(
+            'select * from bank_accounts where tenant_id = $1 and user_id = $2 order by created_at',
+            [tenant.id, ctx.query.userId],
+          );
     return { status: 200, body: rows.map(accountView) };
   },
 
   listAdminAccounts: async (ctx) => {
-    const rows = await ctx.sql.query<AccountRow>('select * from bank_accounts where tenant_id = $1 order by created_at', [tenantOf(ctx).id]);
+    const rows = await ctx.sql.query<AccountRow>(
+      'select * from bank_accounts where tenant_id = $1 order by created_at',
+      [tenantOf(ctx).id],
+    );
     return { status: 200, body: { accounts: rows.map(accountView) } };
   },
 
@@ -88,14 +107,27 @@ export const handlers: Handlers = {
     const b = ctx.body as Record<string, string | undefined>;
     const userId = b.userId ?? b.clientId!;
     requireInScope(ctx, b.clientId, 'No such client, or the user is not one of its users.');
-    const known = await ctx.sql.query('select 1 from tenants where id = $1 and ($2::uuid = $1 or exists (select 1 from users where id = $2 and tenant_id = $1))', [b.clientId, userId]);
+    const known = await ctx.sql.query(
+      'select 1 from tenants where id = $1 and ($2::uuid = $1 or exists (select 1 from users where id = $2 and tenant_id = $1))',
+      [b.clientId, userId],
+    );
     if (!known.length) refuse(404, 'not_found', 'No such client, or the user is not one of its users.');
     const { to } = nextState(bankAccountStates, 'bank account', null, 'createBankAccount');
     const rows = await ctx.sql.query<AccountRow>(
       `insert into bank_accounts (id, tenant_id, user_id, status, holder_name, nickname, account_number, account_type, bank_name, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
-      [randomUUID(), b.clientId, userId, to, b.accountHolderName ?? 'Titular Sandbox', b.accountNickname ?? 'Cuenta sandbox',
-        b.accountNumber ?? String(randomInt(1_000_000_000, 9_999_999_999)), b.accountType ?? 'ahorros', b.bankName ?? BANKS[0]!.name, ctx.clock.now().toISOString()],
+      [
+        randomUUID(),
+        b.clientId,
+        userId,
+        to,
+        b.accountHolderName ?? 'Titular Sandbox',
+        b.accountNickname ?? 'Cuenta sandbox',
+        b.accountNumber ?? String(randomInt(1_000_000_000, 9_999_999_999)),
+        b.accountType ?? 'ahorros',
+        b.bankName ?? BANKS[0]!.name,
+        ctx.clock.now().toISOString(),
+      ],
     );
     return { status: 201, body: controlView(rows[0]!) };
   },

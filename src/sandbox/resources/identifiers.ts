@@ -20,6 +20,9 @@ async function recordTables(sql: Sql): Promise<string[]> {
 /** Whether `id` already names a record of any kind, of any tenant. */
 export async function identifierTaken(sql: Sql, id: string): Promise<boolean> {
   const names = await recordTables(sql);
-  const rows = await sql.query(`select 1 from (${names.map((t) => `select id from ${t} where id = $1`).join(' union all ')}) taken limit 1`, [id]);
+  const rows = await sql.query(
+    `select 1 from (${names.map((t) => `select id from ${t} where id = $1`).join(' union all ')}) taken limit 1`,
+    [id],
+  );
   return rows.length > 0;
 }

@@ -22,7 +22,8 @@ export const migrations = [...Object.values(resources).map((r) => r.migration), 
 export const allHandlers: Handlers = {};
 for (const [name, resource] of Object.entries(resources)) {
   for (const [operationId, handler] of Object.entries(resource.handlers)) {
-    if (allHandlers[operationId]) throw new Error(`Two handlers for ${operationId} (the second in resources/${name}.ts)`);
+    if (allHandlers[operationId])
+      throw new Error(`Two handlers for ${operationId} (the second in resources/${name}.ts)`);
     allHandlers[operationId] = handler;
   }
 }
@@ -39,13 +40,19 @@ export async function migrate(db: { transaction<T>(work: (tx: Sql) => Promise<T>
   await db.transaction(async (tx) => {
     // Several instances on one PostgreSQL may start at once: one migrates at a time.
     await tx.query('select pg_advisory_xact_lock(7301)');
-    const [{ present } = { present: false }] = await tx.query<{ present: boolean }>("select to_regclass('sandbox_schema') is not null as present");
+    const [{ present } = { present: false }] = await tx.query<{ present: boolean }>(
+      "select to_regclass('sandbox_schema') is not null as present",
+    );
     if (present) {
       const [recorded] = await tx.query<{ digest: string }>('select digest from sandbox_schema');
       if (recorded?.digest === migrationsDigest) return;
     }
     for (const migration of migrations) {
-      for (const statement of migration.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+      for (const statement of migration
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean))
+        await tx.query(statement);
     }
     await tx.query('create table if not exists sandbox_schema (digest text not null)');
     await tx.query('delete from sandbox_schema');

@@ -36,17 +36,40 @@ const NOT_FOUND = 'No KYC link has this ID.';
 /** The link's session and its user (same tenant: a link never reaches another tenant's user); 404 when either is unknown. */
 async function sessionAndUser(ctx: HandlerContext, lock: boolean): Promise<{ session: SessionRow; user: UserRow }> {
   const forUpdate = lock ? ' for update' : '';
-  const session = (await ctx.sql.query<SessionRow>(`select * from kyc_sessions where id = $1${forUpdate}`, [ctx.path.sessionId]))[0] ?? refuse(404, 'not_found', NOT_FOUND);
-  const user = (await ctx.sql.query<UserRow>(`select * from users where id = $1 and tenant_id = $2${forUpdate}`, [session.user_id, session.tenant_id]))[0] ?? refuse(404, 'not_found', NOT_FOUND);
+  const session =
+    (
+      await ctx.sql.query<SessionRow>(`select * from kyc_sessions where id = $1${forUpdate}`, [ctx.path.sessionId])
+    )[0] ?? refuse(404, 'not_found', NOT_FOUND);
+  const user =
+    (
+      await ctx.sql.query<UserRow>(`select * from users where id = $1 and tenant_id = $2${forUpdate}`, [
+        session.user_id,
+        session.tenant_id,
+      ])
+    )[0] ?? refuse(404, 'not_found', NOT_FOUND);
   return { session, user };
 }
 
 async function decide(ctx: HandlerContext, trigger: 'approveUser' | 'rejectUser') {
   const { session, user } = await sessionAndUser(ctx, true);
-  if (session.used_at !== null) refuse(409, 'conflict', `This link was already used: the user was ${session.outcome} through it at ${iso(session.used_at)}.`);
-  if (user.status !== 'pending') refuse(409, 'conflict', `The user is no longer pending (now ${user.status}): a KYC link decides a pending user only.`);
+  if (session.used_at !== null)
+    refuse(
+      409,
+      'conflict',
+      `This link was already used: the user was ${session.outcome} through it at ${iso(session.used_at)}.`,
+    );
+  if (user.status !== 'pending')
+    refuse(
+      409,
+      'conflict',
+      `The user is no longer pending (now ${user.status}): a KYC link decides a pending user only.`,
+    );
   const body = await transitionUser(ctx, user, trigger);
-  await ctx.sql.query('update kyc_sessions set used_at = $2, outcome = $3 where id = $1', [session.id, ctx.clock.now().toISOString(), body.status]);
+  await ctx.sql.query('update kyc_sessions set used_at = $2, outcome = $3 where id = $1', [
+    session.id,
+    ctx.clock.now().toISOString(),
+    body.status,
+  ]);
   return { status: 200, body };
 }
 
@@ -59,7 +82,14 @@ export const handlers: Handlers = {
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
     await ctx.sql.query(
       'insert into kyc_sessions (id, tenant_id, user_id, template_id, custom_metadata_name, created_at) values ($1, $2, $3, $4, $5, $6)',
-      [id, tenant.id, ctx.path.user_id, text(ctx.query.template_id), text(ctx.query.custom_metadata_name), ctx.clock.now().toISOString()],
+      [
+        id,
+        tenant.id,
+        ctx.path.user_id,
+        text(ctx.query.template_id),
+        text(ctx.query.custom_metadata_name),
+        ctx.clock.now().toISOString(),
+      ],
     );
     return { status: 200, body: { url: `${ctx.origin}/sandbox/kyc/${id}` } };
   },

@@ -57,8 +57,12 @@ async function settle(ctx: HandlerContext, operationId: string, trigger: 'payOnR
   const op = rows[0] ?? refuse(404, 'not_found', 'No on-ramp operation has this ID.');
   requireInScope(ctx, op.tenant_id, 'No on-ramp operation has this ID.');
   const transition = nextState(onRampStates, 'on-ramp', op.status, trigger);
-  if (trigger === 'payOnRamp') await creditStablecoin(ctx, op.tenant_id, op.user_id, op.symbol_destination, Number(op.amount_destination));
-  await ctx.sql.query(`update on_ramps set status = $2, record = jsonb_set(record, '{status}', to_jsonb($2::text)) where id = $1`, [op.id, transition.to]);
+  if (trigger === 'payOnRamp')
+    await creditStablecoin(ctx, op.tenant_id, op.user_id, op.symbol_destination, Number(op.amount_destination));
+  await ctx.sql.query(
+    `update on_ramps set status = $2, record = jsonb_set(record, '{status}', to_jsonb($2::text)) where id = $1`,
+    [op.id, transition.to],
+  );
   await emitTransition(ctx, op.tenant_id, transition, { ...op.record, id: op.id, status: transition.to });
   return { id: op.id, status: transition.to };
 }
@@ -82,10 +86,18 @@ async function creditStablecoin(ctx: HandlerContext, tenantId: string, userId: s
   // Find-or-open must not run twice at once for one user and token (two on-ramps paid together, on several
   // instances too): the second would open a second wallet. A lock held to the end of the transaction.
   await ctx.sql.query('select pg_advisory_xact_lock(hashtext($1))', [`custody-wallet:${tenantId}:${userId}:${token}`]);
-  const wallets = await ctx.sql.query<{ id: string }>('select id from custody_wallets where tenant_id = $1 and user_id = $2 and token = $3 order by created_at limit 1', [tenantId, userId, token]);
-  const walletId = wallets[0]?.id ?? (await openCustodyWallet(ctx.sql, tenantId, userId, token, 'POLYGON', ctx.clock.now())).id;
-  const credited = await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1 and balance + $2 <= $3 returning id', [walletId, amount, MAX_BALANCE]);
-  if (!credited.length) refuse(409, 'balance_limit', `The custody wallet's balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
+  const wallets = await ctx.sql.query<{ id: string }>(
+    'select id from custody_wallets where tenant_id = $1 and user_id = $2 and token = $3 order by created_at limit 1',
+    [tenantId, userId, token],
+  );
+  const walletId =
+    wallets[0]?.id ?? (await openCustodyWallet(ctx.sql, tenantId, userId, token, 'POLYGON', ctx.clock.now())).id;
+  const credited = await ctx.sql.query(
+    'update custody_wallets set balance = balance + $2 where id = $1 and balance + $2 <= $3 returning id',
+    [walletId, amount, MAX_BALANCE],
+  );
+  if (!credited.length)
+    refuse(409, 'balance_limit', `The custody wallet's balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
 }
 
 export const handlers: Handlers = {
@@ -93,51 +105,101 @@ export const handlers: Handlers = {
     const tenant = tenantOf(ctx);
     const userId = ctx.path.user_id!;
     const user = await findUser(ctx.sql, tenant, userId);
-    if (!user || (user !== 'client' && user.status !== 'approved')) refuse(403, 'user_not_approved', 'The user does not exist or is not approved.');
+    if (!user || (user !== 'client' && user.status !== 'approved'))
+      refuse(403, 'user_not_approved', 'The user does not exist or is not approved.');
     const b = ctx.body as Record<string, any>;
     const [origin, destinationToken] = [b.symbolOrigin ?? 'COP', b.symbolDestination ?? 'USDC'];
-    if (!ENABLED_PAIRS.includes(`${origin}/${destinationToken}`)) refuse(422, 'pair_not_enabled', `The pair ${origin}/${destinationToken} is not enabled; enabled: ${ENABLED_PAIRS.join(', ')}.`);
-    const wallet = (await ctx.sql.query<{ user_id: string; status: string }>('select user_id, status from external_wallets where id = $1 and tenant_id = $2', [b.destination.externalWalletId, tenant.id]))[0];
+    if (!ENABLED_PAIRS.includes(`${origin}/${destinationToken}`))
+      refuse(
+        422,
+        'pair_not_enabled',
+        `The pair ${origin}/${destinationToken} is not enabled; enabled: ${ENABLED_PAIRS.join(', ')}.`,
+      );
+    const wallet = (
+      await ctx.sql.query<{ user_id: string; status: string }>(
+        'select user_id, status from external_wallets where id = $1 and tenant_id = $2',
+        [b.destination.externalWalletId, tenant.id],
+      )
+    )[0];
     if (!wallet) refuse(422, 'destination_not_registered', 'The destination wallet is not registered.');
-    if (wallet!.status !== 'APPROVED') refuse(422, 'destination_not_approved', 'The destination wallet is not approved.');
-    if (wallet!.user_id !== userId) refuse(422, 'destination_not_owned', 'The destination wallet is not the user\'s.');
+    if (wallet!.status !== 'APPROVED')
+      refuse(422, 'destination_not_approved', 'The destination wallet is not approved.');
+    if (wallet!.user_id !== userId) refuse(422, 'destination_not_owned', "The destination wallet is not the user's.");
     const paymentMethod: string = b.paymentMethod ?? 'DAVIPLATA';
-    if (paymentMethod === 'PSE' && !BANKS.some((bank) => bank.code === b.bankCode)) refuse(422, 'unknown_bank', 'bankCode is not in the bank list.');
+    if (paymentMethod === 'PSE' && !BANKS.some((bank) => bank.code === b.bankCode))
+      refuse(422, 'unknown_bank', 'bankCode is not in the bank list.');
     // Until setTierLimit, the tier allows up to MAX_BALANCE, the most a balance of the sandbox holds.
     const limit = user === 'client' || user.tier_limit === null ? MAX_BALANCE : Number(user.tier_limit);
     if (b.amount > limit) {
       refuse(422, 'tier_limit_exceeded', `The amount is over the user's tier limit of ${limit} COP.`, {
-        tierEscalation: { actionType: 'DOC_UPLOAD', actionPayload: {}, message: 'Upload proof of funds to raise the limit.', expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000).toISOString() },
+        tierEscalation: {
+          actionType: 'DOC_UPLOAD',
+          actionPayload: {},
+          message: 'Upload proof of funds to raise the limit.',
+          expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000).toISOString(),
+        },
       });
     }
     const inverse = b.executionMode === 'INVERSE';
-    if (inverse && !(await debit(ctx.sql, tenant.id, userId, 'COP', b.amount))) refuse(400, 'insufficient_funds', 'The user\'s COP balance does not cover the amount.');
+    if (inverse && !(await debit(ctx.sql, tenant.id, userId, 'COP', b.amount)))
+      refuse(400, 'insufficient_funds', "The user's COP balance does not cover the amount.");
     const transition = onRampStates.filter((t) => t.from === null && t.trigger === 'createOnRamp')[inverse ? 1 : 0]!;
     const now = ctx.clock.now();
     const id = randomUUID();
     const amountDestination = round(b.amount / COP_PER_STABLECOIN);
     // The sandbox's own deposit instructions (the source shows none), with its checkout page for the deposit.
     const checkoutId = `chk_${randomBytes(24).toString('base64url')}`;
-    const bank = paymentMethod === 'PSE' ? { bankCode: b.bankCode, bankName: b.bankName ?? BANKS.find((x) => x.code === b.bankCode)!.name } : {};
+    const bank =
+      paymentMethod === 'PSE'
+        ? { bankCode: b.bankCode, bankName: b.bankName ?? BANKS.find((x) => x.code === b.bankCode)!.name }
+        : {};
     const depositInstructions = inverse
       ? {}
-      : { paymentMethod, reference: `SBX-${id.slice(0, 8).toUpperCase()}`, amount: b.amount, currency: 'COP', ...bank, ...(b.phone ? { phone: b.phone } : {}), checkoutUrl: `${ctx.origin}/sandbox/checkout/${checkoutId}` };
+      : {
+          paymentMethod,
+          reference: `SBX-${id.slice(0, 8).toUpperCase()}`,
+          amount: b.amount,
+          currency: 'COP',
+          ...bank,
+          ...(b.phone ? { phone: b.phone } : {}),
+          checkoutUrl: `${ctx.origin}/sandbox/checkout/${checkoutId}`,
+        };
     const rows = await ctx.sql.query<{ seq: number }>(
       `insert into on_ramps (id, tenant_id, user_id, status, amount_destination, symbol_destination, record, created_at)
        values ($1, $2, $3, $4, $5, $6, '{}'::jsonb, $7) returning seq`,
       [id, tenant.id, userId, transition.to, amountDestination, destinationToken, now.toISOString()],
     );
     const operation = {
-      id, userId, numberCode: `ONR-${String(rows[0]!.seq).padStart(6, '0')}`, originId: userId, destinationId: b.destination.externalWalletId,
-      symbolOrigin: origin, symbolDestination: destinationToken, amountOrigin: b.amount, amountDestination, rate: COP_PER_STABLECOIN,
-      paymentMethod, status: transition.to, direction: 'ONRAMP', registerDate: now.toISOString(), depositInstructions, treasuryItems: [], events: [],
+      id,
+      userId,
+      numberCode: `ONR-${String(rows[0]!.seq).padStart(6, '0')}`,
+      originId: userId,
+      destinationId: b.destination.externalWalletId,
+      symbolOrigin: origin,
+      symbolDestination: destinationToken,
+      amountOrigin: b.amount,
+      amountDestination,
+      rate: COP_PER_STABLECOIN,
+      paymentMethod,
+      status: transition.to,
+      direction: 'ONRAMP',
+      registerDate: now.toISOString(),
+      depositInstructions,
+      treasuryItems: [],
+      events: [],
     };
     await ctx.sql.query('update on_ramps set record = $2 where id = $1', [id, JSON.stringify(operation)]);
-    if (!inverse) await ctx.sql.query('insert into on_ramp_checkouts (id, operation_id, tenant_id, redirect_url) values ($1, $2, $3, $4)', [checkoutId, id, tenant.id, b.redirectUrl ?? null]);
+    if (!inverse)
+      await ctx.sql.query(
+        'insert into on_ramp_checkouts (id, operation_id, tenant_id, redirect_url) values ($1, $2, $3, $4)',
+        [checkoutId, id, tenant.id, b.redirectUrl ?? null],
+      );
     await emitTransition(ctx, tenant.id, transition, operation);
     if (inverse) await creditStablecoin(ctx, tenant.id, userId, destinationToken, amountDestination);
     // depositInfo: present when the user must send funds (NORMAL), null otherwise (INVERSE, paid from the balance).
-    const depositInfo = inverse ? null : { paymentMethod, quote: { rate: COP_PER_STABLECOIN, amountDestination }, depositInstructions };
+    const depositInfo = inverse
+      ? null
+      : { paymentMethod, quote: { rate: COP_PER_STABLECOIN, amountDestination }, depositInstructions };
     return { status: 201, body: { operation, tierEscalation: null, depositInfo } };
   },
 
@@ -152,10 +214,21 @@ export const handlers: Handlers = {
     return {
       status: 200,
       body: {
-        checkoutId: c.checkout_id, operationId: c.id, clientId: c.tenant_id, numberCode: op.numberCode, amount: op.amountOrigin, currency: op.symbolOrigin,
-        amountDestination: op.amountDestination, symbolDestination: op.symbolDestination, paymentMethod: op.paymentMethod,
-        bankCode: text(instructions.bankCode), bankName: text(instructions.bankName), phone: text(instructions.phone), reference: String(instructions.reference ?? ''),
-        redirectUrl: c.redirect_url, status: c.status,
+        checkoutId: c.checkout_id,
+        operationId: c.id,
+        clientId: c.tenant_id,
+        numberCode: op.numberCode,
+        amount: op.amountOrigin,
+        currency: op.symbolOrigin,
+        amountDestination: op.amountDestination,
+        symbolDestination: op.symbolDestination,
+        paymentMethod: op.paymentMethod,
+        bankCode: text(instructions.bankCode),
+        bankName: text(instructions.bankName),
+        phone: text(instructions.phone),
+        reference: String(instructions.reference ?? ''),
+        redirectUrl: c.redirect_url,
+        status: c.status,
       },
     };
   },

@@ -14,11 +14,14 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 const NOT_FOUND = 'No tenant has this client ID.';
 
 type Row = Record<string, any>;
-const rows = (sql: Sql, table: string, order: string, tenantId: string) => sql.query<Row>(`select * from ${table} where tenant_id = $1 order by ${order}`, [tenantId]);
+const rows = (sql: Sql, table: string, order: string, tenantId: string) =>
+  sql.query<Row>(`select * from ${table} where tenant_id = $1 order by ${order}`, [tenantId]);
 
 async function tenantState(ctx: HandlerContext, tenantId: string) {
   if (ctx.tenant && ctx.tenant.id !== tenantId) refuse(404, 'not_found', NOT_FOUND);
-  const tenant = (await ctx.sql.query<Row>('select id, name, created_at from tenants where id = $1', [tenantId]))[0] ?? refuse(404, 'not_found', NOT_FOUND);
+  const tenant =
+    (await ctx.sql.query<Row>('select id, name, created_at from tenants where id = $1', [tenantId]))[0] ??
+    refuse(404, 'not_found', NOT_FOUND);
   const [users, balances, wallets, accounts, external, payouts, onRamps, transfers, webhooks, endpoints] = [
     await rows(ctx.sql, 'users', 'created_at, id', tenantId),
     await rows(ctx.sql, 'balances', 'owner_id, currency', tenantId),
@@ -38,33 +41,89 @@ async function tenantState(ctx: HandlerContext, tenantId: string) {
       const email = (person.contactsData ?? []).find((c: Row) => c.dataTypeContact === 'email')?.dataValue ?? '';
       const { documentType, documentNumber } = personOf(u as UserRow);
       return {
-        userId: u.id, status: u.status, firstName: String(person.firstName ?? ''), middleName: person.middleName ?? null, firstSurname: String(person.firstSurname ?? ''),
-        lastName: person.lastName ?? null, documentType, documentNumber, email: String(email), registeredAt: iso(u.created_at),
+        userId: u.id,
+        status: u.status,
+        firstName: String(person.firstName ?? ''),
+        middleName: person.middleName ?? null,
+        firstSurname: String(person.firstSurname ?? ''),
+        lastName: person.lastName ?? null,
+        documentType,
+        documentNumber,
+        email: String(email),
+        registeredAt: iso(u.created_at),
       };
     }),
     balances: balances.map((b) => ({ userId: b.owner_id, currency: b.currency, balance: Number(b.amount) })),
     custodyWallets: wallets.map((w) => {
       const view = walletView(w as Parameters<typeof walletView>[0]);
-      return { id: w.id, userId: w.user_id, token: w.token, network: w.network, wallet: view.wallet, status: w.status, balance: String(Number(w.balance)) };
+      return {
+        id: w.id,
+        userId: w.user_id,
+        token: w.token,
+        network: w.network,
+        wallet: view.wallet,
+        status: w.status,
+        balance: String(Number(w.balance)),
+      };
     }),
     bankAccounts: accounts.map((a) => ({
-      accountId: a.id, userId: a.user_id, status: a.status, bankName: a.bank_name, accountNumber: a.account_number, accountType: a.account_type, accountHolderName: a.holder_name,
+      accountId: a.id,
+      userId: a.user_id,
+      status: a.status,
+      bankName: a.bank_name,
+      accountNumber: a.account_number,
+      accountType: a.account_type,
+      accountHolderName: a.holder_name,
     })),
-    externalWallets: external.map((e) => ({ externalWalletId: e.id, userId: e.user_id, token: e.token, network: e.network, status: e.status })),
+    externalWallets: external.map((e) => ({
+      externalWalletId: e.id,
+      userId: e.user_id,
+      token: e.token,
+      network: e.network,
+      status: e.status,
+    })),
     payouts: payouts.map((p) => ({
-      id: p.id, userId: p.user_id, destinationId: p.account_id, amount: Number(p.amount), currency: p.currency, paymentMethod: p.payment_method, status: p.status, createdAt: iso(p.created_at),
+      id: p.id,
+      userId: p.user_id,
+      destinationId: p.account_id,
+      amount: Number(p.amount),
+      currency: p.currency,
+      paymentMethod: p.payment_method,
+      status: p.status,
+      createdAt: iso(p.created_at),
     })),
     onRamps: onRamps.map((o) => ({
-      id: o.id, userId: o.user_id, numberCode: String(o.record.numberCode ?? ''), amountOrigin: Number(o.record.amountOrigin), symbolOrigin: String(o.record.symbolOrigin ?? ''),
-      amountDestination: Number(o.amount_destination), symbolDestination: o.symbol_destination, paymentMethod: String(o.record.paymentMethod ?? ''), status: o.status,
-      checkoutUrl: typeof o.record.depositInstructions?.checkoutUrl === 'string' ? o.record.depositInstructions.checkoutUrl : null, createdAt: iso(o.created_at),
+      id: o.id,
+      userId: o.user_id,
+      numberCode: String(o.record.numberCode ?? ''),
+      amountOrigin: Number(o.record.amountOrigin),
+      symbolOrigin: String(o.record.symbolOrigin ?? ''),
+      amountDestination: Number(o.amount_destination),
+      symbolDestination: o.symbol_destination,
+      paymentMethod: String(o.record.paymentMethod ?? ''),
+      status: o.status,
+      checkoutUrl:
+        typeof o.record.depositInstructions?.checkoutUrl === 'string' ? o.record.depositInstructions.checkoutUrl : null,
+      createdAt: iso(o.created_at),
     })),
     transfers: transfers.map((t) => ({
-      id: t.id, userId: t.user_id, walletOriginId: t.origin_wallet, walletDestinationId: t.destination_wallet, amount: Number(t.amount), token: t.token, status: t.status, createdAt: iso(t.created_at),
+      id: t.id,
+      userId: t.user_id,
+      walletOriginId: t.origin_wallet,
+      walletDestinationId: t.destination_wallet,
+      amount: Number(t.amount),
+      token: t.token,
+      status: t.status,
+      createdAt: iso(t.created_at),
     })),
     webhooks: webhooks.map((w) => webhookView(w as Parameters<typeof webhookView>[0])),
     endpoints: endpoints.map((e) => ({
-      id: e.id, name: e.name, url: String(e.config?.url ?? ''), triggerEvent: e.trigger_event ?? null, isActive: e.is_active, registerDate: iso(e.created_at),
+      id: e.id,
+      name: e.name,
+      url: String(e.config?.url ?? ''),
+      triggerEvent: e.trigger_event ?? null,
+      isActive: e.is_active,
+      registerDate: iso(e.created_at),
     })),
   };
 }
@@ -74,7 +133,10 @@ export const handlers: Handlers = {
     const found = ctx.tenant
       ? await ctx.sql.query<Row>('select id, name, created_at from tenants where id = $1', [ctx.tenant.id])
       : await ctx.sql.query<Row>('select id, name, created_at from tenants order by created_at, id');
-    return { status: 200, body: { tenants: found.map((t) => ({ clientId: t.id, name: t.name, createdAt: iso(t.created_at) })) } };
+    return {
+      status: 200,
+      body: { tenants: found.map((t) => ({ clientId: t.id, name: t.name, createdAt: iso(t.created_at) })) },
+    };
   },
 
   getTenantState: async (ctx) => ({ status: 200, body: await tenantState(ctx, ctx.path.tenantId!) }),

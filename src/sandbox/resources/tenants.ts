@@ -42,7 +42,9 @@ export const TOKEN_ISSUER = 'ramp-api-sandbox';
  * it, so every instance on one PostgreSQL signs and accepts the same tokens. Never answered or logged.
  */
 export async function ensureSigningKey(db: Sql): Promise<void> {
-  await db.query('insert into sandbox_signing_key (id, secret) values (1, $1) on conflict (id) do nothing', [randomBytes(32).toString('base64url')]);
+  await db.query('insert into sandbox_signing_key (id, secret) values (1, $1) on conflict (id) do nothing', [
+    randomBytes(32).toString('base64url'),
+  ]);
 }
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -64,7 +66,13 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
 const tokenCache = new Map<string, { tenant: Tenant; family: string; expiresAt: number; cachedAt: number }>();
 const CACHE_MS = 5_000;
 
-export async function tenantForToken(db: Sql, token: string, family: string, now: Date, cache = true): Promise<Tenant | null> {
+export async function tenantForToken(
+  db: Sql,
+  token: string,
+  family: string,
+  now: Date,
+  cache = true,
+): Promise<Tenant | null> {
   const cached = cache ? tokenCache.get(token) : undefined;
   if (cached && performance.now() - cached.cachedAt < CACHE_MS) {
     return cached.family === family && cached.expiresAt > now.getTime() ? cached.tenant : null;
@@ -75,7 +83,12 @@ export async function tenantForToken(db: Sql, token: string, family: string, now
   );
   const row = rows[0];
   if (!row) return null;
-  const entry = { tenant: { id: row.id, name: row.name }, family: row.family, expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : Infinity, cachedAt: performance.now() };
+  const entry = {
+    tenant: { id: row.id, name: row.name },
+    family: row.family,
+    expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : Infinity,
+    cachedAt: performance.now(),
+  };
   if (cache) {
     if (tokenCache.size > 10_000) tokenCache.clear();
     tokenCache.set(token, entry);
@@ -84,28 +97,46 @@ export async function tenantForToken(db: Sql, token: string, family: string, now
 }
 
 export async function integrationRegisterOf(sql: Sql, tenantId: string): Promise<string> {
-  const rows = await sql.query<{ integration_register: string }>('select integration_register from tenants where id = $1', [tenantId]);
+  const rows = await sql.query<{ integration_register: string }>(
+    'select integration_register from tenants where id = $1',
+    [tenantId],
+  );
   return rows[0]!.integration_register;
 }
 
 async function issueToken(sql: Sql, body: unknown, family: 'business' | 'v1', now: Date) {
   const { clientId, clientSecret } = (body ?? {}) as Record<string, unknown>;
   if (typeof clientId !== 'string' || typeof clientSecret !== 'string') {
-    refuse(family === 'business' ? 400 : 401, 'invalid_credentials', 'Send the tenant credentials `{ clientId, clientSecret }` from createTenant.');
+    refuse(
+      family === 'business' ? 400 : 401,
+      'invalid_credentials',
+      'Send the tenant credentials `{ clientId, clientSecret }` from createTenant.',
+    );
   }
   const column = family === 'business' ? 'business_secret' : 'v1_secret';
   const rows = /^[0-9a-f-]{36}$/i.test(String(clientId))
-    ? await sql.query<{ id: string; secret: string }>(`select id, ${column} as secret from tenants where id = $1`, [clientId])
+    ? await sql.query<{ id: string; secret: string }>(`select id, ${column} as secret from tenants where id = $1`, [
+        clientId,
+      ])
     : [];
-  if (!rows[0] || !sameText(rows[0].secret, String(clientSecret))) refuse(401, 'invalid_credentials', 'These credentials belong to no tenant.');
+  if (!rows[0] || !sameText(rows[0].secret, String(clientSecret)))
+    refuse(401, 'invalid_credentials', 'These credentials belong to no tenant.');
   // A signed JWT: `sub` the client, `aud` the family, `iat` and `exp` in sandbox time, `jti` unique per token.
   // The token is also stored, so resetSandbox (which removes the tenant) ends it at once.
   const lifetime = TOKEN_LIFETIME_SECONDS[family];
   const iat = Math.floor(now.getTime() / 1000);
   const key = (await sql.query<{ secret: string }>('select secret from sandbox_signing_key where id = 1'))[0]!.secret;
-  const token = signJwt({ iss: TOKEN_ISSUER, sub: rows[0]!.id, aud: family, iat, exp: iat + lifetime, jti: randomUUID() }, key);
+  const token = signJwt(
+    { iss: TOKEN_ISSUER, sub: rows[0]!.id, aud: family, iat, exp: iat + lifetime, jti: randomUUID() },
+    key,
+  );
   const expires = new Date((iat + lifetime) * 1000);
-  await sql.query('insert into tokens (token, tenant_id, family, expires_at) values ($1, $2, $3, $4)', [token, rows[0]!.id, family, expires.toISOString()]);
+  await sql.query('insert into tokens (token, tenant_id, family, expires_at) values ($1, $2, $3, $4)', [
+    token,
+    rows[0]!.id,
+    family,
+    expires.toISOString(),
+  ]);
   return { status: 200, body: { access_token: token, token_type: 'Bearer', expires_in: lifetime } };
 }
 
@@ -115,7 +146,9 @@ async function issueToken(sql: Sql, body: unknown, family: 'business' | 'v1', no
  * always exists, so there is a row to wait on) instead of reading the value it is replacing.
  */
 export async function loadClockOffset(db: Sql, lock = false): Promise<number> {
-  const rows = await db.query<{ offset_ms: string | number }>(`select offset_ms from sandbox_clock where id = 1${lock ? ' for share' : ''}`);
+  const rows = await db.query<{ offset_ms: string | number }>(
+    `select offset_ms from sandbox_clock where id = 1${lock ? ' for share' : ''}`,
+  );
   return rows[0] ? Number(rows[0].offset_ms) : 0;
 }
 
@@ -161,7 +194,11 @@ export const handlers: Handlers = {
   },
 
   // Sandbox time moves with the real clock: the answer is never kept for the next read.
-  getClock: async (ctx) => ({ status: 200, body: { now: ctx.clock.now().toISOString(), offsetSeconds: ctx.clock.offsetMs / 1000 }, keep: false }),
+  getClock: async (ctx) => ({
+    status: 200,
+    body: { now: ctx.clock.now().toISOString(), offsetSeconds: ctx.clock.offsetMs / 1000 },
+    keep: false,
+  }),
 
   advanceClock: async (ctx) => {
     // One statement adds to the stored offset: concurrent advances (on several instances too) all count.

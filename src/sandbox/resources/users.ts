@@ -39,14 +39,17 @@ export interface UserRow {
 export function personOf(user: UserRow) {
   const p = user.record.person ?? {};
   return {
-    name: [p.firstName, p.middleName, p.firstSurname, p.lastName].filter((part) => typeof part === 'string' && part.trim()).join(' '),
+    name: [p.firstName, p.middleName, p.firstSurname, p.lastName]
+      .filter((part) => typeof part === 'string' && part.trim())
+      .join(' '),
     documentType: String(p.identificationType ?? '').toUpperCase(),
     documentNumber: String(p.identificationNro ?? ''),
   };
 }
 
 /** Whether `id` has the form of a UUID, the only form a record ID of the sandbox takes. */
-export const isUuid = (id: unknown): id is string => typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+export const isUuid = (id: unknown): id is string =>
+  typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /**
  * A user of the tenant: `'client'` for the tenant's own ID (which acts as an approved user), null if unknown.
@@ -79,7 +82,10 @@ export function requireOwnClient(ctx: HandlerContext): Tenant {
 
 /** A balance is found by its tenant and its owner (the client or a user): never by an ID alone. */
 export async function balanceOf(sql: Sql, tenantId: string, ownerId: string, currency: string): Promise<number> {
-  const rows = await sql.query<{ amount: string }>('select amount from balances where tenant_id = $1 and owner_id = $2 and currency = $3', [tenantId, ownerId, currency]);
+  const rows = await sql.query<{ amount: string }>(
+    'select amount from balances where tenant_id = $1 and owner_id = $2 and currency = $3',
+    [tenantId, ownerId, currency],
+  );
   return rows[0] ? Number(rows[0].amount) : 0;
 }
 
@@ -93,7 +99,14 @@ export const MAX_BALANCE = 1e15;
  * Credits `amount`; null (nothing changed) when the balance would pass `limit` (MAX_BALANCE for new money; a
  * refund of money debited before passes null, and is never refused).
  */
-export async function credit(sql: Sql, tenantId: string, ownerId: string, currency: string, amount: number, limit: number | null = MAX_BALANCE): Promise<number | null> {
+export async function credit(
+  sql: Sql,
+  tenantId: string,
+  ownerId: string,
+  currency: string,
+  amount: number,
+  limit: number | null = MAX_BALANCE,
+): Promise<number | null> {
   const rows = await sql.query<{ amount: string }>(
     `insert into balances (tenant_id, owner_id, currency, amount) select $1, $2, $3, $4 where $5::numeric is null or $4::numeric <= $5
      on conflict (tenant_id, owner_id, currency) do update set amount = balances.amount + excluded.amount
@@ -104,14 +117,28 @@ export async function credit(sql: Sql, tenantId: string, ownerId: string, curren
 }
 
 /** Debits atomically (one statement, safe under concurrency); false when the balance is short. */
-export async function debit(sql: Sql, tenantId: string, ownerId: string, currency: string, amount: number): Promise<boolean> {
-  const rows = await sql.query('update balances set amount = amount - $4 where tenant_id = $1 and owner_id = $2 and currency = $3 and amount >= $4 returning amount', [tenantId, ownerId, currency, amount]);
+export async function debit(
+  sql: Sql,
+  tenantId: string,
+  ownerId: string,
+  currency: string,
+  amount: number,
+): Promise<boolean> {
+  const rows = await sql.query(
+    'update balances set amount = amount - $4 where tenant_id = $1 and owner_id = $2 and currency = $3 and amount >= $4 returning amount',
+    [tenantId, ownerId, currency, amount],
+  );
   return rows.length === 1;
 }
 
 function registeredUser(id: string, body: Record<string, any>, now: Date) {
   const personId = randomUUID();
-  const contact = (dataTypeContact: 'email' | 'phone', dataValue: string) => ({ dataTypeContact, dataValue, isVerified: false, personId });
+  const contact = (dataTypeContact: 'email' | 'phone', dataValue: string) => ({
+    dataTypeContact,
+    dataValue,
+    isVerified: false,
+    personId,
+  });
   return {
     person: {
       id: personId,
@@ -164,7 +191,10 @@ async function decide(ctx: HandlerContext, trigger: 'approveUser' | 'rejectUser'
 }
 
 async function userOrClient(sql: Sql, userId: string): Promise<{ tenantId: string } | null> {
-  const rows = await sql.query<{ tenant_id: string }>('select tenant_id from users where id = $1 union all select id from tenants where id = $1', [userId]);
+  const rows = await sql.query<{ tenant_id: string }>(
+    'select tenant_id from users where id = $1 union all select id from tenants where id = $1',
+    [userId],
+  );
   return rows[0] ? { tenantId: rows[0].tenant_id } : null;
 }
 
@@ -172,7 +202,7 @@ export const handlers: Handlers = {
   registerUser: async (ctx) => {
     const tenant = tenantOf(ctx);
     if (ctx.headers['x-integration-register'] !== (await integrationRegisterOf(ctx.sql, tenant.id))) {
-      refuse(401, 'invalid_integration', 'The x-integration-register value is not this client\'s.');
+      refuse(401, 'invalid_integration', "The x-integration-register value is not this client's.");
     }
     const id = ctx.body.external_user_id ?? randomUUID();
     // A chosen ID that names any record (another tenant's clientId, a user, a wallet...) is taken: it would alias it.
@@ -188,18 +218,26 @@ export const handlers: Handlers = {
       [id, tenant.id, to, JSON.stringify(record), now.toISOString()],
     );
     if (!inserted.length) refuse(422, 'user_exists', 'A user with this external_user_id is already registered.');
-    await emitTransition(ctx, tenant.id, nextState(userStates, 'user', null, 'registerUser'), { ...record, status: to, complianceStatus: to });
+    await emitTransition(ctx, tenant.id, nextState(userStates, 'user', null, 'registerUser'), {
+      ...record,
+      status: to,
+      complianceStatus: to,
+    });
     return { status: 201, body: { user_id: id, status: 'success', message: 'User registered', data: record } };
   },
 
   listClientUsers: async (ctx) => {
     const tenant = requireOwnClient(ctx);
-    const rows = await ctx.sql.query<UserRow>('select * from users where tenant_id = $1 order by created_at', [tenant.id]);
+    const rows = await ctx.sql.query<UserRow>('select * from users where tenant_id = $1 order by created_at', [
+      tenant.id,
+    ]);
     return { status: 200, body: { users: rows.map(userView) } };
   },
 
   listAdminUsers: async (ctx) => {
-    const rows = await ctx.sql.query<UserRow>('select * from users where tenant_id = $1 order by created_at', [tenantOf(ctx).id]);
+    const rows = await ctx.sql.query<UserRow>('select * from users where tenant_id = $1 order by created_at', [
+      tenantOf(ctx).id,
+    ]);
     return { status: 200, body: { users: rows.map(userView) } };
   },
 
@@ -207,15 +245,20 @@ export const handlers: Handlers = {
   rejectUser: (ctx) => decide(ctx, 'rejectUser'),
 
   fundUser: async (ctx) => {
-    const owner = (await userOrClient(ctx.sql, ctx.path.userId!)) ?? refuse(404, 'not_found', 'No user or client has this ID.');
+    const owner =
+      (await userOrClient(ctx.sql, ctx.path.userId!)) ?? refuse(404, 'not_found', 'No user or client has this ID.');
     requireInScope(ctx, owner.tenantId, 'No user or client has this ID.');
     const balance = await credit(ctx.sql, owner.tenantId, ctx.path.userId!, ctx.body.currency, ctx.body.amount);
-    if (balance === null) refuse(400, 'balance_limit', `The balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
+    if (balance === null)
+      refuse(400, 'balance_limit', `The balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
     return { status: 200, body: { userId: ctx.path.userId, currency: ctx.body.currency, balance } };
   },
 
   setTierLimit: async (ctx) => {
-    const rows = await ctx.sql.query('update users set tier_limit = $2 where id = $1 and ($3::uuid is null or tenant_id = $3) returning id', [ctx.path.userId, ctx.body.maxAmount, ctx.tenant?.id ?? null]);
+    const rows = await ctx.sql.query(
+      'update users set tier_limit = $2 where id = $1 and ($3::uuid is null or tenant_id = $3) returning id',
+      [ctx.path.userId, ctx.body.maxAmount, ctx.tenant?.id ?? null],
+    );
     if (!rows.length) refuse(404, 'not_found', 'No registered user has this ID.');
     return { status: 200, body: { userId: ctx.path.userId, maxAmount: ctx.body.maxAmount } };
   },

@@ -64,7 +64,10 @@ interface WalletRow {
 
 /** A numeric column as decimal text without an exponent or trailing zeros (`1e-7` is `0.0000001`, `2.500000` is `2.5`). */
 export function decimalText(value: string | number): string {
-  const text = typeof value === 'number' ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : value;
+  const text =
+    typeof value === 'number'
+      ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+      : value;
   return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
 }
 
@@ -93,14 +96,26 @@ export function walletView(w: WalletRow) {
   };
 }
 
-export async function openCustodyWallet(sql: Sql, tenantId: string, userId: string, token: string, network: string, now: Date): Promise<WalletRow> {
+export async function openCustodyWallet(
+  sql: Sql,
+  tenantId: string,
+  userId: string,
+  token: string,
+  network: string,
+  now: Date,
+): Promise<WalletRow> {
   const { to } = nextState(custodyWalletStates, 'custody wallet', null, 'createCustodyWallet');
   const rows = await sql.query<WalletRow>(
     `insert into custody_wallets (id, tenant_id, user_id, token, network, address, status, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
     [randomUUID(), tenantId, userId, token, network, `0x${randomBytes(20).toString('hex')}`, to, now.toISOString()],
   );
-  await emitTransition({ sql, clock: { now: () => now } }, tenantId, nextState(custodyWalletStates, 'custody wallet', null, 'createCustodyWallet'), walletView(rows[0]!));
+  await emitTransition(
+    { sql, clock: { now: () => now } },
+    tenantId,
+    nextState(custodyWalletStates, 'custody wallet', null, 'createCustodyWallet'),
+    walletView(rows[0]!),
+  );
   return rows[0]!;
 }
 
@@ -143,14 +158,21 @@ function transferView(t: TransferRow) {
 }
 
 async function settleTransfer(ctx: HandlerContext, trigger: 'completeWalletTransfer' | 'cancelWalletTransfer') {
-  const rows = await ctx.sql.query<TransferRow>('select * from wallet_transfers where id = $1 for update', [ctx.path.transferId]);
+  const rows = await ctx.sql.query<TransferRow>('select * from wallet_transfers where id = $1 for update', [
+    ctx.path.transferId,
+  ]);
   const transfer = rows[0] ?? refuse(404, 'not_found', 'No wallet transfer has this ID.');
   requireInScope(ctx, transfer.tenant_id, 'No wallet transfer has this ID.');
   const { to } = nextState(walletTransferStates, 'wallet transfer', transfer.status, trigger);
   const receiver = to === 'completed' ? transfer.destination_wallet : transfer.origin_wallet;
   await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1', [receiver, transfer.amount]);
   await ctx.sql.query('update wallet_transfers set status = $2 where id = $1', [transfer.id, to]);
-  await emitTransition(ctx, transfer.tenant_id, nextState(walletTransferStates, 'wallet transfer', transfer.status, trigger), transferView({ ...transfer, status: to }));
+  await emitTransition(
+    ctx,
+    transfer.tenant_id,
+    nextState(walletTransferStates, 'wallet transfer', transfer.status, trigger),
+    transferView({ ...transfer, status: to }),
+  );
   return { status: 200, body: { id: transfer.id, status: to } };
 }
 
@@ -159,22 +181,36 @@ export const handlers: Handlers = {
     const tenant = requireOwnClient(ctx);
     await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
     const token = String(ctx.body.token).toUpperCase();
-    if (!(token in TOKENS)) refuse(400, 'token_not_supported', `The sandbox holds ${Object.keys(TOKENS).join(' and ')} only.`);
-    const wallet = await openCustodyWallet(ctx.sql, tenant.id, ctx.path.userId!, token, ctx.body.network ?? 'POLYGON', ctx.clock.now());
+    if (!(token in TOKENS))
+      refuse(400, 'token_not_supported', `The sandbox holds ${Object.keys(TOKENS).join(' and ')} only.`);
+    const wallet = await openCustodyWallet(
+      ctx.sql,
+      tenant.id,
+      ctx.path.userId!,
+      token,
+      ctx.body.network ?? 'POLYGON',
+      ctx.clock.now(),
+    );
     return { status: 200, body: walletView(wallet) };
   },
 
   listCustodyWallets: async (ctx) => {
     const tenant = requireOwnClient(ctx);
     await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
-    const rows = await ctx.sql.query<WalletRow>('select * from custody_wallets where tenant_id = $1 and user_id = $2 order by created_at', [tenant.id, ctx.path.userId]);
+    const rows = await ctx.sql.query<WalletRow>(
+      'select * from custody_wallets where tenant_id = $1 and user_id = $2 order by created_at',
+      [tenant.id, ctx.path.userId],
+    );
     return { status: 200, body: rows.map(walletView) };
   },
 
   getCustodyWalletBalance: async (ctx) => {
     const tenant = requireOwnClient(ctx);
     await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
-    const rows = await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2 and user_id = $3', [ctx.path.walletId, tenant.id, ctx.path.userId]);
+    const rows = await ctx.sql.query<WalletRow>(
+      'select * from custody_wallets where id = $1 and tenant_id = $2 and user_id = $3',
+      [ctx.path.walletId, tenant.id, ctx.path.userId],
+    );
     const wallet = rows[0] ?? refuse(404, 'not_found', 'No custody wallet of this user has this ID.');
     return { status: 200, body: { balance: decimalText(wallet.balance), token: wallet.token } };
   },
@@ -192,8 +228,10 @@ export const handlers: Handlers = {
     if (ctx.query.originWallet !== undefined) add('origin_wallet::text = ?', ctx.query.originWallet);
     // A day's bounds in epoch milliseconds, computed here: any date the description allows (year 0 included, which
     // PostgreSQL's date type refuses) is a valid bound, before or after every transfer.
-    if (ctx.query.startDate !== undefined) add('created_at >= to_timestamp(?::double precision / 1000)', dayStartMs(String(ctx.query.startDate)));
-    if (ctx.query.finalDate !== undefined) add('created_at < to_timestamp(?::double precision / 1000)', dayStartMs(String(ctx.query.finalDate), 1));
+    if (ctx.query.startDate !== undefined)
+      add('created_at >= to_timestamp(?::double precision / 1000)', dayStartMs(String(ctx.query.startDate)));
+    if (ctx.query.finalDate !== undefined)
+      add('created_at < to_timestamp(?::double precision / 1000)', dayStartMs(String(ctx.query.finalDate), 1));
     const rows = await ctx.sql.query<TransferRow>(
       `select * from wallet_transfers where ${where.join(' and ')} order by created_at desc, seq desc limit ${MAX_TRANSFERS}`,
       params,
@@ -207,46 +245,104 @@ export const handlers: Handlers = {
     await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
     const { walletOriginId, walletDestinationId, amount } = ctx.body as Record<string, unknown>;
     if (!isUuid(walletOriginId) || !isUuid(walletDestinationId) || typeof amount !== 'number' || !(amount > 0)) {
-      refuse(400, 'invalid_request', 'The sandbox expects { walletOriginId, walletDestinationId (custody wallet IDs), amount > 0 }.');
+      refuse(
+        400,
+        'invalid_request',
+        'The sandbox expects { walletOriginId, walletDestinationId (custody wallet IDs), amount > 0 }.',
+      );
     }
-    const origin = (await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2 and user_id = $3 for update', [walletOriginId, tenant.id, ctx.path.userId]))[0];
+    const origin = (
+      await ctx.sql.query<WalletRow>(
+        'select * from custody_wallets where id = $1 and tenant_id = $2 and user_id = $3 for update',
+        [walletOriginId, tenant.id, ctx.path.userId],
+      )
+    )[0];
     if (!origin) return refuse(403, 'forbidden', 'The origin wallet is not a custody wallet of this user.');
     // Another client's wallet is no destination (the sandbox's choice): it is answered as an unknown one.
-    const destination = (await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2', [walletDestinationId, tenant.id]))[0];
-    if (!destination || destination.token !== origin.token) refuse(400, 'invalid_destination', 'The destination is not a custody wallet of this client with the same token.');
-    const debited = await ctx.sql.query('update custody_wallets set balance = balance - $2 where id = $1 and balance >= $2 returning id', [origin.id, amount]);
+    const destination = (
+      await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2', [
+        walletDestinationId,
+        tenant.id,
+      ])
+    )[0];
+    if (!destination || destination.token !== origin.token)
+      refuse(400, 'invalid_destination', 'The destination is not a custody wallet of this client with the same token.');
+    const debited = await ctx.sql.query(
+      'update custody_wallets set balance = balance - $2 where id = $1 and balance >= $2 returning id',
+      [origin.id, amount],
+    );
     if (!debited.length) refuse(400, 'insufficient_funds', 'The origin wallet does not hold the amount.');
     const { to } = nextState(walletTransferStates, 'wallet transfer', null, 'createWalletTransfer');
     const rows = await ctx.sql.query<TransferRow>(
       `insert into wallet_transfers (id, tenant_id, user_id, origin_wallet, destination_wallet, destination_tenant, amount, token, status, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
-      [randomUUID(), tenant.id, ctx.path.userId, origin.id, destination!.id, destination!.tenant_id, amount, origin.token, to, ctx.clock.now().toISOString()],
+      [
+        randomUUID(),
+        tenant.id,
+        ctx.path.userId,
+        origin.id,
+        destination!.id,
+        destination!.tenant_id,
+        amount,
+        origin.token,
+        to,
+        ctx.clock.now().toISOString(),
+      ],
     );
-    await emitTransition(ctx, tenant.id, nextState(walletTransferStates, 'wallet transfer', null, 'createWalletTransfer'), transferView(rows[0]!));
+    await emitTransition(
+      ctx,
+      tenant.id,
+      nextState(walletTransferStates, 'wallet transfer', null, 'createWalletTransfer'),
+      transferView(rows[0]!),
+    );
     return { status: 200, body: transferView(rows[0]!) };
   },
 
   fundWallet: async (ctx) => {
-    const found = await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and ($2::uuid is null or tenant_id = $2) for update', [ctx.path.walletId, ctx.tenant?.id ?? null]);
+    const found = await ctx.sql.query<WalletRow>(
+      'select * from custody_wallets where id = $1 and ($2::uuid is null or tenant_id = $2) for update',
+      [ctx.path.walletId, ctx.tenant?.id ?? null],
+    );
     if (!found[0]) refuse(404, 'not_found', 'No custody wallet has this ID.');
-    const rows = await ctx.sql.query<WalletRow>('update custody_wallets set balance = balance + $2 where id = $1 and balance + $2 <= $3 returning *', [ctx.path.walletId, ctx.body.amount, MAX_BALANCE]);
-    const wallet = rows[0] ?? refuse(400, 'balance_limit', `The balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
+    const rows = await ctx.sql.query<WalletRow>(
+      'update custody_wallets set balance = balance + $2 where id = $1 and balance + $2 <= $3 returning *',
+      [ctx.path.walletId, ctx.body.amount, MAX_BALANCE],
+    );
+    const wallet =
+      rows[0] ?? refuse(400, 'balance_limit', `The balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
     return { status: 200, body: { walletId: wallet.id, token: wallet.token, balance: decimalText(wallet.balance) } };
   },
 
   createExternalWallet: async (ctx) => {
-    const owner = (await ctx.sql.query<{ tenant_id: string }>('select tenant_id from users where id = $1', [ctx.body.userId]))[0];
+    const owner = (
+      await ctx.sql.query<{ tenant_id: string }>('select tenant_id from users where id = $1', [ctx.body.userId])
+    )[0];
     if (!owner) return refuse(404, 'not_found', 'No registered user has this ID.');
     requireInScope(ctx, owner.tenant_id, 'No registered user has this ID.');
     if (ctx.body.externalWalletId !== undefined && (await identifierTaken(ctx.sql, ctx.body.externalWalletId))) {
       refuse(409, 'conflict', 'This externalWalletId is already in use; choose another.');
     }
-    const wallet = { id: ctx.body.externalWalletId ?? randomUUID(), token: ctx.body.token ?? 'USDC', network: ctx.body.network ?? 'POLYGON', status: ctx.body.status ?? 'APPROVED' };
-    const inserted = await ctx.sql.query('insert into external_wallets (id, tenant_id, user_id, token, network, status) values ($1, $2, $3, $4, $5, $6) on conflict (id) do nothing returning id', [
-      wallet.id, owner.tenant_id, ctx.body.userId, wallet.token, wallet.network, wallet.status,
-    ]);
+    const wallet = {
+      id: ctx.body.externalWalletId ?? randomUUID(),
+      token: ctx.body.token ?? 'USDC',
+      network: ctx.body.network ?? 'POLYGON',
+      status: ctx.body.status ?? 'APPROVED',
+    };
+    const inserted = await ctx.sql.query(
+      'insert into external_wallets (id, tenant_id, user_id, token, network, status) values ($1, $2, $3, $4, $5, $6) on conflict (id) do nothing returning id',
+      [wallet.id, owner.tenant_id, ctx.body.userId, wallet.token, wallet.network, wallet.status],
+    );
     if (!inserted.length) refuse(409, 'conflict', 'An external wallet with this ID exists.');
-    return { status: 201, body: { externalWalletId: wallet.id, userId: ctx.body.userId, token: wallet.token, network: wallet.network, status: wallet.status } };
+    return {
+      status: 201,
+      body: {
+        externalWalletId: wallet.id,
+        userId: ctx.body.userId,
+        token: wallet.token,
+        network: wallet.network,
+        status: wallet.status,
+      },
+    };
   },
 
   completeWalletTransfer: (ctx) => settleTransfer(ctx, 'completeWalletTransfer'),

@@ -33,23 +33,40 @@ interface WebhookRow {
   status: boolean;
 }
 
-export const webhookView = (w: WebhookRow) => ({ id: w.id, method: 'POST', process: w.process, status: w.status, url: w.url, userId: w.tenant_id });
+export const webhookView = (w: WebhookRow) => ({
+  id: w.id,
+  method: 'POST',
+  process: w.process,
+  status: w.status,
+  url: w.url,
+  userId: w.tenant_id,
+});
 
 export const handlers: Handlers = {
   listWebhooks: async (ctx) => {
     const tenant = requireOwnClient(ctx);
-    const rows = await ctx.sql.query<WebhookRow>('select * from business_webhooks where tenant_id = $1 order by created_at', [tenant.id]);
+    const rows = await ctx.sql.query<WebhookRow>(
+      'select * from business_webhooks where tenant_id = $1 order by created_at',
+      [tenant.id],
+    );
     return { status: 200, body: { webhooks: rows.map(webhookView) } };
   },
 
   deleteWebhook: async (ctx) => {
     const tenant = tenantOf(ctx);
-    const rows = ctx.path.clientId === tenant.id
-      ? await ctx.sql.query<WebhookRow>('select * from business_webhooks where id::text = $1 and tenant_id = $2 for update', [ctx.path.webhook_id, tenant.id])
-      : [];
+    const rows =
+      ctx.path.clientId === tenant.id
+        ? await ctx.sql.query<WebhookRow>(
+            'select * from business_webhooks where id::text = $1 and tenant_id = $2 for update',
+            [ctx.path.webhook_id, tenant.id],
+          )
+        : [];
     const hook = rows[0] ?? refuse(404, 'not_found', 'This client has no webhook with this ID.');
     const { to } = nextState(businessWebhookStates, 'webhook', String(hook.status), 'deleteWebhook');
-    const updated = await ctx.sql.query<WebhookRow>('update business_webhooks set status = $2 where id = $1 returning *', [hook.id, to === 'true']);
+    const updated = await ctx.sql.query<WebhookRow>(
+      'update business_webhooks set status = $2 where id = $1 returning *',
+      [hook.id, to === 'true'],
+    );
     return { status: 200, body: webhookView(updated[0]!) };
   },
 
@@ -57,7 +74,8 @@ export const handlers: Handlers = {
     requireInScope(ctx, ctx.body.clientId, 'No tenant has this client ID.');
     const refused = ctx.endpoints.refuseUrl(String(ctx.body.url));
     if (refused) refuse(400, 'endpoint_not_allowed', `The sandbox does not deliver there: ${refused}.`);
-    if (!(await ctx.sql.query('select 1 from tenants where id = $1', [ctx.body.clientId])).length) refuse(404, 'not_found', 'No tenant has this client ID.');
+    if (!(await ctx.sql.query('select 1 from tenants where id = $1', [ctx.body.clientId])).length)
+      refuse(404, 'not_found', 'No tenant has this client ID.');
     const { to } = nextState(businessWebhookStates, 'webhook', null, 'createBusinessWebhook');
     const rows = await ctx.sql.query<WebhookRow>(
       'insert into business_webhooks (id, tenant_id, url, process, status, created_at) values ($1, $2, $3, $4, $5, $6) returning *',
