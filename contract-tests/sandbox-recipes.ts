@@ -8,7 +8,7 @@ import { listOperations, type OperationEntry } from '../scripts/lib/openapi-look
 import { expect } from 'vitest';
 import { orThrow } from '../src/client/index.js';
 import type { SandboxClient } from '../src/client/sandbox/client.js';
-import { MAX_BODY_BYTES } from '../src/sandbox/request-body.js';
+import { MAX_BODY_BYTES } from '../src/sandbox/pipeline/request-body.js';
 import { sandboxToken } from '../src/testing/sandbox-users.js';
 import { validRequest, violations, type RequestInit } from './requests.js';
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { orThrow } from '../src/client/index.js';
 import { createSandboxClient } from '../src/client/sandbox/client.js';
-import { readBundleFile } from '../src/sandbox/openapi/document.js';
+import { readBundleFile } from '../src/sandbox/contract/document.js';
 import { startSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { registerExampleUser, sandboxToken } from '../src/testing/sandbox-users.js';
 import { repoRoot } from '../scripts/lib/apis.js';

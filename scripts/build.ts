@@ -3,7 +3,7 @@
 import { relative } from 'node:path';
 import { repoRoot } from './lib/apis.js';
 import { buildAll } from './lib/build.js';
-import { SNAPSHOT_FILE } from '../src/sandbox/snapshot.js';
+import { SNAPSHOT_FILE } from '../src/sandbox/store/snapshot.js';
 
 const started = performance.now();
 const { snapshotWritten } = await buildAll();

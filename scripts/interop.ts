@@ -16,7 +16,7 @@ import { repoRoot, SANDBOX_FAMILY, type ApiFamily } from './lib/apis.js';
 import { bundleAll } from './lib/bundle.js';
 import { startPrism } from './lib/prism.js';
 import { orThrow } from '../src/client/index.js';
-import { readBundleFile } from '../src/sandbox/openapi/document.js';
+import { readBundleFile } from '../src/sandbox/contract/document.js';
 import { createSandboxClient } from '../src/client/sandbox/client.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { registerExampleUser, sandboxToken } from '../src/testing/sandbox-users.js';

@@ -40,8 +40,8 @@ export function allApiFamilies(): ApiFamily[] {
   }));
 }
 
-export type { OpenApiDocument } from '../../src/sandbox/openapi/document.js';
-import type { OpenApiDocument } from '../../src/sandbox/openapi/document.js';
+export type { OpenApiDocument } from '../../src/sandbox/contract/document.js';
+import type { OpenApiDocument } from '../../src/sandbox/contract/document.js';
 
 export function readBundle(api: ApiFamily): OpenApiDocument {
   try {

@@ -7,8 +7,8 @@ import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:f
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildSandboxPages } from '../build-sandbox-pages.js';
-import { writeSnapshot } from '../../src/sandbox/snapshot.js';
-import { writeValidators } from '../../src/sandbox/validators.js';
+import { writeSnapshot } from './build-snapshot.js';
+import { writeValidators } from './build-validators.js';
 import { repoRoot } from './apis.js';
 import { bundleAllAsync } from './bundle.js';
 import { writeSandboxReferenceAsync } from './site.js';

@@ -1,1 +1,1 @@
-export * from '../../src/sandbox/openapi/lookup.js'; // moved to src/ so the sandbox shares it
+export * from '../../src/sandbox/contract/lookup.js'; // moved to src/ so the sandbox shares it

@@ -18,10 +18,10 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createBusinessClient, createV1Client } from '../../src/client/index.js';
-import { readBundleFile } from '../../src/sandbox/openapi/document.js';
+import { readBundleFile } from '../../src/sandbox/contract/document.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
-import { documentedEvents, processOf } from '../../src/sandbox/events/index.js';
-import { buildRoutes } from '../../src/sandbox/router.js';
+import { createEventCatalog, processOf } from '../../src/sandbox/events/index.js';
+import { buildRoutes } from '../../src/sandbox/contract/router.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
 import { startEventReceiver, type EventReceiver, type ReceiverBehaviour } from '../../src/testing/event-receiver.js';
 import { launchSandbox, type SandboxProcess } from '../../src/testing/sandbox-process.js';
@@ -256,7 +256,7 @@ async function runFlows(
       );
     // A healthy endpoint for every documented event; a 500 for user.created; a dropped connection for
     // fiat.payout.completed; a healthy business webhook of process ramp, a 500 one of wallet_transfer.
-    for (const event of documentedEvents())
+    for (const event of createEventCatalog().documented())
       await endpoint(`ok-${event}`, event, `${receivers.healthy.url}/v1/${t.clientId}/${event}`);
     await endpoint('fails-user.created', 'user.created', `${receivers.error500.url}/v1/${t.clientId}/user.created`);
     await endpoint(

@@ -1,1 +1,1 @@
-export * from '../../src/sandbox/openapi/schema-validator.js'; // moved to src/ so the sandbox shares it
+export * from '../../src/sandbox/contract/schema-validator.js'; // moved to src/ so the sandbox shares it

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { referencePagePath } from '../../src/sandbox/reference.js';
+import { referencePagePath } from '../../src/sandbox/contract/reference.js';
 import { allApiFamilies, distDir, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
 import { bundleAll } from './bundle.js';
 import { runRedoclyJob, runRedoclyJobAsync, type RedoclyJob } from './redocly.js';

@@ -3,11 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { DEFAULT_HEADERS_TIMEOUT_MS } from './connections.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS } from './http/connections.js';
 import { DataFolderError, prepareDataFolder } from './data-lock.js';
-import { DatabaseUnavailable, openPglite, type Db } from './db.js';
-import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './events/addresses.js';
-import { checkExposure } from './exposure.js';
+import { schema } from './resources/index.js';
+import { DatabaseUnavailable, openPglite, type Db } from './store/db.js';
+import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './core/addresses.js';
+import { checkExposure } from './http/exposure.js';
 import type { Sandbox } from './server.js';
 
 export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST] [--idle-timeout SECONDS]
@@ -255,7 +256,8 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   // A store in memory is opened at once, while the server's modules load, so that PGlite's reading of its files
   // and compiling of its WebAssembly (off the main thread) overlap with them. The sandbox is given the store, so
   // it is closed here, after the sandbox.
-  const early: Promise<Db> | undefined = 'memory' in store ? openPglite({ memory: true }) : undefined;
+  const early: Promise<Db> | undefined =
+    'memory' in store ? openPglite({ memory: true, schemaDigest: schema.digest }) : undefined;
   early?.catch(() => undefined); // awaited below; this only says that a failure is not unhandled meanwhile
   try {
     // Loaded once the options are known to be good: a refused option is answered without loading the server.

@@ -2,7 +2,7 @@
 // the source documents (and those the sandbox chose where it is silent).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, createV1Client, orThrow, type BusinessClient, type V1Client } from '../client/index.js';
-import { readBundleFile } from './openapi/document.js';
+import { readBundleFile } from './contract/document.js';
 import { createSandboxClient, type SandboxClient } from '../client/sandbox/client.js';
 import { startSandbox, type Sandbox } from './server.js';
 import { runReadmeBlock } from '../testing/readme-block.js';

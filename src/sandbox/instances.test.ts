@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createBusinessClient, createV1Client, orThrow } from '../client/index.js';
-import { readBundleFile } from './openapi/document.js';
+import { readBundleFile } from './contract/document.js';
 import { deliverySchedule } from '../client/webhooks/index.js';
 import { launchSandbox } from '../testing/sandbox-process.js';
 import { fundedExampleUser, registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
-import { readBundleFile, type OpenApiDocument } from './openapi/document.js';
+import { readBundleFile, type OpenApiDocument } from './contract/document.js';
 import {
   bodyExamples,
   listOperations,
@@ -17,7 +17,7 @@ import {
   resolveRef,
   type JsonObject,
   type OperationEntry,
-} from './openapi/lookup.js';
+} from './contract/lookup.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { storesUnderTest } from '../testing/stores.js';
 import { createSandboxClient, type SandboxClient } from '../client/sandbox/client.js';
@@ -199,12 +199,12 @@ const setAt = (target: JsonObject, path: string[], value: unknown) => {
 
 /** The operation called by tenant `t` on its own records, with `overrides` (`where` → value) in place. */
 function callFor(op: Op, t: Records, overrides: Record<string, string> = {}): Call {
-  const valueOf = (slot: Slot) => overrides[slot.where] ?? t[RECORD_OF[slot.name]!];
+  const valueFor = (slot: Slot) => overrides[slot.where] ?? t[RECORD_OF[slot.name]!];
   const call: Call = { method: op.entry.method.toUpperCase(), path: op.entry.path, query: {}, headers: {} };
   for (const p of op.entry.parameters) {
     const slot = op.slots.find((s) => s.where === `${p.in}.${p.name}`);
     const value = slot
-      ? valueOf(slot)
+      ? valueFor(slot)
       : p.name === 'x-integration-register'
         ? t.integrationRegister
         : p.required
@@ -219,7 +219,7 @@ function callFor(op: Op, t: Records, overrides: Record<string, string> = {}): Ca
     const own = OWN_BODIES[op.entry.operationId];
     const body = own ? own.body(t) : structuredClone((bodyExamples(op.doc, op.entry)[0]?.[1] ?? {}) as JsonObject);
     for (const slot of op.slots.filter((s) => s.where.startsWith('body.')))
-      setAt(body, slot.where.split('.').slice(1), valueOf(slot));
+      setAt(body, slot.where.split('.').slice(1), valueFor(slot));
     // Whatever an operation registers calls back to this test's receiver, never to an example host.
     if (typeof body.url === 'string') body.url = `${t.receiverUrl}/${op.entry.operationId}`;
     call.body = body;

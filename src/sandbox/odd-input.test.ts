@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
-import { readBundleFile } from './openapi/document.js';
-import { bodyExamples, listOperations, type OperationEntry } from './openapi/lookup.js';
+import { readBundleFile } from './contract/document.js';
+import { bodyExamples, listOperations, type OperationEntry } from './contract/lookup.js';
 import { rawRequest } from '../testing/raw-http.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
-import { MAX_BODY_BYTES } from './request-body.js';
+import { MAX_BODY_BYTES } from './pipeline/request-body.js';
 import { SANDBOX_FAMILIES, startSandbox, type Sandbox } from './server.js';
 
 const families = SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, createV1Client, orThrow, type V1Client } from 'ramp-api';
 import { createSandboxClient, type SandboxClient } from 'ramp-api/sandbox';
-import { readBundleFile } from './openapi/document.js';
+import { readBundleFile } from './contract/document.js';
 import { storesUnderTest } from '../testing/stores.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { startSandbox, type Sandbox } from './server.js';

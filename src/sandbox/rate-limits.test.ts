@@ -2,7 +2,7 @@
 // sandbox time; only operations whose description declares a 429 can be limited (read from the bundles).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createBusinessClient, orThrow } from '../client/index.js';
-import { readBundleFile } from './openapi/document.js';
+import { readBundleFile } from './contract/document.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
 import { startSandbox, type Sandbox } from './server.js';
 

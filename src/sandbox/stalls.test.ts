@@ -132,7 +132,7 @@ describe(`the sandbox with an open-files limit of ${OPEN_FILES}`, () => {
       const timer = setTimeout(() => reject(new Error(`the served request got no answer: ${answer}`)), 5_000);
       const check = () =>
         answer.includes('\r\n\r\n') && answer.includes('Served while flooded')
-          ? (clearTimeout(timer), resolve(answer))
+          ? void [clearTimeout(timer), resolve(answer)]
           : setTimeout(check, 20);
       check();
     });

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
-import { readBundleFile } from './openapi/document.js';
-import { bodyExamples, listOperations } from './openapi/lookup.js';
+import { readBundleFile } from './contract/document.js';
+import { bodyExamples, listOperations } from './contract/lookup.js';
 import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../testing/postgres.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { until } from '../testing/until.js';

@@ -4,7 +4,11 @@ import { ConfigurationError } from '../core/errors.js';
 import { sandboxOperations } from '../generated/sandbox-meta.js';
 import type { paths } from '../generated/sandbox.js';
 
-export type { components as sandboxComponents, paths as sandboxPaths } from '../generated/sandbox.js';
+export type {
+  components as sandboxComponents,
+  operations as sandboxOperationTypes,
+  paths as sandboxPaths,
+} from '../generated/sandbox.js';
 export { sandboxOperations } from '../generated/sandbox-meta.js';
 
 export type SandboxClient = RampClient<paths, typeof sandboxOperations>;

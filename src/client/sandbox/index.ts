@@ -6,5 +6,6 @@ export {
   type SandboxClient,
   type SandboxClientOptions,
   type sandboxComponents,
+  type sandboxOperationTypes,
   type sandboxPaths,
 } from './client.js';

@@ -9,7 +9,11 @@ import { createBusinessClient, createV1Client, orThrow } from '../../client/inde
 import { createWebhookReceiver, deliverySchedule, type Delivery } from '../../client/webhooks/index.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { startSandbox, type Sandbox } from '../server.js';
-import { checkPayload, documentedEvents } from './store.js';
+import { createEventCatalog } from './store.js';
+
+const catalog = createEventCatalog();
+const checkPayload = catalog.check;
+const documentedEvents = catalog.documented;
 import { eventMappingRows, MAPPING_FILE, renderMappingInto } from './table.js';
 import { readFileSync } from 'node:fs';
 import { storesUnderTest } from '../../testing/stores.js';

@@ -1,7 +1,7 @@
 // The control API's event operations: listEvents, listDeliveries, redeliver, triggerEvent.
-import { refuse, requireInScope, type Handlers } from '../handler.js';
-import type { Sql } from '../db.js';
-import { documentedEvents, emitEvent } from './store.js';
+import type { Handlers } from '../core/handler.js';
+import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import type { Sql } from '../store/db.js';
 
 interface DeliveryRow {
   id: string;
@@ -92,10 +92,10 @@ export const eventHandlers: Handlers = {
       'select status, tenant_id from sandbox_deliveries where id::text = $1 for update',
       [ctx.path.deliveryId],
     );
-    const row = rows[0] ?? refuse(404, 'not_found', 'No delivery has this ID.');
-    requireInScope(ctx, row.tenant_id, 'No delivery has this ID.');
+    const row = rows[0] ?? refuse(refusals.notFound('No delivery has this ID.'));
+    requireInScope(ctx.tenant, row.tenant_id, 'No delivery has this ID.');
     if (row.status === 'skipped')
-      refuse(409, 'conflict', 'The endpoint was inactive when the event happened; nothing is sent to it.');
+      refuse(refusals.conflict('The endpoint was inactive when the event happened; nothing is sent to it.'));
     await ctx.sql.query(`update sandbox_deliveries set status = 'pending', next_attempt_at = $2 where id = $1`, [
       ctx.path.deliveryId,
       ctx.clock.now().toISOString(),
@@ -109,12 +109,12 @@ export const eventHandlers: Handlers = {
       event: string;
       subject?: Record<string, unknown>;
     };
-    if (!documentedEvents().includes(event))
-      refuse(400, 'invalid_request', `The v1 description lists no event ${event}.`);
-    requireInScope(ctx, tenantId, 'No tenant has this client ID.');
+    if (!ctx.instance.events.documented().includes(event))
+      refuse(refusals.invalidRequest(400, `The v1 description lists no event ${event}.`));
+    requireInScope(ctx.tenant, tenantId, 'No tenant has this client ID.');
     if (!(await ctx.sql.query('select 1 from tenants where id = $1', [tenantId])).length)
-      refuse(404, 'not_found', 'No tenant has this client ID.');
-    const envelope = await emitEvent(ctx, tenantId, event, subject ?? {});
+      refuse(refusals.notFound('No tenant has this client ID.'));
+    const envelope = await ctx.instance.events.emit(ctx, tenantId, event, subject ?? {});
     const count = await ctx.sql.query<{ n: string }>(
       'select count(*) as n from sandbox_deliveries where event_id = $1',
       [envelope.id],

@@ -1,8 +1,8 @@
 // Events and webhook delivery of the sandbox (issue 15): the worker and the control handlers (their tables are
 // made with the others', by resources/index.ts's migrate).
-import type { Clock } from '../clock.js';
-import type { Db } from '../db.js';
-import { endpointPolicy, type EndpointPolicy } from './addresses.js';
+import type { Clock } from '../core/clock.js';
+import type { Db } from '../store/db.js';
+import { endpointPolicy, type EndpointPolicy } from '../core/addresses.js';
 import { startDeliveryWorker, type DeliveryWorker } from './worker.js';
 
 export interface SandboxEvents {
@@ -19,6 +19,6 @@ export async function startEvents(
   return { worker, close: () => worker.close() };
 }
 
-export { emitEvent, emitTransition, checkPayload, documentedEvents, type EventEnvelope } from './store.js';
+export { createEventCatalog, type EventEnvelope } from './store.js';
 export { eventMappingMarkdown, eventMappingRows, processOf } from './table.js';
 export { eventHandlers } from './handlers.js';

@@ -1,12 +1,12 @@
 // Events and their deliveries, in the sandbox's database. `emit` runs inside the transaction of the state
 // change, so an event exists exactly when the change was committed.
 import { randomUUID } from 'node:crypto';
-import { readBundleFile, type OpenApiDocument } from '../openapi/document.js';
-import { createSchemaValidator, type SchemaValidator } from '../openapi/schema-validator.js';
-import { precompiledValidators, validatorId } from '../reference.js';
-import type { Clock } from '../clock.js';
-import type { Db, Sql } from '../db.js';
-import type { Transition } from '../states.js';
+import { readBundleFile, type OpenApiDocument } from '../contract/document.js';
+import { createSchemaValidator, type SchemaValidator } from '../contract/schema-validator.js';
+import { precompiledValidators, validatorId } from '../contract/reference.js';
+import type { Clock } from '../core/clock.js';
+import type { Sql } from '../store/db.js';
+import type { EventCatalog } from '../core/instance.js';
 import { deliverySchedule } from 'ramp-api/webhooks';
 import { processOf } from './table.js';
 
@@ -58,27 +58,17 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
 }
 
-let v1: { doc: OpenApiDocument; schemas: Map<string, unknown>; validator: SchemaValidator } | undefined;
-function v1Bundle() {
-  if (!v1) {
-    const doc = readBundleFile('v1');
-    v1 = {
-      doc,
-      schemas: webhookSchemas(doc),
-      validator: createSchemaValidator(doc, validatorId(EVENTS_VALIDATORS), {
-        precompiled: precompiledValidators(EVENTS_VALIDATORS),
-      }),
-    };
-  }
-  return v1;
-}
-
-/** The name of the events' validators, which the build compiles ahead (src/sandbox/validators.ts). */
+/** The name of the events' validators, which the build compiles ahead (scripts/lib/build-validators.ts). */
 export const EVENTS_VALIDATORS = 'v1-events';
 
 /** The payload schema of each event the v1 description's `webhooks:` lists. */
 export function webhookSchemas(doc: OpenApiDocument): Map<string, unknown> {
-  const webhooks = (doc as { webhooks?: Record<string, any> }).webhooks ?? {};
+  const webhooks =
+    (
+      doc as {
+        webhooks?: Record<string, { post?: { requestBody?: { content?: Record<string, { schema?: unknown }> } } }>;
+      }
+    ).webhooks ?? {};
   return new Map(
     Object.entries(webhooks).flatMap(([event, item]) => {
       const schema: unknown = item?.post?.requestBody?.content?.['application/json']?.schema;
@@ -87,17 +77,23 @@ export function webhookSchemas(doc: OpenApiDocument): Map<string, unknown> {
   );
 }
 
-/** The event names the v1 description's `webhooks:` lists. */
-export function documentedEvents(): string[] {
-  return Object.keys((v1Bundle().doc as { webhooks?: Record<string, unknown> }).webhooks ?? {});
-}
-
-/** Problems of `payload` against the v1 description's `webhooks:` schema for `event`; throws for an unknown event. */
-export function checkPayload(event: string, payload: unknown): string[] {
-  const { schemas, validator } = v1Bundle();
-  const schema = schemas.get(event);
-  if (!schema) throw new Error(`The v1 description lists no event ${event}.`);
-  return validator.validate(schema, payload);
+/** The events of the v1 description `doc` (default: the package's bundle), for one sandbox. */
+export function createEventCatalog(doc: OpenApiDocument = readBundleFile('v1')): EventCatalog {
+  const schemas = webhookSchemas(doc);
+  let validator: SchemaValidator | undefined;
+  const check = (event: string, payload: unknown): string[] => {
+    const schema = schemas.get(event);
+    if (!schema) throw new Error(`The v1 description lists no event ${event}.`);
+    validator ??= createSchemaValidator(doc, validatorId(EVENTS_VALIDATORS), {
+      precompiled: precompiledValidators(EVENTS_VALIDATORS),
+    });
+    return validator.validate(schema, payload);
+  };
+  return {
+    documented: () => [...schemas.keys()],
+    check,
+    emit: (ctx, tenantId, event, data) => emitEvent(ctx, check, tenantId, event, data),
+  };
 }
 
 interface EmitContext {
@@ -106,24 +102,33 @@ interface EmitContext {
 }
 
 /** Records `event` for `tenantId` and one delivery per endpoint that receives it. Returns the envelope. */
-export async function emitEvent(
+async function emitEvent(
   ctx: EmitContext,
+  check: EventCatalog['check'],
   tenantId: string,
   event: string,
   data: Record<string, unknown>,
 ): Promise<EventEnvelope> {
   const now = ctx.clock.now();
   const envelope: EventEnvelope = { event, id: randomUUID(), createdAt: now.toISOString(), tenantId, data };
-  const problems = checkPayload(event, envelope);
+  const problems = check(event, envelope);
   if (problems.length) throw new Error(`The ${event} payload breaks the v1 description: ${problems.join('; ')}`);
   await ctx.sql.query(
     'insert into sandbox_events (id, tenant_id, event, payload, created_at) values ($1, $2, $3, $4, $5)',
     [envelope.id, tenantId, event, JSON.stringify(envelope), envelope.createdAt],
   );
-  const endpoints = await ctx.sql.query<{ id: string; config: any; is_active: boolean }>(
-    'select id, config, is_active from integration_endpoints where tenant_id = $1 and trigger_event = $2',
-    [tenantId, event],
-  );
+  const endpoints = await ctx.sql.query<{
+    id: string;
+    config: {
+      url: string;
+      timeoutMs?: number;
+      retryConfig?: NonNullable<Parameters<typeof deliverySchedule>[0]>['retryConfig'];
+    };
+    is_active: boolean;
+  }>('select id, config, is_active from integration_endpoints where tenant_id = $1 and trigger_event = $2', [
+    tenantId,
+    event,
+  ]);
   const rows: { kind: string; id: string; url: string; timeoutMs: number; delays: number[]; active: boolean }[] =
     endpoints.map((e) => {
       const schedule = deliverySchedule({ timeoutMs: e.config.timeoutMs, retryConfig: e.config.retryConfig });
@@ -173,14 +178,4 @@ export async function emitEvent(
     );
   }
   return envelope;
-}
-
-/** Emits the events a transition names (../states.ts), inside the caller's transaction. */
-export async function emitTransition(
-  ctx: EmitContext,
-  tenantId: string,
-  transition: Transition,
-  data: Record<string, unknown>,
-): Promise<void> {
-  for (const event of transition.events) await emitEvent(ctx, tenantId, event, data);
 }

@@ -10,7 +10,7 @@ import {
   userStates,
   walletTransferStates,
   type Machine,
-} from '../states.js';
+} from '../core/states.js';
 
 export const machines: Record<string, Machine> = {
   user: userStates,

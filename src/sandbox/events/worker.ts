@@ -7,10 +7,10 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { Clock } from '../clock.js';
-import { endpointPolicy, type EndpointPolicy } from './addresses.js';
-import type { Db } from '../db.js';
-import { loadClockOffset } from '../resources/tenants.js';
+import type { Clock } from '../core/clock.js';
+import { endpointPolicy, type EndpointPolicy } from '../core/addresses.js';
+import type { Db } from '../store/db.js';
+import { loadClockOffset } from '../store/clock-offset.js';
 
 export interface DeliveryWorker {
   /** Runs one pass now (due attempts are sent); resolves when their calls are recorded. */

@@ -1,8 +1,10 @@
 // Bank accounts and their review, and the bank directory.
 import { randomInt, randomUUID } from 'node:crypto';
-import { registerDate } from '../clock.js';
-import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
-import { bankAccountStates, nextState } from '../states.js';
+import { registerDate } from '../core/clock.js';
+import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
+import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import { bankAccountStates } from '../core/states.js';
+import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { requireOwnClient } from './users.js';
 
 export const migration = `
@@ -63,18 +65,21 @@ const controlView = (a: AccountRow) => ({
   status: a.status,
 });
 
-async function review(ctx: HandlerContext, trigger: 'acceptBankAccount' | 'rejectBankAccount') {
-  const rows = await ctx.sql.query<AccountRow>('select * from bank_accounts where id = $1 for update', [
-    ctx.path.accountId,
-  ]);
-  const account = rows[0] ?? refuse(404, 'not_found', 'No bank account has this ID.');
-  requireInScope(ctx, account.tenant_id, 'No bank account has this ID.');
-  const { to } = nextState(bankAccountStates, 'bank account', account.status, trigger);
-  const updated = await ctx.sql.query<AccountRow>('update bank_accounts set status = $2 where id = $1 returning *', [
-    account.id,
-    to,
-  ]);
-  return { status: 200, body: controlView(updated[0]!) };
+const bankAccounts: Stateful<AccountRow> = {
+  name: 'bank account',
+  machine: bankAccountStates,
+  unknown: 'No bank account has this ID.',
+  lock: async (sql, id) =>
+    (await sql.query<AccountRow>('select * from bank_accounts where id = $1 for update', [id]))[0],
+  tenantOf: (a) => a.tenant_id,
+  stateOf: (a) => a.status,
+  save: async (sql, a, to) => void (await sql.query('update bank_accounts set status = $2 where id = $1', [a.id, to])),
+  view: (a, to) => controlView({ ...a, status: to }),
+};
+
+async function review(ctx: CallContext, accountId: string, trigger: 'acceptBankAccount' | 'rejectBankAccount') {
+  const { row, transition } = await moveRecord(ctx, bankAccounts, accountId, trigger);
+  return { status: 200, body: controlView({ ...row, status: transition.to }) };
 }
 
 export const handlers: Handlers = {
@@ -104,34 +109,36 @@ export const handlers: Handlers = {
   },
 
   createBankAccount: async (ctx) => {
-    const b = ctx.body as Record<string, string | undefined>;
-    const userId = b.userId ?? b.clientId!;
-    requireInScope(ctx, b.clientId, 'No such client, or the user is not one of its users.');
+    const b = ctx.body;
+    const userId = b.userId ?? b.clientId;
+    requireInScope(ctx.tenant, b.clientId, 'No such client, or the user is not one of its users.');
     const known = await ctx.sql.query(
       'select 1 from tenants where id = $1 and ($2::uuid = $1 or exists (select 1 from users where id = $2 and tenant_id = $1))',
       [b.clientId, userId],
     );
-    if (!known.length) refuse(404, 'not_found', 'No such client, or the user is not one of its users.');
-    const { to } = nextState(bankAccountStates, 'bank account', null, 'createBankAccount');
-    const rows = await ctx.sql.query<AccountRow>(
-      `insert into bank_accounts (id, tenant_id, user_id, status, holder_name, nickname, account_number, account_type, bank_name, created_at)
+    if (!known.length) refuse(refusals.notFound('No such client, or the user is not one of its users.'));
+    const { row } = await createRecord(ctx, bankAccounts, 'createBankAccount', async (to) => {
+      const rows = await ctx.sql.query<AccountRow>(
+        `insert into bank_accounts (id, tenant_id, user_id, status, holder_name, nickname, account_number, account_type, bank_name, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
-      [
-        randomUUID(),
-        b.clientId,
-        userId,
-        to,
-        b.accountHolderName ?? 'Titular Sandbox',
-        b.accountNickname ?? 'Cuenta sandbox',
-        b.accountNumber ?? String(randomInt(1_000_000_000, 9_999_999_999)),
-        b.accountType ?? 'ahorros',
-        b.bankName ?? BANKS[0]!.name,
-        ctx.clock.now().toISOString(),
-      ],
-    );
-    return { status: 201, body: controlView(rows[0]!) };
+        [
+          randomUUID(),
+          b.clientId,
+          userId,
+          to,
+          b.accountHolderName ?? 'Titular Sandbox',
+          b.accountNickname ?? 'Cuenta sandbox',
+          b.accountNumber ?? String(randomInt(1_000_000_000, 9_999_999_999)),
+          b.accountType ?? 'ahorros',
+          b.bankName ?? BANKS[0]!.name,
+          ctx.clock.now().toISOString(),
+        ],
+      );
+      return rows[0]!;
+    });
+    return { status: 201, body: controlView(row) };
   },
 
-  acceptBankAccount: (ctx) => review(ctx, 'acceptBankAccount'),
-  rejectBankAccount: (ctx) => review(ctx, 'rejectBankAccount'),
+  acceptBankAccount: (ctx) => review(ctx, ctx.path.accountId, 'acceptBankAccount'),
+  rejectBankAccount: (ctx) => review(ctx, ctx.path.accountId, 'rejectBankAccount'),
 };

@@ -3,8 +3,9 @@
 // belongs to one user of one tenant, decides once, and only while the user is pending (the sandbox's choice:
 // the source shows only that the call answers a `url`).
 import { randomBytes } from 'node:crypto';
-import { refuse, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
-import { findUser, personOf, transitionUser, type UserRow } from './users.js';
+import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
+import { refusals, refuse } from '../core/refusals.js';
+import { decideUser, findUser, personOf, type UserRow } from './users.js';
 
 export const migration = `
 create table if not exists kyc_sessions (
@@ -34,37 +35,38 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 const NOT_FOUND = 'No KYC link has this ID.';
 
 /** The link's session and its user (same tenant: a link never reaches another tenant's user); 404 when either is unknown. */
-async function sessionAndUser(ctx: HandlerContext, lock: boolean): Promise<{ session: SessionRow; user: UserRow }> {
+async function sessionAndUser(
+  ctx: CallContext & { path: { sessionId: string } },
+  lock: boolean,
+): Promise<{ session: SessionRow; user: UserRow }> {
   const forUpdate = lock ? ' for update' : '';
   const session =
     (
       await ctx.sql.query<SessionRow>(`select * from kyc_sessions where id = $1${forUpdate}`, [ctx.path.sessionId])
-    )[0] ?? refuse(404, 'not_found', NOT_FOUND);
+    )[0] ?? refuse(refusals.notFound(NOT_FOUND));
   const user =
     (
       await ctx.sql.query<UserRow>(`select * from users where id = $1 and tenant_id = $2${forUpdate}`, [
         session.user_id,
         session.tenant_id,
       ])
-    )[0] ?? refuse(404, 'not_found', NOT_FOUND);
+    )[0] ?? refuse(refusals.notFound(NOT_FOUND));
   return { session, user };
 }
 
-async function decide(ctx: HandlerContext, trigger: 'approveUser' | 'rejectUser') {
+async function decide(ctx: CallContext & { path: { sessionId: string } }, trigger: 'approveUser' | 'rejectUser') {
   const { session, user } = await sessionAndUser(ctx, true);
   if (session.used_at !== null)
     refuse(
-      409,
-      'conflict',
-      `This link was already used: the user was ${session.outcome} through it at ${iso(session.used_at)}.`,
+      refusals.conflict(
+        `This link was already used: the user was ${session.outcome} through it at ${iso(session.used_at)}.`,
+      ),
     );
   if (user.status !== 'pending')
     refuse(
-      409,
-      'conflict',
-      `The user is no longer pending (now ${user.status}): a KYC link decides a pending user only.`,
+      refusals.conflict(`The user is no longer pending (now ${user.status}): a KYC link decides a pending user only.`),
     );
-  const body = await transitionUser(ctx, user, trigger);
+  const body = await decideUser(ctx, user.id, trigger);
   await ctx.sql.query('update kyc_sessions set used_at = $2, outcome = $3 where id = $1', [
     session.id,
     ctx.clock.now().toISOString(),
@@ -76,8 +78,8 @@ async function decide(ctx: HandlerContext, trigger: 'approveUser' | 'rejectUser'
 export const handlers: Handlers = {
   generateKycUrl: async (ctx) => {
     const tenant = tenantOf(ctx);
-    const user = await findUser(ctx.sql, tenant, ctx.path.user_id!);
-    if (!user || user === 'client') refuse(404, 'not_found', 'No user of this client has this ID.');
+    const user = await findUser(ctx.sql, tenant, ctx.path.user_id);
+    if (!user || user === 'client') refuse(refusals.notFound('No user of this client has this ID.'));
     const id = `kyc_${randomBytes(24).toString('base64url')}`;
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
     await ctx.sql.query(

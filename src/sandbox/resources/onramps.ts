@@ -3,12 +3,13 @@
 // waiting for its deposit has a checkout: a page of the sandbox (/sandbox/checkout/{checkoutId}) where a tester
 // pays it or has it rejected (getCheckout, payCheckout, rejectCheckout).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
-import { nextState, onRampStates } from '../states.js';
+import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
+import { refusals, refuse } from '../core/refusals.js';
+import { onRampStates } from '../core/states.js';
+import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { BANKS } from './accounts.js';
 import { MAX_BALANCE, debit, findUser } from './users.js';
 import { openCustodyWallet } from './wallets.js';
-import { emitTransition } from '../events/store.js';
 
 export const migration = `
 create table if not exists on_ramps (
@@ -48,41 +49,53 @@ interface OnRampRow {
   status: string;
   amount_destination: string;
   symbol_destination: string;
-  record: Record<string, any>;
+  seq: number;
+  record: Record<string, unknown>;
 }
 
+const onRamps: Stateful<OnRampRow> = {
+  name: 'on-ramp',
+  machine: onRampStates,
+  unknown: 'No on-ramp operation has this ID.',
+  lock: async (sql, id) => (await sql.query<OnRampRow>('select * from on_ramps where id = $1 for update', [id]))[0],
+  tenantOf: (op) => op.tenant_id,
+  stateOf: (op) => op.status,
+  save: async (sql, op, to) =>
+    void (await sql.query(
+      `update on_ramps set status = $2, record = jsonb_set(record, '{status}', to_jsonb($2::text)) where id = $1`,
+      [op.id, to],
+    )),
+  view: (op, to) => ({ ...op.record, id: op.id, status: to }),
+};
+
 /** Pays (the deposit arrived: stablecoin credited) or rejects (nothing credited) an on-ramp, per the state table, with its events. */
-async function settle(ctx: HandlerContext, operationId: string, trigger: 'payOnRamp' | 'rejectOnRamp') {
-  const rows = await ctx.sql.query<OnRampRow>('select * from on_ramps where id = $1 for update', [operationId]);
-  const op = rows[0] ?? refuse(404, 'not_found', 'No on-ramp operation has this ID.');
-  requireInScope(ctx, op.tenant_id, 'No on-ramp operation has this ID.');
-  const transition = nextState(onRampStates, 'on-ramp', op.status, trigger);
-  if (trigger === 'payOnRamp')
-    await creditStablecoin(ctx, op.tenant_id, op.user_id, op.symbol_destination, Number(op.amount_destination));
-  await ctx.sql.query(
-    `update on_ramps set status = $2, record = jsonb_set(record, '{status}', to_jsonb($2::text)) where id = $1`,
-    [op.id, transition.to],
-  );
-  await emitTransition(ctx, op.tenant_id, transition, { ...op.record, id: op.id, status: transition.to });
-  return { id: op.id, status: transition.to };
+async function settle(ctx: CallContext, operationId: string, trigger: 'payOnRamp' | 'rejectOnRamp') {
+  const { row, transition } = await moveRecord(ctx, onRamps, operationId, trigger, async (op) => {
+    if (trigger === 'payOnRamp')
+      await creditStablecoin(ctx, op.tenant_id, op.user_id, op.symbol_destination, Number(op.amount_destination));
+  });
+  return { id: row.id, status: transition.to };
 }
 
 /** A checkout, the on-ramp it pays and where the user returns to; 404 when unknown. */
-async function checkoutOf(ctx: HandlerContext) {
+async function checkoutOf(ctx: CallContext & { path: { checkoutId: string } }) {
   const rows = await ctx.sql.query<OnRampRow & { checkout_id: string; redirect_url: string | null }>(
     'select o.*, c.id as checkout_id, c.redirect_url from on_ramp_checkouts c join on_ramps o on o.id = c.operation_id and o.tenant_id = c.tenant_id where c.id = $1',
     [ctx.path.checkoutId],
   );
-  return rows[0] ?? refuse(404, 'not_found', 'No checkout has this ID.');
+  return rows[0] ?? refuse(refusals.notFound('No checkout has this ID.'));
 }
 
-async function checkoutOutcome(ctx: HandlerContext, trigger: 'payOnRamp' | 'rejectOnRamp') {
+async function checkoutOutcome(
+  ctx: CallContext & { path: { checkoutId: string } },
+  trigger: 'payOnRamp' | 'rejectOnRamp',
+) {
   const checkout = await checkoutOf(ctx);
   const settled = await settle(ctx, checkout.id, trigger);
   return { status: 200, body: { operationId: settled.id, status: settled.status, redirectUrl: checkout.redirect_url } };
 }
 
-async function creditStablecoin(ctx: HandlerContext, tenantId: string, userId: string, token: string, amount: number) {
+async function creditStablecoin(ctx: CallContext, tenantId: string, userId: string, token: string, amount: number) {
   // Find-or-open must not run twice at once for one user and token (two on-ramps paid together, on several
   // instances too): the second would open a second wallet. A lock held to the end of the transaction.
   await ctx.sql.query('select pg_advisory_xact_lock(hashtext($1))', [`custody-wallet:${tenantId}:${userId}:${token}`]);
@@ -90,30 +103,31 @@ async function creditStablecoin(ctx: HandlerContext, tenantId: string, userId: s
     'select id from custody_wallets where tenant_id = $1 and user_id = $2 and token = $3 order by created_at limit 1',
     [tenantId, userId, token],
   );
-  const walletId =
-    wallets[0]?.id ?? (await openCustodyWallet(ctx.sql, tenantId, userId, token, 'POLYGON', ctx.clock.now())).id;
+  const walletId = wallets[0]?.id ?? (await openCustodyWallet(ctx, tenantId, userId, token, 'POLYGON')).id;
   const credited = await ctx.sql.query(
     'update custody_wallets set balance = balance + $2 where id = $1 and balance + $2 <= $3 returning id',
     [walletId, amount, MAX_BALANCE],
   );
   if (!credited.length)
-    refuse(409, 'balance_limit', `The custody wallet's balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
+    refuse(
+      refusals.balanceLimit(`The custody wallet's balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`),
+    );
 }
 
 export const handlers: Handlers = {
   createOnRamp: async (ctx) => {
     const tenant = tenantOf(ctx);
-    const userId = ctx.path.user_id!;
+    const userId = ctx.path.user_id;
     const user = await findUser(ctx.sql, tenant, userId);
     if (!user || (user !== 'client' && user.status !== 'approved'))
-      refuse(403, 'user_not_approved', 'The user does not exist or is not approved.');
-    const b = ctx.body as Record<string, any>;
+      refuse(refusals.userNotApproved('The user does not exist or is not approved.'));
+    const b = ctx.body;
     const [origin, destinationToken] = [b.symbolOrigin ?? 'COP', b.symbolDestination ?? 'USDC'];
     if (!ENABLED_PAIRS.includes(`${origin}/${destinationToken}`))
       refuse(
-        422,
-        'pair_not_enabled',
-        `The pair ${origin}/${destinationToken} is not enabled; enabled: ${ENABLED_PAIRS.join(', ')}.`,
+        refusals.pairNotEnabled(
+          `The pair ${origin}/${destinationToken} is not enabled; enabled: ${ENABLED_PAIRS.join(', ')}.`,
+        ),
       );
     const wallet = (
       await ctx.sql.query<{ user_id: string; status: string }>(
@@ -121,29 +135,28 @@ export const handlers: Handlers = {
         [b.destination.externalWalletId, tenant.id],
       )
     )[0];
-    if (!wallet) refuse(422, 'destination_not_registered', 'The destination wallet is not registered.');
+    if (!wallet) refuse(refusals.destinationNotRegistered('The destination wallet is not registered.'));
     if (wallet!.status !== 'APPROVED')
-      refuse(422, 'destination_not_approved', 'The destination wallet is not approved.');
-    if (wallet!.user_id !== userId) refuse(422, 'destination_not_owned', "The destination wallet is not the user's.");
+      refuse(refusals.destinationNotApproved('The destination wallet is not approved.'));
+    if (wallet!.user_id !== userId) refuse(refusals.destinationNotOwned("The destination wallet is not the user's."));
     const paymentMethod: string = b.paymentMethod ?? 'DAVIPLATA';
     if (paymentMethod === 'PSE' && !BANKS.some((bank) => bank.code === b.bankCode))
-      refuse(422, 'unknown_bank', 'bankCode is not in the bank list.');
+      refuse(refusals.unknownBank('bankCode is not in the bank list.'));
     // Until setTierLimit, the tier allows up to MAX_BALANCE, the most a balance of the sandbox holds.
     const limit = user === 'client' || user.tier_limit === null ? MAX_BALANCE : Number(user.tier_limit);
     if (b.amount > limit) {
-      refuse(422, 'tier_limit_exceeded', `The amount is over the user's tier limit of ${limit} COP.`, {
-        tierEscalation: {
+      refuse(
+        refusals.tierLimitExceeded(`The amount is over the user's tier limit of ${limit} COP.`, {
           actionType: 'DOC_UPLOAD',
           actionPayload: {},
           message: 'Upload proof of funds to raise the limit.',
           expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000).toISOString(),
-        },
-      });
+        }),
+      );
     }
     const inverse = b.executionMode === 'INVERSE';
     if (inverse && !(await debit(ctx.sql, tenant.id, userId, 'COP', b.amount)))
-      refuse(400, 'insufficient_funds', "The user's COP balance does not cover the amount.");
-    const transition = onRampStates.filter((t) => t.from === null && t.trigger === 'createOnRamp')[inverse ? 1 : 0]!;
+      refuse(refusals.insufficientFunds("The user's COP balance does not cover the amount."));
     const now = ctx.clock.now();
     const id = randomUUID();
     const amountDestination = round(b.amount / COP_PER_STABLECOIN);
@@ -164,37 +177,46 @@ export const handlers: Handlers = {
           ...(b.phone ? { phone: b.phone } : {}),
           checkoutUrl: `${ctx.origin}/sandbox/checkout/${checkoutId}`,
         };
-    const rows = await ctx.sql.query<{ seq: number }>(
-      `insert into on_ramps (id, tenant_id, user_id, status, amount_destination, symbol_destination, record, created_at)
-       values ($1, $2, $3, $4, $5, $6, '{}'::jsonb, $7) returning seq`,
-      [id, tenant.id, userId, transition.to, amountDestination, destinationToken, now.toISOString()],
+    const made = await createRecord(
+      ctx,
+      onRamps,
+      'createOnRamp',
+      async (to) => {
+        const [row] = await ctx.sql.query<OnRampRow>(
+          `insert into on_ramps (id, tenant_id, user_id, status, amount_destination, symbol_destination, record, created_at)
+           values ($1, $2, $3, $4, $5, $6, '{}'::jsonb, $7) returning *`,
+          [id, tenant.id, userId, to, amountDestination, destinationToken, now.toISOString()],
+        );
+        const record = {
+          id,
+          userId,
+          numberCode: `ONR-${String(row!.seq).padStart(6, '0')}`,
+          originId: userId,
+          destinationId: b.destination.externalWalletId,
+          symbolOrigin: origin,
+          symbolDestination: destinationToken,
+          amountOrigin: b.amount,
+          amountDestination,
+          rate: COP_PER_STABLECOIN,
+          paymentMethod,
+          status: to,
+          direction: 'ONRAMP',
+          registerDate: now.toISOString(),
+          depositInstructions,
+          treasuryItems: [],
+          events: [],
+        };
+        await ctx.sql.query('update on_ramps set record = $2 where id = $1', [id, JSON.stringify(record)]);
+        if (!inverse)
+          await ctx.sql.query(
+            'insert into on_ramp_checkouts (id, operation_id, tenant_id, redirect_url) values ($1, $2, $3, $4)',
+            [checkoutId, id, tenant.id, b.redirectUrl ?? null],
+          );
+        return { ...row!, record };
+      },
+      inverse ? 'INVERSE' : 'NORMAL',
     );
-    const operation = {
-      id,
-      userId,
-      numberCode: `ONR-${String(rows[0]!.seq).padStart(6, '0')}`,
-      originId: userId,
-      destinationId: b.destination.externalWalletId,
-      symbolOrigin: origin,
-      symbolDestination: destinationToken,
-      amountOrigin: b.amount,
-      amountDestination,
-      rate: COP_PER_STABLECOIN,
-      paymentMethod,
-      status: transition.to,
-      direction: 'ONRAMP',
-      registerDate: now.toISOString(),
-      depositInstructions,
-      treasuryItems: [],
-      events: [],
-    };
-    await ctx.sql.query('update on_ramps set record = $2 where id = $1', [id, JSON.stringify(operation)]);
-    if (!inverse)
-      await ctx.sql.query(
-        'insert into on_ramp_checkouts (id, operation_id, tenant_id, redirect_url) values ($1, $2, $3, $4)',
-        [checkoutId, id, tenant.id, b.redirectUrl ?? null],
-      );
-    await emitTransition(ctx, tenant.id, transition, operation);
+    const operation = made.row.record;
     if (inverse) await creditStablecoin(ctx, tenant.id, userId, destinationToken, amountDestination);
     // depositInfo: present when the user must send funds (NORMAL), null otherwise (INVERSE, paid from the balance).
     const depositInfo = inverse

@@ -1,8 +1,9 @@
 // What the dashboard reads: the tenants (listTenants) and everything one tenant holds (getTenantState), from
 // the other resources' tables. A tenant's own token reaches its own tenant only; another tenant's answers 404
 // exactly as an unknown one does. Credentials and tokens are never shown.
-import type { Sql } from '../db.js';
-import { refuse, type HandlerContext, type Handlers } from '../handler.js';
+import type { Sql } from '../store/db.js';
+import type { HandlerContext, Handlers } from '../core/handler.js';
+import { refusals, refuse } from '../core/refusals.js';
 import { personOf, type UserRow } from './users.js';
 import { walletView } from './wallets.js';
 import { webhookView } from './webhooks.js';
@@ -18,10 +19,10 @@ const rows = (sql: Sql, table: string, order: string, tenantId: string) =>
   sql.query<Row>(`select * from ${table} where tenant_id = $1 order by ${order}`, [tenantId]);
 
 async function tenantState(ctx: HandlerContext, tenantId: string) {
-  if (ctx.tenant && ctx.tenant.id !== tenantId) refuse(404, 'not_found', NOT_FOUND);
+  if (ctx.tenant && ctx.tenant.id !== tenantId) refuse(refusals.notFound(NOT_FOUND));
   const tenant =
     (await ctx.sql.query<Row>('select id, name, created_at from tenants where id = $1', [tenantId]))[0] ??
-    refuse(404, 'not_found', NOT_FOUND);
+    refuse(refusals.notFound(NOT_FOUND));
   const [users, balances, wallets, accounts, external, payouts, onRamps, transfers, webhooks, endpoints] = [
     await rows(ctx.sql, 'users', 'created_at, id', tenantId),
     await rows(ctx.sql, 'balances', 'owner_id, currency', tenantId),

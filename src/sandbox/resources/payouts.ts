@@ -1,10 +1,11 @@
 // Fiat payouts: debited from the user's balance at creation, settled through the control API.
 import { randomUUID } from 'node:crypto';
-import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers } from '../handler.js';
-import { nextState, payoutStates } from '../states.js';
+import { tenantOf, type Handlers } from '../core/handler.js';
+import { refusals, refuse } from '../core/refusals.js';
+import { payoutStates } from '../core/states.js';
+import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import type { AccountRow } from './accounts.js';
 import { credit, debit, findUser } from './users.js';
-import { emitTransition } from '../events/store.js';
 
 export const migration = `
 create table if not exists payouts (
@@ -38,29 +39,25 @@ const payoutView = (p: PayoutRow) => ({
   paymentMethod: p.payment_method,
 });
 
-async function settle(ctx: HandlerContext, trigger: 'completePayout' | 'rejectPayout') {
-  const rows = await ctx.sql.query<PayoutRow>('select * from payouts where id = $1 for update', [ctx.path.payoutId]);
-  const payout = rows[0] ?? refuse(404, 'not_found', 'No payout has this ID.');
-  requireInScope(ctx, payout.tenant_id, 'No payout has this ID.');
-  const { to } = nextState(payoutStates, 'payout', payout.status, trigger);
-  if (to === 'REJECTED')
-    await credit(ctx.sql, payout.tenant_id, payout.user_id, payout.currency, Number(payout.amount), null);
-  await ctx.sql.query('update payouts set status = $2 where id = $1', [payout.id, to]);
-  await emitTransition(ctx, payout.tenant_id, nextState(payoutStates, 'payout', payout.status, trigger), {
-    ...payoutView(payout),
-    status: to,
-  });
-  return { status: 200, body: { id: payout.id, status: to } };
-}
+const payouts: Stateful<PayoutRow> = {
+  name: 'payout',
+  machine: payoutStates,
+  unknown: 'No payout has this ID.',
+  lock: async (sql, id) => (await sql.query<PayoutRow>('select * from payouts where id = $1 for update', [id]))[0],
+  tenantOf: (p) => p.tenant_id,
+  stateOf: (p) => p.status,
+  save: async (sql, p, to) => void (await sql.query('update payouts set status = $2 where id = $1', [p.id, to])),
+  view: (p, to) => payoutView({ ...p, status: to }),
+};
 
 export const handlers: Handlers = {
   createPayout: async (ctx) => {
     const tenant = tenantOf(ctx);
-    const userId = ctx.path.user_id!;
+    const userId = ctx.path.user_id;
     const user = await findUser(ctx.sql, tenant, userId);
-    if (!user) refuse(403, 'forbidden', 'No user of this client has this ID.');
-    const { amount, currency, destinationId } = ctx.body as { amount: number; currency: string; destinationId: string };
-    if (!(amount > 0)) refuse(422, 'invalid_amount', 'The amount must be more than 0.');
+    if (!user) refuse(refusals.forbidden('No user of this client has this ID.'));
+    const { amount, currency, destinationId, paymentMethod } = ctx.body;
+    if (!(amount > 0)) refuse(refusals.invalidAmount('The amount must be more than 0.'));
     const account = (
       await ctx.sql.query<AccountRow>('select * from bank_accounts where id = $1 and tenant_id = $2 and user_id = $3', [
         destinationId,
@@ -68,30 +65,40 @@ export const handlers: Handlers = {
         userId,
       ])
     )[0];
-    if (!account || account.status !== 'accepted')
-      refuse(422, 'destination_not_approved', 'The destination must be an accepted bank account of this user.');
+    if (account?.status !== 'accepted')
+      refuse(refusals.destinationNotApproved('The destination must be an accepted bank account of this user.'));
     if (!(await debit(ctx.sql, tenant.id, userId, currency, amount)))
-      refuse(400, 'insufficient_funds', `The user's ${currency} balance does not cover the amount.`);
-    const { to } = nextState(payoutStates, 'payout', null, 'createPayout');
-    const rows = await ctx.sql.query<PayoutRow>(
-      `insert into payouts (id, tenant_id, user_id, account_id, amount, currency, payment_method, status, created_at)
+      refuse(refusals.insufficientFunds(`The user's ${currency} balance does not cover the amount.`));
+    const { row } = await createRecord(ctx, payouts, 'createPayout', async (to) => {
+      const rows = await ctx.sql.query<PayoutRow>(
+        `insert into payouts (id, tenant_id, user_id, account_id, amount, currency, payment_method, status, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
-      [
-        randomUUID(),
-        tenant.id,
-        userId,
-        destinationId,
-        amount,
-        currency,
-        ctx.body.paymentMethod ?? 'ACH',
-        to,
-        ctx.clock.now().toISOString(),
-      ],
-    );
-    await emitTransition(ctx, tenant.id, nextState(payoutStates, 'payout', null, 'createPayout'), payoutView(rows[0]!));
-    return { status: 201, body: payoutView(rows[0]!) };
+        [
+          randomUUID(),
+          tenant.id,
+          userId,
+          destinationId,
+          amount,
+          currency,
+          paymentMethod ?? 'ACH',
+          to,
+          ctx.clock.now().toISOString(),
+        ],
+      );
+      return rows[0]!;
+    });
+    return { status: 201, body: payoutView(row) };
   },
 
-  completePayout: (ctx) => settle(ctx, 'completePayout'),
-  rejectPayout: (ctx) => settle(ctx, 'rejectPayout'),
+  completePayout: async (ctx) => {
+    const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, 'completePayout');
+    return { status: 200, body: { id: row.id, status: transition.to } };
+  },
+  // A rejected payout gives the user back what its creation debited.
+  rejectPayout: async (ctx) => {
+    const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, 'rejectPayout', (p) =>
+      credit(ctx.sql, p.tenant_id, p.user_id, p.currency, Number(p.amount), null).then(() => undefined),
+    );
+    return { status: 200, body: { id: row.id, status: transition.to } };
+  },
 };

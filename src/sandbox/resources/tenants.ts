@@ -1,8 +1,10 @@
 // Tenants (clients), their credentials and tokens, and the sandbox clock.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Db, Sql } from '../db.js';
-import { refuse, tenantOf, type Handlers, type Tenant } from '../handler.js';
+import type { Db, Sql } from '../store/db.js';
+import { type Handlers, type Tenant, tenantOf } from '../core/handler.js';
+import type { InstanceState } from '../core/instance.js';
+import { refusals, refuse } from '../core/refusals.js';
 import { identifierTaken } from './identifiers.js';
 
 export const migration = `
@@ -63,11 +65,11 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
  * expiry is still checked on every call; `resetSandbox` empties it. Only on PGlite, which no other process
  * changes: on a shared PostgreSQL another instance's reset must reach this one at once, so nothing is kept.
  */
-const tokenCache = new Map<string, { tenant: Tenant; family: string; expiresAt: number; cachedAt: number }>();
 const CACHE_MS = 5_000;
 
 export async function tenantForToken(
   db: Sql,
+  tokenCache: InstanceState['tokens'],
   token: string,
   family: string,
   now: Date,
@@ -108,9 +110,10 @@ async function issueToken(sql: Sql, body: unknown, family: 'business' | 'v1', no
   const { clientId, clientSecret } = (body ?? {}) as Record<string, unknown>;
   if (typeof clientId !== 'string' || typeof clientSecret !== 'string') {
     refuse(
-      family === 'business' ? 400 : 401,
-      'invalid_credentials',
-      'Send the tenant credentials `{ clientId, clientSecret }` from createTenant.',
+      refusals.invalidCredentials(
+        family === 'business' ? 400 : 401,
+        'Send the tenant credentials `{ clientId, clientSecret }` from createTenant.',
+      ),
     );
   }
   const column = family === 'business' ? 'business_secret' : 'v1_secret';
@@ -120,7 +123,7 @@ async function issueToken(sql: Sql, body: unknown, family: 'business' | 'v1', no
       ])
     : [];
   if (!rows[0] || !sameText(rows[0].secret, String(clientSecret)))
-    refuse(401, 'invalid_credentials', 'These credentials belong to no tenant.');
+    refuse(refusals.invalidCredentials(401, 'These credentials belong to no tenant.'));
   // A signed JWT: `sub` the client, `aud` the family, `iat` and `exp` in sandbox time, `jti` unique per token.
   // The token is also stored, so resetSandbox (which removes the tenant) ends it at once.
   const lifetime = TOKEN_LIFETIME_SECONDS[family];
@@ -140,18 +143,6 @@ async function issueToken(sql: Sql, body: unknown, family: 'business' | 'v1', no
   return { status: 200, body: { access_token: token, token_type: 'Bearer', expires_in: lifetime } };
 }
 
-/**
- * The clock offset last committed. Every instance on one database reads it (the delivery worker, on each pass),
- * so sandbox time is one time for all of them. `lock` waits for an advanceClock being committed (the row
- * always exists, so there is a row to wait on) instead of reading the value it is replacing.
- */
-export async function loadClockOffset(db: Sql, lock = false): Promise<number> {
-  const rows = await db.query<{ offset_ms: string | number }>(
-    `select offset_ms from sandbox_clock where id = 1${lock ? ' for share' : ''}`,
-  );
-  return rows[0] ? Number(rows[0].offset_ms) : 0;
-}
-
 export const handlers: Handlers = {
   createToken: async (ctx) => issueToken(ctx.sql, ctx.body, 'business', ctx.clock.now()),
   createClientToken: async (ctx) => issueToken(ctx.sql, ctx.body, 'v1', ctx.clock.now()),
@@ -164,7 +155,7 @@ export const handlers: Handlers = {
   createTenant: async (ctx) => {
     // A random ID cannot in practice be one a client chose before; checked all the same, as chosen ones are.
     let id = randomUUID();
-    while (await identifierTaken(ctx.sql, id)) id = randomUUID();
+    while (await identifierTaken(ctx, id)) id = randomUUID();
     const name = typeof ctx.body?.name === 'string' ? ctx.body.name : `Tenant ${id.slice(0, 8)}`;
     const row = { business: secret(), v1: secret(), register: `sbx-int-${randomBytes(9).toString('base64url')}` };
     await ctx.sql.query(
@@ -185,7 +176,7 @@ export const handlers: Handlers = {
 
   resetSandbox: async (ctx) => {
     const removed = await ctx.sql.query('delete from tenants returning id');
-    tokenCache.clear();
+    ctx.instance.tokens.clear();
     await ctx.sql.query('update sandbox_clock set offset_ms = 0');
     await ctx.sql.query('delete from rate_counts');
     await ctx.sql.query('delete from rate_limits');

@@ -1,10 +1,18 @@
 // Registered users, their compliance state, fiat balances and on-ramp tier limits.
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '../db.js';
-import { refuse, requireInScope, tenantOf, type HandlerContext, type Handlers, type Tenant } from '../handler.js';
-import { nextState, userStates } from '../states.js';
+import type { Sql } from '../store/db.js';
+import {
+  type BodyOf,
+  type CallContext,
+  type Handlers,
+  type Operations,
+  type Tenant,
+  tenantOf,
+} from '../core/handler.js';
+import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import { userStates } from '../core/states.js';
+import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { integrationRegisterOf } from './tenants.js';
-import { emitTransition } from '../events/store.js';
 import { identifierTaken } from './identifiers.js';
 
 export const migration = `
@@ -31,7 +39,7 @@ export interface UserRow {
   tenant_id: string;
   status: string;
   tier_limit: string | null;
-  record: Record<string, any>;
+  record: { person?: Record<string, unknown> } & Record<string, unknown>;
   created_at: Date | string;
 }
 
@@ -68,15 +76,15 @@ export async function findUser(sql: Sql, tenant: Tenant, userId: string): Promis
  */
 export async function requireApprovedUser(sql: Sql, tenant: Tenant, userId: string): Promise<UserRow | 'client'> {
   const user = await findUser(sql, tenant, userId);
-  if (!user) return refuse(403, 'user_not_approved', 'The user does not exist for this client or is not approved.');
-  if (user !== 'client' && user.status !== 'approved') refuse(403, 'user_not_approved', 'The user is not approved.');
+  if (!user) return refuse(refusals.userNotApproved('The user does not exist for this client or is not approved.'));
+  if (user !== 'client' && user.status !== 'approved') refuse(refusals.userNotApproved('The user is not approved.'));
   return user;
 }
 
 /** The tenant's own clientId in a Business path: another client's ID is refused with 403. */
-export function requireOwnClient(ctx: HandlerContext): Tenant {
+export function requireOwnClient(ctx: CallContext & { path: { clientId: string } }): Tenant {
   const tenant = tenantOf(ctx);
-  if (ctx.path.clientId !== tenant.id) refuse(403, 'forbidden', 'The token belongs to another client.');
+  if (ctx.path.clientId !== tenant.id) refuse(refusals.forbidden('The token belongs to another client.'));
   return tenant;
 }
 
@@ -131,7 +139,7 @@ export async function debit(
   return rows.length === 1;
 }
 
-function registeredUser(id: string, body: Record<string, any>, now: Date) {
+function registeredUser(id: string, body: BodyOf<Operations['registerUser']>, now: Date) {
   const personId = randomUUID();
   const contact = (dataTypeContact: 'email' | 'phone', dataValue: string) => ({
     dataTypeContact,
@@ -175,19 +183,21 @@ function registeredUser(id: string, body: Record<string, any>, now: Date) {
 
 export const userView = (row: UserRow) => ({ ...row.record, status: row.status, complianceStatus: row.status });
 
-/** Moves a user (locked by the caller) by `trigger` per the state table, with its events; the control API's answer. */
-export async function transitionUser(ctx: HandlerContext, user: UserRow, trigger: 'approveUser' | 'rejectUser') {
-  const transition = nextState(userStates, 'user', user.status, trigger);
-  await ctx.sql.query('update users set status = $2 where id = $1', [user.id, transition.to]);
-  await emitTransition(ctx, user.tenant_id, transition, userView({ ...user, status: transition.to }));
-  return { userId: user.id, clientId: user.tenant_id, status: transition.to, complianceStatus: transition.to };
-}
+export const users: Stateful<UserRow> = {
+  name: 'user',
+  machine: userStates,
+  unknown: 'No registered user has this ID.',
+  lock: async (sql, id) => (await sql.query<UserRow>('select * from users where id = $1 for update', [id]))[0],
+  tenantOf: (u) => u.tenant_id,
+  stateOf: (u) => u.status,
+  save: async (sql, u, to) => void (await sql.query('update users set status = $2 where id = $1', [u.id, to])),
+  view: (u, to) => userView({ ...u, status: to }),
+};
 
-async function decide(ctx: HandlerContext, trigger: 'approveUser' | 'rejectUser') {
-  const rows = await ctx.sql.query<UserRow>('select * from users where id = $1 for update', [ctx.path.userId]);
-  const user = rows[0] ?? refuse(404, 'not_found', 'No registered user has this ID.');
-  requireInScope(ctx, user.tenant_id, 'No registered user has this ID.');
-  return { status: 200, body: await transitionUser(ctx, user, trigger) };
+/** Approves or rejects user `userId` per the state table, with its events; the control API's answer. */
+export async function decideUser(ctx: CallContext, userId: string, trigger: 'approveUser' | 'rejectUser') {
+  const { row, transition } = await moveRecord(ctx, users, userId, trigger);
+  return { userId: row.id, clientId: row.tenant_id, status: transition.to, complianceStatus: transition.to };
 }
 
 async function userOrClient(sql: Sql, userId: string): Promise<{ tenantId: string } | null> {
@@ -202,26 +212,22 @@ export const handlers: Handlers = {
   registerUser: async (ctx) => {
     const tenant = tenantOf(ctx);
     if (ctx.headers['x-integration-register'] !== (await integrationRegisterOf(ctx.sql, tenant.id))) {
-      refuse(401, 'invalid_integration', "The x-integration-register value is not this client's.");
+      refuse(refusals.invalidIntegration("The x-integration-register value is not this client's."));
     }
     const id = ctx.body.external_user_id ?? randomUUID();
     // A chosen ID that names any record (another tenant's clientId, a user, a wallet...) is taken: it would alias it.
-    if (ctx.body.external_user_id !== undefined && (await identifierTaken(ctx.sql, id))) {
-      refuse(422, 'user_exists', 'This external_user_id is already in use; choose another.');
+    if (ctx.body.external_user_id !== undefined && (await identifierTaken(ctx, id))) {
+      refuse(refusals.userExists('This external_user_id is already in use; choose another.'));
     }
     const now = ctx.clock.now();
     const record = registeredUser(id, ctx.body, now);
-    const { to } = nextState(userStates, 'user', null, 'registerUser');
-    // One statement decides, so two registrations of one ID at once (on several instances too) get one 201.
-    const inserted = await ctx.sql.query(
-      'insert into users (id, tenant_id, status, record, created_at) values ($1, $2, $3, $4, $5) on conflict (id) do nothing returning id',
-      [id, tenant.id, to, JSON.stringify(record), now.toISOString()],
-    );
-    if (!inserted.length) refuse(422, 'user_exists', 'A user with this external_user_id is already registered.');
-    await emitTransition(ctx, tenant.id, nextState(userStates, 'user', null, 'registerUser'), {
-      ...record,
-      status: to,
-      complianceStatus: to,
+    await createRecord(ctx, users, 'registerUser', async (to) => {
+      // One statement decides, so two registrations of one ID at once (on several instances too) get one 201.
+      const inserted = await ctx.sql.query<UserRow>(
+        'insert into users (id, tenant_id, status, record, created_at) values ($1, $2, $3, $4, $5) on conflict (id) do nothing returning *',
+        [id, tenant.id, to, JSON.stringify(record), now.toISOString()],
+      );
+      return inserted[0] ?? refuse(refusals.userExists('A user with this external_user_id is already registered.'));
     });
     return { status: 201, body: { user_id: id, status: 'success', message: 'User registered', data: record } };
   },
@@ -241,16 +247,16 @@ export const handlers: Handlers = {
     return { status: 200, body: { users: rows.map(userView) } };
   },
 
-  approveUser: (ctx) => decide(ctx, 'approveUser'),
-  rejectUser: (ctx) => decide(ctx, 'rejectUser'),
+  approveUser: async (ctx) => ({ status: 200, body: await decideUser(ctx, ctx.path.userId, 'approveUser') }),
+  rejectUser: async (ctx) => ({ status: 200, body: await decideUser(ctx, ctx.path.userId, 'rejectUser') }),
 
   fundUser: async (ctx) => {
     const owner =
-      (await userOrClient(ctx.sql, ctx.path.userId!)) ?? refuse(404, 'not_found', 'No user or client has this ID.');
-    requireInScope(ctx, owner.tenantId, 'No user or client has this ID.');
-    const balance = await credit(ctx.sql, owner.tenantId, ctx.path.userId!, ctx.body.currency, ctx.body.amount);
+      (await userOrClient(ctx.sql, ctx.path.userId)) ?? refuse(refusals.notFound('No user or client has this ID.'));
+    requireInScope(ctx.tenant, owner.tenantId, 'No user or client has this ID.');
+    const balance = await credit(ctx.sql, owner.tenantId, ctx.path.userId, ctx.body.currency, ctx.body.amount);
     if (balance === null)
-      refuse(400, 'balance_limit', `The balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
+      refuse(refusals.balanceLimit(`The balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`));
     return { status: 200, body: { userId: ctx.path.userId, currency: ctx.body.currency, balance } };
   },
 
@@ -259,7 +265,7 @@ export const handlers: Handlers = {
       'update users set tier_limit = $2 where id = $1 and ($3::uuid is null or tenant_id = $3) returning id',
       [ctx.path.userId, ctx.body.maxAmount, ctx.tenant?.id ?? null],
     );
-    if (!rows.length) refuse(404, 'not_found', 'No registered user has this ID.');
+    if (!rows.length) refuse(refusals.notFound('No registered user has this ID.'));
     return { status: 200, body: { userId: ctx.path.userId, maxAmount: ctx.body.maxAmount } };
   },
 };

@@ -1,11 +1,11 @@
 // Custody wallets (with the sandbox's ledger of their balances), external wallets, and wallet transfers.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Sql } from '../db.js';
-import { registerDate } from '../clock.js';
-import { refuse, requireInScope, type HandlerContext, type Handlers } from '../handler.js';
-import { custodyWalletStates, nextState, walletTransferStates } from '../states.js';
+import { registerDate } from '../core/clock.js';
+import type { CallContext, Handlers } from '../core/handler.js';
+import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import { custodyWalletStates, walletTransferStates } from '../core/states.js';
+import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { MAX_BALANCE, isUuid, requireApprovedUser, requireOwnClient } from './users.js';
-import { emitTransition } from '../events/store.js';
 import { identifierTaken } from './identifiers.js';
 
 export const migration = `
@@ -96,27 +96,44 @@ export function walletView(w: WalletRow) {
   };
 }
 
+const custodyWallets: Stateful<WalletRow> = {
+  name: 'custody wallet',
+  machine: custodyWalletStates,
+  unknown: 'No custody wallet has this ID.',
+  lock: async (sql, id) =>
+    (await sql.query<WalletRow>('select * from custody_wallets where id = $1 for update', [id]))[0],
+  tenantOf: (w) => w.tenant_id,
+  stateOf: (w) => w.status,
+  save: async (sql, w, to) =>
+    void (await sql.query('update custody_wallets set status = $2 where id = $1', [w.id, to])),
+  view: (w, to) => walletView({ ...w, status: to }),
+};
+
 export async function openCustodyWallet(
-  sql: Sql,
+  ctx: CallContext,
   tenantId: string,
   userId: string,
   token: string,
   network: string,
-  now: Date,
 ): Promise<WalletRow> {
-  const { to } = nextState(custodyWalletStates, 'custody wallet', null, 'createCustodyWallet');
-  const rows = await sql.query<WalletRow>(
-    `insert into custody_wallets (id, tenant_id, user_id, token, network, address, status, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
-    [randomUUID(), tenantId, userId, token, network, `0x${randomBytes(20).toString('hex')}`, to, now.toISOString()],
-  );
-  await emitTransition(
-    { sql, clock: { now: () => now } },
-    tenantId,
-    nextState(custodyWalletStates, 'custody wallet', null, 'createCustodyWallet'),
-    walletView(rows[0]!),
-  );
-  return rows[0]!;
+  const { row } = await createRecord(ctx, custodyWallets, 'createCustodyWallet', async (to) => {
+    const rows = await ctx.sql.query<WalletRow>(
+      `insert into custody_wallets (id, tenant_id, user_id, token, network, address, status, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+      [
+        randomUUID(),
+        tenantId,
+        userId,
+        token,
+        network,
+        `0x${randomBytes(20).toString('hex')}`,
+        to,
+        ctx.clock.now().toISOString(),
+      ],
+    );
+    return rows[0]!;
+  });
+  return row;
 }
 
 interface TransferRow {
@@ -157,46 +174,46 @@ function transferView(t: TransferRow) {
   };
 }
 
-async function settleTransfer(ctx: HandlerContext, trigger: 'completeWalletTransfer' | 'cancelWalletTransfer') {
-  const rows = await ctx.sql.query<TransferRow>('select * from wallet_transfers where id = $1 for update', [
-    ctx.path.transferId,
-  ]);
-  const transfer = rows[0] ?? refuse(404, 'not_found', 'No wallet transfer has this ID.');
-  requireInScope(ctx, transfer.tenant_id, 'No wallet transfer has this ID.');
-  const { to } = nextState(walletTransferStates, 'wallet transfer', transfer.status, trigger);
-  const receiver = to === 'completed' ? transfer.destination_wallet : transfer.origin_wallet;
-  await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1', [receiver, transfer.amount]);
-  await ctx.sql.query('update wallet_transfers set status = $2 where id = $1', [transfer.id, to]);
-  await emitTransition(
-    ctx,
-    transfer.tenant_id,
-    nextState(walletTransferStates, 'wallet transfer', transfer.status, trigger),
-    transferView({ ...transfer, status: to }),
-  );
-  return { status: 200, body: { id: transfer.id, status: to } };
+const walletTransfers: Stateful<TransferRow> = {
+  name: 'wallet transfer',
+  machine: walletTransferStates,
+  unknown: 'No wallet transfer has this ID.',
+  lock: async (sql, id) =>
+    (await sql.query<TransferRow>('select * from wallet_transfers where id = $1 for update', [id]))[0],
+  tenantOf: (t) => t.tenant_id,
+  stateOf: (t) => t.status,
+  save: async (sql, t, to) =>
+    void (await sql.query('update wallet_transfers set status = $2 where id = $1', [t.id, to])),
+  view: (t, to) => transferView({ ...t, status: to }),
+};
+
+/** Completes a transfer (the destination receives the amount) or cancels it (the origin gets it back). */
+async function settleTransfer(
+  ctx: CallContext,
+  transferId: string,
+  trigger: 'completeWalletTransfer' | 'cancelWalletTransfer',
+) {
+  const { row, transition } = await moveRecord(ctx, walletTransfers, transferId, trigger, async (t) => {
+    const receiver = trigger === 'completeWalletTransfer' ? t.destination_wallet : t.origin_wallet;
+    await ctx.sql.query('update custody_wallets set balance = balance + $2 where id = $1', [receiver, t.amount]);
+  });
+  return { status: 200, body: { id: row.id, status: transition.to } };
 }
 
 export const handlers: Handlers = {
   createCustodyWallet: async (ctx) => {
     const tenant = requireOwnClient(ctx);
-    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
+    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId);
     const token = String(ctx.body.token).toUpperCase();
     if (!(token in TOKENS))
-      refuse(400, 'token_not_supported', `The sandbox holds ${Object.keys(TOKENS).join(' and ')} only.`);
-    const wallet = await openCustodyWallet(
-      ctx.sql,
-      tenant.id,
-      ctx.path.userId!,
-      token,
-      ctx.body.network ?? 'POLYGON',
-      ctx.clock.now(),
-    );
+      refuse(refusals.tokenNotSupported(`The sandbox holds ${Object.keys(TOKENS).join(' and ')} only.`));
+    const wallet = await openCustodyWallet(ctx, tenant.id, ctx.path.userId, token, ctx.body.network ?? 'POLYGON');
     return { status: 200, body: walletView(wallet) };
   },
 
   listCustodyWallets: async (ctx) => {
     const tenant = requireOwnClient(ctx);
-    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
+    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId);
     const rows = await ctx.sql.query<WalletRow>(
       'select * from custody_wallets where tenant_id = $1 and user_id = $2 order by created_at',
       [tenant.id, ctx.path.userId],
@@ -206,18 +223,18 @@ export const handlers: Handlers = {
 
   getCustodyWalletBalance: async (ctx) => {
     const tenant = requireOwnClient(ctx);
-    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
+    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId);
     const rows = await ctx.sql.query<WalletRow>(
       'select * from custody_wallets where id = $1 and tenant_id = $2 and user_id = $3',
       [ctx.path.walletId, tenant.id, ctx.path.userId],
     );
-    const wallet = rows[0] ?? refuse(404, 'not_found', 'No custody wallet of this user has this ID.');
+    const wallet = rows[0] ?? refuse(refusals.notFound('No custody wallet of this user has this ID.'));
     return { status: 200, body: { balance: decimalText(wallet.balance), token: wallet.token } };
   },
 
   listWalletTransfers: async (ctx) => {
     const tenant = requireOwnClient(ctx);
-    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
+    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId);
     const where = ['tenant_id = $1', 'user_id = $2'];
     const params: unknown[] = [tenant.id, ctx.path.userId];
     const add = (clause: string, value: unknown) => {
@@ -242,13 +259,14 @@ export const handlers: Handlers = {
   // Sandbox's own body (the source shows none): { walletOriginId, walletDestinationId, amount }.
   createWalletTransfer: async (ctx) => {
     const tenant = requireOwnClient(ctx);
-    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId!);
+    await requireApprovedUser(ctx.sql, tenant, ctx.path.userId);
     const { walletOriginId, walletDestinationId, amount } = ctx.body as Record<string, unknown>;
     if (!isUuid(walletOriginId) || !isUuid(walletDestinationId) || typeof amount !== 'number' || !(amount > 0)) {
       refuse(
-        400,
-        'invalid_request',
-        'The sandbox expects { walletOriginId, walletDestinationId (custody wallet IDs), amount > 0 }.',
+        refusals.invalidRequest(
+          400,
+          'The sandbox expects { walletOriginId, walletDestinationId (custody wallet IDs), amount > 0 }.',
+        ),
       );
     }
     const origin = (
@@ -257,7 +275,7 @@ export const handlers: Handlers = {
         [walletOriginId, tenant.id, ctx.path.userId],
       )
     )[0];
-    if (!origin) return refuse(403, 'forbidden', 'The origin wallet is not a custody wallet of this user.');
+    if (!origin) return refuse(refusals.forbidden('The origin wallet is not a custody wallet of this user.'));
     // Another client's wallet is no destination (the sandbox's choice): it is answered as an unknown one.
     const destination = (
       await ctx.sql.query<WalletRow>('select * from custody_wallets where id = $1 and tenant_id = $2', [
@@ -266,36 +284,34 @@ export const handlers: Handlers = {
       ])
     )[0];
     if (!destination || destination.token !== origin.token)
-      refuse(400, 'invalid_destination', 'The destination is not a custody wallet of this client with the same token.');
+      refuse(
+        refusals.invalidDestination('The destination is not a custody wallet of this client with the same token.'),
+      );
     const debited = await ctx.sql.query(
       'update custody_wallets set balance = balance - $2 where id = $1 and balance >= $2 returning id',
       [origin.id, amount],
     );
-    if (!debited.length) refuse(400, 'insufficient_funds', 'The origin wallet does not hold the amount.');
-    const { to } = nextState(walletTransferStates, 'wallet transfer', null, 'createWalletTransfer');
-    const rows = await ctx.sql.query<TransferRow>(
-      `insert into wallet_transfers (id, tenant_id, user_id, origin_wallet, destination_wallet, destination_tenant, amount, token, status, created_at)
+    if (!debited.length) refuse(refusals.insufficientFunds('The origin wallet does not hold the amount.'));
+    const { row } = await createRecord(ctx, walletTransfers, 'createWalletTransfer', async (to) => {
+      const rows = await ctx.sql.query<TransferRow>(
+        `insert into wallet_transfers (id, tenant_id, user_id, origin_wallet, destination_wallet, destination_tenant, amount, token, status, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
-      [
-        randomUUID(),
-        tenant.id,
-        ctx.path.userId,
-        origin.id,
-        destination!.id,
-        destination!.tenant_id,
-        amount,
-        origin.token,
-        to,
-        ctx.clock.now().toISOString(),
-      ],
-    );
-    await emitTransition(
-      ctx,
-      tenant.id,
-      nextState(walletTransferStates, 'wallet transfer', null, 'createWalletTransfer'),
-      transferView(rows[0]!),
-    );
-    return { status: 200, body: transferView(rows[0]!) };
+        [
+          randomUUID(),
+          tenant.id,
+          ctx.path.userId,
+          origin.id,
+          destination!.id,
+          destination!.tenant_id,
+          amount,
+          origin.token,
+          to,
+          ctx.clock.now().toISOString(),
+        ],
+      );
+      return rows[0]!;
+    });
+    return { status: 200, body: transferView(row) };
   },
 
   fundWallet: async (ctx) => {
@@ -303,13 +319,13 @@ export const handlers: Handlers = {
       'select * from custody_wallets where id = $1 and ($2::uuid is null or tenant_id = $2) for update',
       [ctx.path.walletId, ctx.tenant?.id ?? null],
     );
-    if (!found[0]) refuse(404, 'not_found', 'No custody wallet has this ID.');
+    if (!found[0]) refuse(refusals.notFound('No custody wallet has this ID.'));
     const rows = await ctx.sql.query<WalletRow>(
       'update custody_wallets set balance = balance + $2 where id = $1 and balance + $2 <= $3 returning *',
       [ctx.path.walletId, ctx.body.amount, MAX_BALANCE],
     );
     const wallet =
-      rows[0] ?? refuse(400, 'balance_limit', `The balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`);
+      rows[0] ?? refuse(refusals.balanceLimit(`The balance would pass ${MAX_BALANCE}, the most the sandbox keeps.`));
     return { status: 200, body: { walletId: wallet.id, token: wallet.token, balance: decimalText(wallet.balance) } };
   },
 
@@ -317,10 +333,10 @@ export const handlers: Handlers = {
     const owner = (
       await ctx.sql.query<{ tenant_id: string }>('select tenant_id from users where id = $1', [ctx.body.userId])
     )[0];
-    if (!owner) return refuse(404, 'not_found', 'No registered user has this ID.');
-    requireInScope(ctx, owner.tenant_id, 'No registered user has this ID.');
-    if (ctx.body.externalWalletId !== undefined && (await identifierTaken(ctx.sql, ctx.body.externalWalletId))) {
-      refuse(409, 'conflict', 'This externalWalletId is already in use; choose another.');
+    if (!owner) return refuse(refusals.notFound('No registered user has this ID.'));
+    requireInScope(ctx.tenant, owner.tenant_id, 'No registered user has this ID.');
+    if (ctx.body.externalWalletId !== undefined && (await identifierTaken(ctx, ctx.body.externalWalletId))) {
+      refuse(refusals.conflict('This externalWalletId is already in use; choose another.'));
     }
     const wallet = {
       id: ctx.body.externalWalletId ?? randomUUID(),
@@ -332,7 +348,7 @@ export const handlers: Handlers = {
       'insert into external_wallets (id, tenant_id, user_id, token, network, status) values ($1, $2, $3, $4, $5, $6) on conflict (id) do nothing returning id',
       [wallet.id, owner.tenant_id, ctx.body.userId, wallet.token, wallet.network, wallet.status],
     );
-    if (!inserted.length) refuse(409, 'conflict', 'An external wallet with this ID exists.');
+    if (!inserted.length) refuse(refusals.conflict('An external wallet with this ID exists.'));
     return {
       status: 201,
       body: {
@@ -345,6 +361,6 @@ export const handlers: Handlers = {
     };
   },
 
-  completeWalletTransfer: (ctx) => settleTransfer(ctx, 'completeWalletTransfer'),
-  cancelWalletTransfer: (ctx) => settleTransfer(ctx, 'cancelWalletTransfer'),
+  completeWalletTransfer: (ctx) => settleTransfer(ctx, ctx.path.transferId, 'completeWalletTransfer'),
+  cancelWalletTransfer: (ctx) => settleTransfer(ctx, ctx.path.transferId, 'cancelWalletTransfer'),
 };

@@ -1,7 +1,9 @@
 // Business-API webhooks and v1 integration endpoints (stored now; delivery comes with issue 15).
 import { randomUUID } from 'node:crypto';
-import { refuse, requireInScope, tenantOf, type Handlers } from '../handler.js';
-import { businessWebhookStates, nextState } from '../states.js';
+import { tenantOf, type Handlers } from '../core/handler.js';
+import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import { businessWebhookStates } from '../core/states.js';
+import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { requireOwnClient } from './users.js';
 
 export const migration = `
@@ -42,6 +44,20 @@ export const webhookView = (w: WebhookRow) => ({
   userId: w.tenant_id,
 });
 
+/** A business webhook's state is its `status`: true while active, false once deleted (the source). */
+const businessWebhooks: Stateful<WebhookRow> = {
+  name: 'webhook',
+  machine: businessWebhookStates,
+  unknown: 'This client has no webhook with this ID.',
+  lock: async (sql, id) =>
+    (await sql.query<WebhookRow>('select * from business_webhooks where id = $1 for update', [id]))[0],
+  tenantOf: (w) => w.tenant_id,
+  stateOf: (w) => String(w.status),
+  save: async (sql, w, to) =>
+    void (await sql.query('update business_webhooks set status = $2 where id = $1', [w.id, to === 'true'])),
+  view: (w, to) => webhookView({ ...w, status: to === 'true' }),
+};
+
 export const handlers: Handlers = {
   listWebhooks: async (ctx) => {
     const tenant = requireOwnClient(ctx);
@@ -61,34 +77,32 @@ export const handlers: Handlers = {
             [ctx.path.webhook_id, tenant.id],
           )
         : [];
-    const hook = rows[0] ?? refuse(404, 'not_found', 'This client has no webhook with this ID.');
-    const { to } = nextState(businessWebhookStates, 'webhook', String(hook.status), 'deleteWebhook');
-    const updated = await ctx.sql.query<WebhookRow>(
-      'update business_webhooks set status = $2 where id = $1 returning *',
-      [hook.id, to === 'true'],
-    );
-    return { status: 200, body: webhookView(updated[0]!) };
+    const hook = rows[0] ?? refuse(refusals.notFound(businessWebhooks.unknown));
+    const { row, transition } = await moveRecord(ctx, businessWebhooks, hook.id, 'deleteWebhook');
+    return { status: 200, body: webhookView({ ...row, status: transition.to === 'true' }) };
   },
 
   createBusinessWebhook: async (ctx) => {
-    requireInScope(ctx, ctx.body.clientId, 'No tenant has this client ID.');
+    requireInScope(ctx.tenant, ctx.body.clientId, 'No tenant has this client ID.');
     const refused = ctx.endpoints.refuseUrl(String(ctx.body.url));
-    if (refused) refuse(400, 'endpoint_not_allowed', `The sandbox does not deliver there: ${refused}.`);
+    if (refused) refuse(refusals.endpointNotAllowed(400, `The sandbox does not deliver there: ${refused}.`));
     if (!(await ctx.sql.query('select 1 from tenants where id = $1', [ctx.body.clientId])).length)
-      refuse(404, 'not_found', 'No tenant has this client ID.');
-    const { to } = nextState(businessWebhookStates, 'webhook', null, 'createBusinessWebhook');
-    const rows = await ctx.sql.query<WebhookRow>(
-      'insert into business_webhooks (id, tenant_id, url, process, status, created_at) values ($1, $2, $3, $4, $5, $6) returning *',
-      [randomUUID(), ctx.body.clientId, ctx.body.url, ctx.body.process, to === 'true', ctx.clock.now().toISOString()],
-    );
-    return { status: 201, body: webhookView(rows[0]!) };
+      refuse(refusals.notFound('No tenant has this client ID.'));
+    const { row } = await createRecord(ctx, businessWebhooks, 'createBusinessWebhook', async (to) => {
+      const rows = await ctx.sql.query<WebhookRow>(
+        'insert into business_webhooks (id, tenant_id, url, process, status, created_at) values ($1, $2, $3, $4, $5, $6) returning *',
+        [randomUUID(), ctx.body.clientId, ctx.body.url, ctx.body.process, to === 'true', ctx.clock.now().toISOString()],
+      );
+      return rows[0]!;
+    });
+    return { status: 201, body: webhookView(row) };
   },
 
   createIntegrationEndpoint: async (ctx) => {
     const tenant = tenantOf(ctx);
-    const b = ctx.body as Record<string, any>;
+    const b = ctx.body;
     const refused = ctx.endpoints.refuseUrl(String(b.url));
-    if (refused) refuse(422, 'endpoint_not_allowed', `The sandbox does not deliver there: ${refused}.`);
+    if (refused) refuse(refusals.endpointNotAllowed(422, `The sandbox does not deliver there: ${refused}.`));
     const now = ctx.clock.now();
     const row = { id: randomUUID(), isActive: b.isActive ?? true };
     // The unique (tenant_id, name) decides, so two creations of one name at once get one 201 and one 409.
@@ -97,7 +111,7 @@ export const handlers: Handlers = {
        on conflict (tenant_id, name) do nothing returning id`,
       [row.id, tenant.id, b.name, b.triggerEvent ?? null, row.isActive, JSON.stringify(b), now.toISOString()],
     );
-    if (!inserted.length) refuse(409, 'name_taken', 'An integration endpoint of this client already has this name.');
+    if (!inserted.length) refuse(refusals.nameTaken('An integration endpoint of this client already has this name.'));
     return { status: 201, body: { id: row.id, isActive: row.isActive, registerDate: now.toISOString() } };
   },
 };

@@ -1,11 +1,12 @@
 // The read memory of the PGlite store: a GET never sees rows older than the last committed write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../resources/index.js';
 import { openPglite, type Db } from './db.js';
 
 describe('PGlite reads remembered until the next write', () => {
   let db: Db;
   beforeAll(async () => {
-    db = await openPglite({ memory: true });
+    db = await openPglite({ memory: true, schemaDigest: schema.digest });
     await db.query('create table t (id int primary key, v text)');
     await db.query("insert into t values (1, 'a')");
   });

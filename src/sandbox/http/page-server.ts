@@ -4,8 +4,8 @@
 // scripts/build-sandbox-pages.ts into src/sandbox/dist/pages/ (the package's dist/pages/); each is a client of the
 // control API and nothing else.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { sandboxDistDir } from './reference.js';
+import { join } from 'node:path';
+import { sandboxDistDir } from '../core/dist-dir.js';
 
 /** Where the built pages are: dist/pages/ of this package. */
 export function pagesDir(): string {

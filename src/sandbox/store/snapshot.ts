@@ -6,37 +6,26 @@
 // records. Its key names the PGlite version and the migrations it was made with; a snapshot with another key is
 // not used (the store is then initialised as before, only slower), so a stale file can cost time, never data.
 import { createHash } from 'node:crypto';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { MemoryFS } from '@electric-sql/pglite';
-import { create as createTar, UnpackSync } from 'tar';
-import { sandboxDistDir } from './reference.js';
-import { migrate, migrationsDigest } from './resources/index.js';
+import { UnpackSync } from 'tar';
+import { sandboxDistDir } from '../core/dist-dir.js';
 
 export const SNAPSHOT_FILE = 'pglite-snapshot.tar.gz';
 export const SNAPSHOT_MANIFEST = 'pglite-snapshot.json';
 
-interface Manifest {
+export interface SnapshotManifest {
   key: string;
   pglite: string;
 }
 
 /** The installed PGlite's version (its package.json is not among its exports: found beside its entry point). */
-function pgliteVersion(): string {
+export function pgliteVersion(): string {
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
@@ -44,20 +33,23 @@ function pgliteVersion(): string {
 /** How the snapshot is made: a small store shut down cleanly, then archived (see writeSnapshot). */
 const SNAPSHOT_FORMAT = 'shut-down-folder, 1 MB WAL segments, no templates';
 
-/** What a snapshot must have been made with to be used: this PGlite, these migrations and this way of making it. */
-export function snapshotKey(): string {
+/**
+ * What a snapshot must have been made with to be used: this PGlite, the migrations whose digest is `schemaDigest`
+ * (the store's schema, see ./migrate.ts) and this way of making it.
+ */
+export function snapshotKey(schemaDigest: string): string {
   return createHash('sha256')
     .update(pgliteVersion())
     .update('\0')
-    .update(migrationsDigest)
+    .update(schemaDigest)
     .update('\0')
     .update(SNAPSHOT_FORMAT)
     .digest('hex');
 }
 
-function readManifest(dir: string): Manifest | undefined {
+export function readManifest(dir: string): SnapshotManifest | undefined {
   try {
-    return JSON.parse(readFileSync(join(dir, SNAPSHOT_MANIFEST), 'utf8')) as Manifest;
+    return JSON.parse(readFileSync(join(dir, SNAPSHOT_MANIFEST), 'utf8')) as SnapshotManifest;
   } catch {
     return undefined;
   }
@@ -67,9 +59,9 @@ function readManifest(dir: string): Manifest | undefined {
  * The snapshot as an uncompressed tar, for `snapshotFilesystem`; undefined when there is none or it was made
  * with another PGlite or other migrations. Decompressed off the main thread (zlib's thread pool).
  */
-export async function readSnapshot(dir = sandboxDistDir()): Promise<Buffer | undefined> {
+export async function readSnapshot(schemaDigest: string, dir = sandboxDistDir()): Promise<Buffer | undefined> {
   const manifest = readManifest(dir);
-  if (manifest?.key !== snapshotKey()) return undefined;
+  if (manifest?.key !== snapshotKey(schemaDigest)) return undefined;
   const file = join(dir, SNAPSHOT_FILE);
   try {
     // A process that starts several stores (a test suite, a team's tests using startSandbox) decompresses the
@@ -159,8 +151,8 @@ const PG_VERSION = 'PG_VERSION';
  * leaves a folder the next start unpacks into again (the files written meanwhile are written over). Written with
  * Node's own file calls, this takes less than half the time of PGlite's unpacking through its file system layer.
  */
-export async function unpackSnapshot(dataDir: string, dir = sandboxDistDir()): Promise<boolean> {
-  const tar = await readSnapshot(dir);
+export async function unpackSnapshot(dataDir: string, schemaDigest: string, dir = sandboxDistDir()): Promise<boolean> {
+  const tar = await readSnapshot(schemaDigest, dir);
   if (!tar) return false;
   const isVersion = (path: string) => path.replace(/^\/+/, '') === PG_VERSION;
   // The archive's names are relative to the data folder (a leading `/` would be taken as relative too).
@@ -168,59 +160,5 @@ export async function unpackSnapshot(dataDir: string, dir = sandboxDistDir()): P
   const options = { cwd: dataDir, noMtime: true, noChmod: true };
   new UnpackSync({ ...options, filter: (path) => !isVersion(path) }).end(tar);
   new UnpackSync({ ...options, filter: isVersion }).end(tar);
-  return true;
-}
-
-/**
- * Makes the snapshot in `dir` unless one with the current key is there; whether it wrote one. The store is made
- * in a folder and shut down cleanly before it is archived: a store started from it then recovers nothing (from
- * a copy of a running store, as PGlite's dumpDataDir makes, every start ran crash recovery and its end-of-recovery
- * checkpoint, about 0.1 s). The file is written under a temporary name and renamed, so a reader never sees half
- * of it.
- */
-export async function writeSnapshot(dir = sandboxDistDir()): Promise<boolean> {
-  const key = snapshotKey();
-  if (readManifest(dir)?.key === key) return false;
-  const { PGlite } = await import('@electric-sql/pglite');
-  const work = mkdtempSync(join(tmpdir(), 'ramp-snapshot-'));
-  const removeWork = () => {
-    process.off('exit', removeWork);
-    rmSync(work, { recursive: true, force: true });
-  };
-  process.once('exit', removeWork);
-  try {
-    // Every new store copies the whole snapshot, so it is kept small (39 MB of files before, 10.6 MB now; a start
-    // in memory took about 0.15 s less). WAL segments of 1 MB instead of 16 MB, and old segments removed rather
-    // than renamed to be written again (initdb alone left five such segments, full of its own WAL, ahead of the
-    // current one); a store makes new segments as it needs them.
-    const pg = await PGlite.create({ dataDir: work, initDbStartParams: ['--wal-segsize=1', '-c', 'wal_recycle=off'] });
-    try {
-      await migrate({
-        transaction: (work) =>
-          pg.transaction((tx) =>
-            work({ query: async <Row>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows }),
-          ),
-      });
-      // template0 and template1 are only what CREATE DATABASE copies: a sandbox's store is the one database
-      // `postgres` and never makes another. Dropped (after PostgreSQL's own way of allowing it) with their files.
-      await pg.exec("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
-      for (const name of ['template0', 'template1']) await pg.exec(`drop database ${name}`);
-    } finally {
-      await pg.close();
-    }
-    mkdirSync(dir, { recursive: true });
-    // The manifest goes first and comes back last: a run stopped half-way leaves no key naming other data.
-    rmSync(join(dir, SNAPSHOT_MANIFEST), { force: true });
-    const temporary = join(dir, `${SNAPSHOT_FILE}.${process.pid}.tmp`);
-    // Level 6: 10.6 MB of data files to about 1.3 MB.
-    createTar({ cwd: work, file: temporary, sync: true, portable: true, gzip: { level: 6 } }, readdirSync(work).sort());
-    renameSync(temporary, join(dir, SNAPSHOT_FILE));
-    writeFileSync(
-      join(dir, SNAPSHOT_MANIFEST),
-      `${JSON.stringify({ key, pglite: pgliteVersion() } satisfies Manifest, null, 2)}\n`,
-    );
-  } finally {
-    removeWork();
-  }
   return true;
 }

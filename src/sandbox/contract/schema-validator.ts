@@ -21,8 +21,9 @@ export interface SchemaValidator {
 }
 
 function collectExtensionKeywords(node: unknown, into: Set<string>): Set<string> {
-  if (Array.isArray(node)) node.forEach((item) => collectExtensionKeywords(item, into));
-  else if (node && typeof node === 'object') {
+  if (Array.isArray(node)) {
+    for (const item of node) collectExtensionKeywords(item, into);
+  } else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key.startsWith('x-')) into.add(key);
       collectExtensionKeywords(value, into);
@@ -131,15 +132,17 @@ export function createSchemaValidator(
   let ajv: Ajv2020 | undefined;
   let precompiled: Record<string, ValidateFunction> | undefined;
   const compiled = new Map<string, ValidateFunction>();
+  const compileAtRunTime = (schema: unknown): ValidateFunction => {
+    ajv ??= newAjv(doc, id);
+    return ajv.compile(rewriteRefs(schema, id) as object);
+  };
   const compile = (schema: unknown): ((value: unknown) => string[]) => {
     const key = JSON.stringify(schema);
     let validate = compiled.get(key);
     if (!validate) {
       precompiled ??= loadPrecompiled(options.precompiled, doc, id);
       const name = validatorName(schema);
-      validate = Object.hasOwn(precompiled, name)
-        ? precompiled[name]!
-        : (ajv ??= newAjv(doc, id)).compile(rewriteRefs(schema, id) as object);
+      validate = Object.hasOwn(precompiled, name) ? precompiled[name]! : compileAtRunTime(schema);
       compiled.set(key, validate);
     }
     const fn = validate;

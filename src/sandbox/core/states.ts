@@ -1,7 +1,8 @@
 // The state machines the sandbox enforces: one table per resource (state, trigger, condition, next state,
-// events). Rows marked `source` come from the source document; the rest are the sandbox's own choices.
-// `events` names what issue 15 will emit on the transition; nothing is delivered yet.
-import { Refusal } from './handler.js';
+// events). Rows marked `source` come from the source document; the rest are the sandbox's own choices. `events`
+// are emitted, in the transaction of the change, when the transition is applied (./transition.ts), and the
+// event mapping in the control API's description is rendered from these tables. Plain data: the dashboard's
+// browser bundle reads them too, to offer only the actions a record's state allows.
 
 export interface Transition {
   from: string | null;
@@ -10,6 +11,11 @@ export interface Transition {
   to: string;
   events: readonly string[];
   source: boolean;
+  /**
+   * Where one trigger from one state has several outcomes, the name of the case this row is for (an on-ramp's
+   * execution mode); the handler names the case, so the order of the rows never decides.
+   */
+  when?: string;
 }
 
 export type Machine = readonly Transition[];
@@ -157,6 +163,7 @@ export const onRampStates: Machine = [
     to: 'PENDING_DEPOSIT',
     events: ['operation.created'],
     source: false,
+    when: 'NORMAL',
   },
   {
     from: null,
@@ -165,6 +172,7 @@ export const onRampStates: Machine = [
     to: 'COMPLETED',
     events: ['operation.created', 'fiat.payin.completed'],
     source: false,
+    when: 'INVERSE',
   },
   {
     from: 'PENDING_DEPOSIT',
@@ -203,15 +211,3 @@ export const businessWebhookStates: Machine = [
     source: false,
   },
 ];
-
-/** The state after `trigger` from `from`, or a 409 refusal naming the states that allow it. */
-export function nextState(machine: Machine, resource: string, from: string | null, trigger: string): Transition {
-  const found = machine.find((t) => t.from === from && t.trigger === trigger);
-  if (found) return found;
-  const allowed = machine.filter((t) => t.trigger === trigger).map((t) => t.from ?? '(new)');
-  throw new Refusal(
-    409,
-    'conflict',
-    `${trigger}: the ${resource} is ${from ?? 'new'}; allowed from ${allowed.join(', ') || 'no state'}.`,
-  );
-}

@@ -2,9 +2,10 @@
 // whose description declares a 429. Fixed windows of sandbox time, counted per operation and per tenant
 // (calls without a token share one count). Limits and counts live in the database, so every instance on one
 // PostgreSQL applies the same ones; a count is one atomic upsert.
-import type { Clock } from './clock.js';
-import type { Sql } from './db.js';
-import { refuse, Refusal, type Handlers, type Tenant } from './handler.js';
+import type { Clock } from '../core/clock.js';
+import type { Sql } from '../store/db.js';
+import type { Handlers, Tenant } from '../core/handler.js';
+import { refusals, refuse } from '../core/refusals.js';
 
 export const migration = `
 create table if not exists rate_limits (
@@ -34,9 +35,9 @@ export function rateLimitHandlers(limitable: Set<string>): Handlers {
       const operationId = ctx.path.operationId!;
       if (!limitable.has(operationId))
         refuse(
-          404,
-          'not_limitable',
-          `${operationId} is not an operation that declares a 429 answer, so the sandbox does not rate-limit it.`,
+          refusals.notLimitable(
+            `${operationId} is not an operation that declares a 429 answer, so the sandbox does not rate-limit it.`,
+          ),
         );
       const { limit, windowSeconds } = ctx.body as { limit: number; windowSeconds: number };
       await ctx.sql.query(
@@ -82,12 +83,9 @@ export async function countCall(
   );
   if (row && row.calls > rule.max_calls) {
     const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
-    throw new Refusal(
-      429,
-      'rate_limited',
+    throw refusals.rateLimited(
       `More than ${rule.max_calls} calls of ${operationId} in ${windowMs / 1000} s of sandbox time (a limit set with setRateLimit); try again in ${retryAfter} s.`,
-      {},
-      { 'retry-after': String(retryAfter) },
+      retryAfter,
     );
   }
 }

@@ -3,24 +3,14 @@
 // build` and `npm pack`), `npm run docs` and `npm run sandbox` write it beside the compiled sandbox, so the
 // package ships it.
 import { readFile } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { sandboxDistDir } from '../core/dist-dir.js';
 
 export const REFERENCE_PAGE = 'reference.html';
 
 /**
- * Where what the build makes for the sandbox lies (its rendered reference, its pages): beside this module once
- * compiled (the package's `dist/`), and, run from the sources (`src/sandbox/`), where the build puts the
- * compiled sandbox (`src/sandbox/dist/`).
- */
-export function sandboxDistDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  return here.endsWith(`${sep}dist`) ? here : join(here, 'dist');
-}
-
-/**
  * The validators the build compiled for a set of schemas (`<name>.cjs`: a family's routes, or `v1-events`), see
- * src/sandbox/validators.ts.
+ * scripts/lib/build-validators.ts.
  */
 export function precompiledValidators(name: string): string {
   return join(sandboxDistDir(), 'validators', `${name}.cjs`);

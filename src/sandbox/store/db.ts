@@ -1,6 +1,6 @@
 // The sandbox's database: a tiny interface over PGlite (embedded PostgreSQL, the default) that node-postgres
-// can implement too, so the same migrations and SQL run on PostgreSQL 15 (issue 16). SQL here and in
-// src/sandbox/store/ keeps to what both PGlite (PostgreSQL 18) and PostgreSQL 15 run.
+// can implement too, so the same migrations and SQL run on PostgreSQL 15. SQL here and in the resources keeps
+// to what both PGlite (PostgreSQL 18) and PostgreSQL 15 run.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -36,6 +36,11 @@ export interface DbOptions {
   dataDir?: string;
   /** Nothing on disk (PGlite in memory). */
   memory?: boolean;
+  /**
+   * The digest of the schema the store will be given (./migrate.ts): a new store starts from the build's
+   * snapshot when the snapshot was made for that schema. Without it, PGlite runs initdb.
+   */
+  schemaDigest?: string;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -53,13 +58,16 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   // (read while PGlite itself loads); a folder PostgreSQL has not been initialised in gets it unpacked first.
   // Without one, PGlite runs initdb.
   const { readSnapshot, snapshotFilesystem, unpackSnapshot } = await import('./snapshot.js');
+  const digest = options.schemaDigest;
   const [{ PGlite, MemoryFS }, snapshot] = await Promise.all([
     import('@electric-sql/pglite'),
-    options.memory
-      ? readSnapshot()
-      : existsSync(join(options.dataDir!, 'PG_VERSION'))
-        ? undefined
-        : unpackSnapshot(options.dataDir!).then(() => undefined),
+    digest === undefined
+      ? undefined
+      : options.memory
+        ? readSnapshot(digest)
+        : existsSync(join(options.dataDir!, 'PG_VERSION'))
+          ? undefined
+          : unpackSnapshot(options.dataDir!, digest).then(() => undefined),
   ]);
   const pg = await PGlite.create({
     ...(options.memory ? {} : { dataDir: options.dataDir! }),
@@ -126,7 +134,10 @@ export async function openPglite(options: DbOptions): Promise<Db> {
         if (generation === before) {
           if (rememberedCount >= 1000) written();
           byParams = remembered.get(text);
-          if (!byParams) remembered.set(text, (byParams = new Map()));
+          if (!byParams) {
+            byParams = new Map();
+            remembered.set(text, byParams);
+          }
           byParams.set(key, deepFreeze(structuredClone(result)));
           rememberedCount++;
         }

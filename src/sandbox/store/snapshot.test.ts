@@ -17,9 +17,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { create as createTar, Parser } from 'tar';
 import { openPglite } from './db.js';
-import { sandboxDistDir } from './reference.js';
-import { migrate, migrationsDigest } from './resources/index.js';
-import { startSandbox } from './server.js';
+import { sandboxDistDir } from '../core/dist-dir.js';
+import { schema } from '../resources/index.js';
+import { migrate } from './migrate.js';
+
+const migrationsDigest = schema.digest;
+import { startSandbox } from '../server.js';
 import { readSnapshot, readSnapshotFiles, snapshotKey, SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from './snapshot.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-snapshot-'));
@@ -28,16 +31,19 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the PGlite snapshot', () => {
   it('is built, with the current key', () => {
     const manifest = JSON.parse(readFileSync(join(sandboxDistDir(), SNAPSHOT_MANIFEST), 'utf8')) as { key: string };
-    expect(manifest.key).toBe(snapshotKey());
+    expect(manifest.key).toBe(snapshotKey(schema.digest));
   });
 
   it('holds a store that was shut down cleanly: a start from it recovers nothing', async () => {
     const { PGlite } = await import('@electric-sql/pglite');
     const said: string[] = [];
     const pg = await PGlite.create({
-      loadDataDir: new Blob([(await readSnapshot())! as Uint8Array<ArrayBuffer>]),
+      loadDataDir: new Blob([(await readSnapshot(schema.digest))! as Uint8Array<ArrayBuffer>]),
       debug: 1,
-      onStderr: (line) => (said.push(line), true),
+      onStderr: (line) => {
+        said.push(line);
+        return true;
+      },
     });
     await pg.close();
     const log = said.join('\n');
@@ -47,11 +53,14 @@ describe('the PGlite snapshot', () => {
 
   it('is small, since every new store copies all of it: 1 MB WAL segments, no future segment, no template database', async () => {
     const { PGlite } = await import('@electric-sql/pglite');
-    const tar = (await readSnapshot())!;
+    const tar = (await readSnapshot(schema.digest))!;
     const files = new Map<string, number>();
-    new Parser({ onReadEntry: (entry) => (files.set(entry.path.replace(/^\/+/, ''), entry.size), entry.resume()) }).end(
-      tar,
-    );
+    new Parser({
+      onReadEntry: (entry) => {
+        files.set(entry.path.replace(/^\/+/, ''), entry.size);
+        entry.resume();
+      },
+    }).end(tar);
     const wal = [...files.keys()].filter((path) => /^pg_wal\/[0-9A-F]{24}$/.test(path));
     expect(wal.map((path) => files.get(path))).toEqual(wal.map(() => 1 << 20));
     // The segment of the shutdown checkpoint, and at most the one PostgreSQL makes ready after it.
@@ -67,12 +76,15 @@ describe('the PGlite snapshot', () => {
   });
 
   it('is read, for a store in memory, as the folders and files node-tar finds in it; anything else in an archive is refused', async () => {
-    const tar = (await readSnapshot())!;
+    const tar = (await readSnapshot(schema.digest))!;
     const seen: { folders: string[]; files: { path: string; data: string }[] } = { folders: [], files: [] };
     new Parser({
       onReadEntry: (entry) => {
         const path = entry.path.replace(/^\/+|\/+$/g, '');
-        if (entry.type === 'Directory') return (seen.folders.push(path), entry.resume());
+        if (entry.type === 'Directory') {
+          seen.folders.push(path);
+          return entry.resume();
+        }
         const chunks: Buffer[] = [];
         entry.on('data', (chunk: Buffer) => chunks.push(chunk));
         entry.on('end', () =>
@@ -103,7 +115,7 @@ describe('the PGlite snapshot', () => {
   ])(
     'gives a new store %s its tables, recorded as made by the current migrations, and no signing key; its commits wait for the disk only where it has one',
     async (_label, options) => {
-      const db = await openPglite(options);
+      const db = await openPglite({ ...options, schemaDigest: schema.digest });
       try {
         // Read before any migration ran in this process: what the store started with.
         expect(await db.query('select digest from sandbox_schema')).toEqual([{ digest: migrationsDigest }]);
@@ -125,7 +137,7 @@ describe('the PGlite snapshot', () => {
     const dir = join(work, 'interrupted');
     mkdirSync(join(dir, 'base', '5'), { recursive: true });
     writeFileSync(join(dir, 'base', '5', '1255'), 'half of a file');
-    const db = await openPglite({ dataDir: dir });
+    const db = await openPglite({ dataDir: dir, schemaDigest: schema.digest });
     try {
       expect(await db.query('select digest from sandbox_schema')).toEqual([{ digest: migrationsDigest }]);
     } finally {
@@ -136,10 +148,13 @@ describe('the PGlite snapshot', () => {
   it('is copied into each store in memory: what one store writes reaches neither the snapshot nor another store', async () => {
     const digest = async () =>
       createHash('sha256')
-        .update((await readSnapshot())!)
+        .update((await readSnapshot(schema.digest))!)
         .digest('hex');
     const before = await digest();
-    const [a, b] = [await openPglite({ memory: true }), await openPglite({ memory: true })];
+    const [a, b] = [
+      await openPglite({ memory: true, schemaDigest: schema.digest }),
+      await openPglite({ memory: true, schemaDigest: schema.digest }),
+    ];
     try {
       await a.query(
         "insert into tenants (id, name, business_secret, v1_secret, integration_register, created_at) select gen_random_uuid(), 'A', 'b', 'v', 'i', now() from generate_series(1, 200)",
@@ -156,7 +171,7 @@ describe('the PGlite snapshot', () => {
   it('gives each sandbox a signing key of its own', async () => {
     const keys: unknown[] = [];
     for (let i = 0; i < 2; i++) {
-      const db = await openPglite({ memory: true });
+      const db = await openPglite({ memory: true, schemaDigest: schema.digest });
       const sandbox = await startSandbox({ db, port: 0 });
       keys.push((await db.query<{ secret: string }>('select secret from sandbox_signing_key'))[0]?.secret);
       await sandbox.close();
@@ -177,20 +192,20 @@ describe('the PGlite snapshot', () => {
       join(stale, SNAPSHOT_MANIFEST),
       JSON.stringify({ key: 'made-with-other-migrations', pglite: '0.0.0' }),
     );
-    expect(await readSnapshot(stale)).toBeUndefined();
-    expect(await readSnapshot(missing)).toBeUndefined();
-    expect((await readSnapshot())?.length).toBeGreaterThan(1_000_000);
+    expect(await readSnapshot(schema.digest, stale)).toBeUndefined();
+    expect(await readSnapshot(schema.digest, missing)).toBeUndefined();
+    expect((await readSnapshot(schema.digest))?.length).toBeGreaterThan(1_000_000);
   });
 
   it('lets the migrations run again on a store that records other ones', async () => {
-    const db = await openPglite({ memory: true });
+    const db = await openPglite({ memory: true, schemaDigest: schema.digest });
     try {
       await db.query('drop table sandbox_delivery_attempts');
-      await migrate(db);
+      await migrate(db, schema);
       // Recorded as current: nothing is made again.
       expect(await db.query("select to_regclass('sandbox_delivery_attempts') as t")).toEqual([{ t: null }]);
       await db.query("update sandbox_schema set digest = 'older'");
-      await migrate(db);
+      await migrate(db, schema);
       expect(await db.query("select to_regclass('sandbox_delivery_attempts')::text as t")).toEqual([
         { t: 'sandbox_delivery_attempts' },
       ]);

@@ -5,15 +5,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { OpenApiDocument } from './openapi/document.js';
+import type { OpenApiDocument } from '../../src/sandbox/contract/document.js';
 import {
   createSchemaValidator,
   loadPrecompiled,
   standaloneValidators,
   validatorName,
-} from './openapi/schema-validator.js';
-import { precompiledValidators } from './reference.js';
-import { validatorSets } from './validators.js';
+} from '../../src/sandbox/contract/schema-validator.js';
+import { precompiledValidators } from '../../src/sandbox/contract/reference.js';
+import { validatorSets } from './build-validators.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-validators-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,8 +1,8 @@
 // Routes and request/response validation, read from the bundles: every operation of dist/openapi/{business,
 // v1,sandbox}.json gets a route; no route list is kept by hand.
-import type { OpenApiDocument } from './openapi/document.js';
-import { listOperations, requestSchema, resolveRef, type JsonObject, type OperationEntry } from './openapi/lookup.js';
-import { createSchemaValidator, type SchemaValidator } from './openapi/schema-validator.js';
+import type { OpenApiDocument } from './document.js';
+import { listOperations, requestSchema, resolveRef, type JsonObject, type OperationEntry } from './lookup.js';
+import { createSchemaValidator, type SchemaValidator } from './schema-validator.js';
 import { precompiledValidators, validatorId } from './reference.js';
 
 export interface Route {
@@ -95,10 +95,11 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
     let validator: SchemaValidator | undefined;
     const lazily = (schema: unknown): ((value: unknown) => string[]) => {
       let check: ((value: unknown) => string[]) | undefined;
-      return (value) =>
-        (check ??= (validator ??= createSchemaValidator(doc, validatorId(family), {
-          precompiled: precompiledValidators(family),
-        })).compile(schema))(value);
+      return (value) => {
+        validator ??= createSchemaValidator(doc, validatorId(family), { precompiled: precompiledValidators(family) });
+        check ??= validator.compile(schema);
+        return check(value);
+      };
     };
     for (const entry of listOperations(doc)) {
       const { regex, keys, literals } = compilePath(entry.path);

@@ -10,7 +10,7 @@ export const isJsonObject = (value: unknown): value is JsonObject =>
 
 /** A JSON pointer (`#/paths/~1api~1token/post`) to the node at `parts`. */
 export const jsonPointer = (parts: readonly (string | number)[]) =>
-  '#/' + parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+  `#/${parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
 export interface OperationEntry {
   operationId: string;

@@ -2,7 +2,7 @@
 // MAX_JSON_DEPTH levels, no NUL character in any text and no number JSON cannot carry back. Each refusal names
 // what was wrong; none of them reaches a handler or the database.
 import type { IncomingMessage } from 'node:http';
-import { Refusal } from './handler.js';
+import { refusals } from '../core/refusals.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Objects and arrays inside one another, at most (the sandbox's limit: no body of either API nests more than 4). */
@@ -24,9 +24,7 @@ export function mediaType(header: string | undefined): string {
 export function requireJson(req: IncomingMessage): void {
   const type = mediaType(req.headers['content-type']);
   if (type !== 'application/json') {
-    throw new Refusal(
-      415,
-      'unsupported_media_type',
+    throw refusals.unsupportedMediaType(
       `The body must be JSON sent with Content-Type: application/json; got ${type ? `"${type.slice(0, 100)}"` : 'no Content-Type'}.`,
     );
   }
@@ -39,11 +37,7 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > MAX_BODY_BYTES)
-      throw new Refusal(
-        413,
-        'too_large',
-        `The body is over ${MAX_BODY_BYTES} bytes (1 MiB), the most the sandbox reads.`,
-      );
+      throw refusals.tooLarge(`The body is over ${MAX_BODY_BYTES} bytes (1 MiB), the most the sandbox reads.`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -79,7 +73,9 @@ export function unstorable(value: unknown, at = 'body', found: string[] = []): s
   } else if (typeof value === 'number') {
     if (!Number.isFinite(value)) found.push(`${at} is a number too large to hold (${value})`);
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => unstorable(item, `${at}[${i}]`, found));
+    value.forEach((item, i) => {
+      unstorable(item, `${at}[${i}]`, found);
+    });
   } else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       if (key.includes('\u0000'))
@@ -97,9 +93,8 @@ export function unstorable(value: unknown, at = 'body', found: string[] = []): s
 export function parseBody(text: string, invalidStatus: number): unknown {
   const depth = jsonDepth(text);
   if (depth > MAX_JSON_DEPTH) {
-    throw new Refusal(
+    throw refusals.invalidRequest(
       invalidStatus,
-      'invalid_request',
       `The body nests objects and arrays ${depth} levels deep; the sandbox takes at most ${MAX_JSON_DEPTH}.`,
     );
   }
@@ -107,10 +102,10 @@ export function parseBody(text: string, invalidStatus: number): unknown {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new Refusal(invalidStatus, 'invalid_request', 'The body is not valid JSON.');
+    throw refusals.invalidRequest(invalidStatus, 'The body is not valid JSON.');
   }
   const problems = unstorable(body);
   if (problems.length)
-    throw new Refusal(invalidStatus, 'invalid_request', `The request cannot be taken: ${problems.join('; ')}.`);
+    throw refusals.invalidRequest(invalidStatus, `The request cannot be taken: ${problems.join('; ')}.`);
   return body;
 }

@@ -1,0 +1,62 @@
+// The listener: node:http, framing answers, the sandbox's own pages and documents, and every other request
+// handed to the route it names and the operation's pipeline (../pipeline/).
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { OpenApiDocument } from '../contract/document.js';
+import { readReferencePage } from '../contract/reference.js';
+import type { Route } from '../contract/router.js';
+import { Refusal, refusals } from '../core/refusals.js';
+import { answerOperation, type Pipeline } from '../pipeline/index.js';
+import { findRoute, requestTarget } from '../pipeline/target.js';
+import { unbuiltDocsPage } from './docs-page.js';
+import { createPageServer } from './page-server.js';
+
+function send(
+  res: ServerResponse,
+  status: number,
+  text: string | Buffer,
+  type = 'application/json',
+  headers?: Record<string, string>,
+): void {
+  // A body left unread (refused, too large, or sent to an operation that takes none) ends the connection.
+  const unread = res.req && !res.req.complete ? { connection: 'close' } : undefined;
+  res.writeHead(status, {
+    'content-type': `${type}; charset=utf-8`,
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+    ...unread,
+  });
+  res.end(text);
+}
+
+const sendRefusal = (res: ServerResponse, refusal: Refusal) =>
+  send(res, refusal.status, JSON.stringify({ error: refusal.code, message: refusal.message }));
+
+export function createListener(routes: readonly Route[], pipeline: Pipeline, controlDoc?: OpenApiDocument): Server {
+  const pages = createPageServer();
+  return createServer((req, res) => {
+    void (async () => {
+      const method = (req.method ?? 'GET').toLowerCase();
+      try {
+        const target = requestTarget(req.url ?? '/');
+        if (method === 'get' && target.pathname === '/sandbox/openapi.json' && controlDoc)
+          return send(res, 200, JSON.stringify(controlDoc));
+        if (method === 'get' && (target.pathname === '/sandbox' || target.pathname === '/sandbox/docs') && controlDoc) {
+          return send(res, 200, (await readReferencePage()) ?? unbuiltDocsPage(controlDoc), 'text/html');
+        }
+        const page = pages(method, target.pathname);
+        if (page) return send(res, page.status, page.body ?? '', page.type, page.headers);
+        const { route, params } = findRoute(routes, method, target.pathname);
+        const sent = await answerOperation(pipeline, route, params, target, req);
+        return send(res, sent.status, sent.text, undefined, sent.headers);
+      } catch (error) {
+        if (error instanceof Refusal) return sendRefusal(res, error);
+        throw error;
+      }
+    })().catch((error: unknown) => {
+      console.error('[sandbox] internal error:', error instanceof Error ? error.stack : error);
+      if (!res.headersSent) sendRefusal(res, refusals.internal());
+      else res.destroy();
+    });
+  });
+}

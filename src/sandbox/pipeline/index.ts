@@ -1,0 +1,108 @@
+// The request path of an operation, as named stages in order: target (../http/listener.ts finds the route),
+// authentication, rate limit, body, request check, transaction (the operation's handler), answer check. Each
+// stage is a file of this folder; this one runs them and turns what they throw into an answer.
+import type { IncomingMessage } from 'node:http';
+import type { Route } from '../contract/router.js';
+import type { AnyHandler, HandlerContext } from '../core/handler.js';
+import { Refusal, refusalBody, refusals } from '../core/refusals.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isDataException, type Db } from '../store/db.js';
+import type { CheckAnswer } from './answer-check.js';
+import type { Authenticate } from './authenticate.js';
+import { requestBody } from './body.js';
+import type { CountCall } from './rate-limit.js';
+import { checkRequest } from './request-check.js';
+import type { Target } from './target.js';
+import type { KeptAnswer, RunHandler } from './transaction.js';
+
+/** What is sent: status, body (and its JSON text), headers. */
+export interface Sent {
+  status: number;
+  body: unknown;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+export interface Pipeline {
+  db: Db;
+  handlerOf(operationId: string): AnyHandler | undefined;
+  authenticate: Authenticate;
+  countCall: CountCall;
+  run: RunHandler;
+  checkAnswer: CheckAnswer;
+  /** The handler's context but for the request's own parts and the store. */
+  context: Omit<HandlerContext, 'operationId' | 'path' | 'query' | 'headers' | 'body' | 'tenant' | 'sql'>;
+  /** The origin links are made from, for a request with this `Host` header. */
+  originFor(host: string | undefined): string;
+}
+
+function refusalAnswer(route: Route, refusal: Refusal): KeptAnswer & { headers?: Record<string, string> } {
+  return { status: refusal.status, body: refusalBody(refusal, route.family), headers: refusal.headers };
+}
+
+/** The answer of `route` to `req` after every stage, checked against the description. */
+export async function answerOperation(
+  pipeline: Pipeline,
+  route: Route,
+  params: Record<string, string>,
+  target: Target,
+  req: IncomingMessage,
+): Promise<Sent> {
+  const result = await runStages(pipeline, route, params, target, req);
+  // A kept read's answer was checked and serialized when it was first sent: it is sent again as it was.
+  if (result.sent) return { ...result.sent, headers: undefined };
+  const answered = pipeline.checkAnswer(route, result.status, result.body);
+  const sent = { ...answered, text: answered.body === undefined ? '' : JSON.stringify(answered.body) };
+  if (sent.status !== result.status) return sent;
+  result.sent = sent;
+  return { ...sent, headers: result.headers };
+}
+
+async function runStages(
+  pipeline: Pipeline,
+  route: Route,
+  params: Record<string, string>,
+  target: Target,
+  req: IncomingMessage,
+): Promise<KeptAnswer & { headers?: Record<string, string> }> {
+  const { db } = pipeline;
+  const handler = pipeline.handlerOf(route.entry.operationId);
+  if (!handler) return refusalAnswer(route, refusals.notImplemented(route.entry.operationId));
+  try {
+    // Only a shared database's clock can move under this process.
+    if (db.shared) await pipeline.context.clock.sync();
+    const tenant = await pipeline.authenticate(route, req);
+    await pipeline.countCall(route, tenant);
+    const read = await requestBody(route, req);
+    const request = checkRequest(route, params, target, req, read);
+    const context = (sql: HandlerContext['sql']): HandlerContext =>
+      ({
+        ...pipeline.context,
+        ...request,
+        operationId: route.entry.operationId,
+        tenant,
+        sql,
+        origin: pipeline.originFor(request.headers.host),
+      }) as HandlerContext;
+    return await pipeline.run(route, handler, context, `${tenant?.id ?? ''} ${req.url}`);
+  } catch (error) {
+    if (error instanceof Refusal) return refusalAnswer(route, error);
+    // The database is down, restarting or out of connections: nothing was done; the client may try again.
+    if (isDatabaseUnavailable(error)) {
+      const { code, message } = error as { code?: string; message?: string };
+      console.error(`[sandbox] ${route.entry.operationId}: the database is unavailable (${code ?? message})`);
+      return refusalAnswer(
+        route,
+        refusals.unavailable(
+          `The sandbox's database is unavailable (down or restarting); nothing was done. Retry after ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+          DATABASE_RETRY_AFTER_SECONDS,
+        ),
+      );
+    }
+    // A value PostgreSQL cannot take (a text it cannot convert, a number or date outside its range): the request's.
+    if (isDataException(error)) {
+      const message = `A value of the request cannot be stored or compared: ${(error as Error).message}.`;
+      return refusalAnswer(route, refusals.invalidRequest(route.invalidStatus, message));
+    }
+    throw error;
+  }
+}
