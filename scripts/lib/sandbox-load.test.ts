@@ -37,8 +37,8 @@ describe.skipIf(!adminUrl)('sandbox:load (needs PostgreSQL; skipped with the Pos
       expect(operations).toContain(op);
     expect(text).toMatch(/^PASS {2}every event reached every healthy endpoint exactly once/m);
 
-    // A lost payout, a wallet credited from nowhere, a delivery the healthy receiver got twice for no reason, and a
-    // failing endpoint short of one scheduled call.
+    // A lost payout, a wallet credited from nowhere, a delivery the healthy receiver got twice for no reason (a
+    // call the log does not have), and a failing endpoint short of one scheduled call.
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     try {
@@ -70,6 +70,7 @@ describe.skipIf(!adminUrl)('sandbox:load (needs PostgreSQL; skipped with the Pos
           'every create answered with success is in the database',
           expect.stringMatching(/^every user ledger sums/),
           expect.stringMatching(/^every wallet ledger sums/),
+          'every call an endpoint received is in the delivery log (matched one by one to a logged attempt)',
           'every event reached every healthy endpoint exactly once (by event id)',
           expect.stringMatching(/^every failing endpoint saw exactly the scheduled/),
         ]),

@@ -409,11 +409,13 @@ export interface Evidence {
   receivers: Record<Behaviour, Receiver>;
   /** performance.now() when the kill was sent. */
   killedAtMs: number;
+  /** The sandbox clock's offset before the drain, and each move the drain made (performance.now() around it). */
+  clock: { offsetMs: number; moves: { sentAt: number; answeredAt: number; offsetMs: number }[] };
 }
 
 /** The checks (a)-(c), against the database the load ran on. */
 export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<Check[]> {
-  const { ledger, receivers, killedAtMs } = evidence;
+  const { ledger, receivers, killedAtMs, clock } = evidence;
   const checks: Check[] = [];
   const q = async <Row>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows as Row[];
 
@@ -516,10 +518,9 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
     figures: `${ledger.races.raced} races of ${PAYOUT_RACE.payouts} payouts, ${ledger.races.overAccepted} over-accepted`,
   });
 
-  // (c) Every event reached every endpoint it was for: healthy ones exactly once by event id, failing ones on
-  // the whole schedule. A call the killed instance had claimed but never recorded (its `attempts` counter of
-  // claims is ahead of its attempt rows) is made again by the survivor under the same number: it may have
-  // reached the receiver once before the kill too, and only such a repeat is allowed.
+  // (c) Every event reached every endpoint it was for: healthy ones once by event id, failing ones on the whole
+  // schedule, and every call a receiver got is in the delivery log. A call in flight when its instance was
+  // killed, or when its lease ran out, is made again: the log shows both calls, and only such a repeat is allowed.
   const events = await q<{ id: string; tenant_id: string; event: string }>(
     'select id::text as id, tenant_id::text as tenant_id, event from sandbox_events',
   );
@@ -529,18 +530,21 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
   const hooks = await q<{ id: string; tenant_id: string; process: string }>(
     'select id::text as id, tenant_id::text as tenant_id, process from business_webhooks where status',
   );
-  const deliveries = await q<{
-    id: string;
-    event_id: string;
-    endpoint_id: string;
-    url: string;
-    status: string;
-    attempts: number;
-    recorded: string;
-  }>(
-    `select d.id::text as id, d.event_id::text as event_id, d.endpoint_id::text as endpoint_id, d.url, d.status, d.attempts,
-            (select count(*) from sandbox_delivery_attempts a where a.delivery_id = d.id) as recorded
+  const deliveries = await q<{ id: string; event_id: string; endpoint_id: string; url: string; status: string }>(
+    `select d.id::text as id, d.event_id::text as event_id, d.endpoint_id::text as endpoint_id, d.url, d.status
        from sandbox_deliveries d`,
+  );
+  const attemptRows = await q<{
+    delivery_id: string;
+    claim: number;
+    attempt: number;
+    started_at: Date;
+    finished_at: Date;
+    outcome: string;
+    abandoned: boolean;
+  }>(
+    `select delivery_id::text as delivery_id, claim, attempt, started_at, finished_at, outcome, abandoned
+       from sandbox_delivery_attempts order by delivery_id, claim`,
   );
   const deliveryKeys = new Set(deliveries.map((d) => `${d.event_id}|${d.endpoint_id}`));
   let expectedDeliveries = 0;
@@ -561,67 +565,131 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
     figures: `${events.length} events, ${expectedDeliveries} deliveries expected, ${notQueued.length} not queued${notQueued.length ? `: ${notQueued.slice(0, 3).join('; ')}` : ''}`,
   });
 
-  const arrivals = (receiver: Receiver, d: { url: string; event_id: string }) =>
-    receiver.calls.get(`${d.url}|${d.event_id}`) ?? [];
-  // A call the killed instance made arrived before the kill (half a second allowed for the receiver's own loop).
-  const beforeKill = (times: number[]) => times.length > 0 && times[0]! <= killedAtMs + 500;
+  // Sandbox time to this process's performance.now(): the offset in force is the one whose window (between the
+  // drain's clock moves, a second allowed either side) holds the time; each move jumps it by far more than that.
+  const SLACK_MS = 1_000;
+  const epochs = [{ from: -Infinity, to: clock.moves[0]?.answeredAt ?? Infinity, offsetMs: clock.offsetMs }];
+  clock.moves.forEach((move, i) =>
+    epochs.push({ from: move.sentAt, to: clock.moves[i + 1]?.answeredAt ?? Infinity, offsetMs: move.offsetMs }),
+  );
+  const localOffset = (sandboxMs: number) => {
+    const fits = epochs.filter((e) => {
+      const t = sandboxMs - e.offsetMs - performance.timeOrigin;
+      return t >= e.from - SLACK_MS && t <= e.to + SLACK_MS;
+    });
+    return (fits.at(-1) ?? epochs[0]!).offsetMs + performance.timeOrigin;
+  };
+  interface Logged {
+    claim: number;
+    attempt: number;
+    outcome: string;
+    abandoned: boolean;
+    from: number;
+    to: number;
+    matched: boolean;
+  }
+  const logged = new Map<string, Logged[]>();
+  for (const a of attemptRows) {
+    const started = new Date(a.started_at).getTime();
+    const shift = localOffset(started);
+    const row = {
+      claim: a.claim,
+      attempt: a.attempt,
+      outcome: a.outcome,
+      abandoned: a.abandoned,
+      from: started - shift,
+      to: new Date(a.finished_at).getTime() - shift,
+      matched: false,
+    };
+    logged.set(a.delivery_id, [...(logged.get(a.delivery_id) ?? []), row]);
+  }
+
+  // Each call a receiver logged, matched one by one to a logged attempt of its delivery (same URL and event id)
+  // that was under way when the call arrived: taken in order of arrival, each call takes the attempt that ends
+  // first among those it fits. A call nothing matches is a call the log lost.
   const receiverOf = (url: string): Behaviour | null =>
     (Object.entries(receivers) as [Behaviour, Receiver][]).find(([, r]) => url.startsWith(`${r.url}/`))?.[0] ?? null;
-  const healthy = { deliveries: 0, once: 0, extraAfterKill: 0, problems: [] as string[] };
-  const failing = { deliveries: 0, calls: 0, repeatedAfterKill: 0, problems: [] as string[] };
+  const byKey = new Map(deliveries.map((d) => [`${d.url}|${d.event_id}`, d]));
+  const seenOf = new Map<string, number>();
+  const log = { calls: 0, matched: 0, unmatched: [] as string[] };
+  for (const receiver of Object.values(receivers))
+    for (const [key, times] of receiver.calls) {
+      const d = byKey.get(key);
+      const rows = d ? (logged.get(d.id) ?? []) : [];
+      if (d) seenOf.set(d.id, times.length);
+      for (const t of [...times].sort((x, y) => x - y)) {
+        log.calls++;
+        const fitting = rows.filter((r) => !r.matched && r.from - SLACK_MS <= t && t <= r.to + SLACK_MS);
+        const match = fitting.sort((x, y) => x.to - y.to)[0];
+        if (match) {
+          match.matched = true;
+          log.matched++;
+        } else
+          log.unmatched.push(
+            `${d ? `delivery ${d.id}` : 'no delivery'}: a call to ${key} at ${(t / 1000).toFixed(1)} s is not in its log (${rows.length} attempts logged)`,
+          );
+      }
+    }
+  // A logged attempt no call matches: only a timeout may be one (a claim the killed instance never recorded,
+  // which may have died before calling; a call aborted before it arrived). An abandoned claim is the killed
+  // instance's, made before the kill.
+  const all = [...logged.entries()].flatMap(([id, rows]) => rows.map((r) => ({ id, ...r })));
+  const abandoned = all.filter((r) => r.abandoned);
+  const unreached = all.filter((r) => !r.matched);
+  const loggedProblems = [
+    ...unreached
+      .filter((r) => r.outcome !== 'timeout')
+      .map((r) => `delivery ${r.id}: claim ${r.claim} (attempt ${r.attempt}, ${r.outcome}) is logged, no call arrived`),
+    ...abandoned
+      .filter((r) => r.from > killedAtMs + SLACK_MS)
+      .map((r) => `delivery ${r.id}: claim ${r.claim} was abandoned, yet started after the kill`),
+  ];
+  checks.push({
+    name: 'every call an endpoint received is in the delivery log (matched one by one to a logged attempt)',
+    pass: log.unmatched.length === 0 && loggedProblems.length === 0,
+    figures: `${log.calls} calls received, ${all.length} attempts logged, ${log.matched} matched; ${log.unmatched.length} calls not in the log; ${abandoned.length} claims of the killed instance logged as timeouts (${abandoned.filter((r) => r.matched).length} had reached the endpoint); ${unreached.length} logged attempts no call matches (${unreached.filter((r) => r.outcome === 'timeout').length} timeouts)${log.unmatched.length + loggedProblems.length ? `; ${log.unmatched.length + loggedProblems.length} problems: ${[...log.unmatched, ...loggedProblems].slice(0, 3).join('; ')}` : ''}`,
+  });
+
+  const healthy = { deliveries: 0, once: 0, repeated: 0, problems: [] as string[] };
+  const failing = { deliveries: 0, calls: 0, repeated: 0, problems: [] as string[] };
   const scheduled = deliverySchedule().calls;
-  const accounted = new Map<Behaviour, number>([
-    ['healthy', 0],
-    ['error500', 0],
-    ['drop', 0],
-  ]);
   for (const d of deliveries) {
     const behaviour = receiverOf(d.url);
     if (!behaviour) continue;
-    const times = arrivals(receivers[behaviour], d);
-    const seen = times.length;
-    accounted.set(behaviour, accounted.get(behaviour)! + seen);
-    const lost = d.attempts - Number(d.recorded);
+    const seen = seenOf.get(d.id) ?? 0;
+    const rows = logged.get(d.id) ?? [];
     if (behaviour === 'healthy') {
       healthy.deliveries++;
+      // Once; more only where the log shows the call made more than once (in flight at the kill or when its
+      // lease ran out).
       if (d.status !== 'delivered') healthy.problems.push(`${d.id} is ${d.status}`);
       else if (seen === 1) healthy.once++;
-      else if (seen > 1 && seen <= 1 + lost && beforeKill(times)) healthy.extraAfterKill += seen - 1;
-      else
-        healthy.problems.push(
-          `event ${d.event_id} reached ${d.url} ${seen} times (${lost} calls lost with the killed instance)`,
-        );
+      else if (seen > 1 && seen <= rows.length) healthy.repeated += seen - 1;
+      else healthy.problems.push(`event ${d.event_id} reached ${d.url} ${seen} times, ${rows.length} calls logged`);
     } else {
       failing.deliveries++;
       failing.calls += seen;
-      // Every scheduled call was made and recorded, and reached the endpoint; a call the killed instance made and
-      // died before recording is made again under its number, so it may arrive once more, before the kill.
-      if (d.status !== 'failed' || Number(d.recorded) !== scheduled)
-        failing.problems.push(`${d.id} is ${d.status} after ${d.recorded} of ${scheduled} calls recorded`);
-      else if (seen < scheduled || seen > scheduled + lost || (seen > scheduled && !beforeKill(times))) {
+      // Every scheduled call was made, recorded, and reached the endpoint (a call made again is logged again).
+      const made = [...new Set(rows.filter((r) => !r.abandoned).map((r) => r.attempt))].sort((x, y) => x - y);
+      const reached = new Set(rows.filter((r) => r.matched).map((r) => r.attempt));
+      if (d.status !== 'failed' || made.join() !== Array.from({ length: scheduled }, (_, i) => i + 1).join())
+        failing.problems.push(`${d.id} is ${d.status} with attempts ${made.join(', ') || 'none'} of ${scheduled} made`);
+      else if (made.some((n) => !reached.has(n)) || seen > rows.length)
         failing.problems.push(
-          `event ${d.event_id} reached ${d.url} ${seen} times, scheduled ${scheduled} (${lost} claims of the killed instance never recorded)`,
+          `event ${d.event_id} reached ${d.url} ${seen} times, scheduled ${scheduled}, ${rows.length} calls logged`,
         );
-      } else failing.repeatedAfterKill += seen - scheduled;
+      else failing.repeated += seen - scheduled;
     }
-  }
-  // Calls a receiver logged that no delivery accounts for (an event the database does not have, a duplicate).
-  for (const [behaviour, receiver] of Object.entries(receivers) as [Behaviour, Receiver][]) {
-    const total = [...receiver.calls.values()].reduce((a, b) => a + b.length, 0);
-    if (total !== accounted.get(behaviour))
-      (behaviour === 'healthy' ? healthy : failing).problems.push(
-        `${behaviour} receiver logged ${total} calls, deliveries account for ${accounted.get(behaviour)}`,
-      );
   }
   checks.push({
     name: 'every event reached every healthy endpoint exactly once (by event id)',
     pass: healthy.problems.length === 0,
-    figures: `${healthy.deliveries} deliveries, ${healthy.once} exactly once, ${healthy.extraAfterKill} repeated because the killed instance sent them and died before recording it${healthy.problems.length ? `; ${healthy.problems.length} problems: ${healthy.problems.slice(0, 3).join('; ')}` : ''}`,
+    figures: `${healthy.deliveries} deliveries, ${healthy.once} exactly once, ${healthy.repeated} calls made again and logged (in flight at the kill or when a lease ran out)${healthy.problems.length ? `; ${healthy.problems.length} problems: ${healthy.problems.slice(0, 3).join('; ')}` : ''}`,
   });
   checks.push({
     name: `every failing endpoint saw exactly the scheduled ${scheduled} calls per event`,
     pass: failing.problems.length === 0,
-    figures: `${failing.deliveries} deliveries, ${failing.calls} calls received, ${failing.repeatedAfterKill} made again because the killed instance made them and died before recording${failing.problems.length ? `; ${failing.problems.length} problems: ${failing.problems.slice(0, 3).join('; ')}` : ''}`,
+    figures: `${failing.deliveries} deliveries, ${failing.calls} calls received, ${failing.repeated} made again and logged (in flight at the kill or when a lease ran out)${failing.problems.length ? `; ${failing.problems.length} problems: ${failing.problems.slice(0, 3).join('; ')}` : ''}`,
   });
   return checks;
 }
@@ -703,6 +771,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     // instance had claimed, until no delivery is pending.
     await db.connect();
     const survivor = createSandboxClient({ baseUrl: instances[0]!.url, retry: false });
+    // The clock's moves, to place the log's sandbox times on this process's clock when calls are matched.
+    const clock: Evidence['clock'] = {
+      offsetMs: Number((await db.query('select offset_ms from sandbox_clock where id = 1')).rows[0]?.offset_ms ?? 0),
+      moves: [],
+    };
     const step = Math.ceil(
       (deliverySchedule().timeoutMs + Math.max(...deliverySchedule().retryDelaysMs) + 10_000) / 1000,
     );
@@ -726,12 +799,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         await new Promise((r) => setTimeout(r, 100));
       }
       if (pending === 0) break;
+      const sentAt = performance.now();
       const advanced = await survivor.advanceClock({ body: { seconds: step } });
       if (!advanced.response.ok) throw new Error(`advanceClock answered ${advanced.response.status}`);
+      clock.moves.push({ sentAt, answeredAt: performance.now(), offsetMs: advanced.data!.offsetSeconds * 1000 });
     }
     log(`Delivery queue drained (${pending} pending).`);
 
-    const evidence: Evidence = { ledger, receivers, killedAtMs };
+    const evidence: Evidence = { ledger, receivers, killedAtMs, clock };
     const checks = await checkDatabase(db, evidence);
     checks.unshift({
       name: 'the delivery queue drained',

@@ -39,14 +39,19 @@ export function prepareDataFolder(dir: string): void {
   }
 }
 
-/** When process `pid` started (clock ticks since boot, from /proc), or null where that cannot be read. */
-function startTicks(pid: number): string | null {
+/** The fields of /proc/PID/stat after the command name (field 3, the state, first), or null where unreadable. */
+function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
+}
+
+/** When process `pid` started (clock ticks since boot, from /proc), or null where that cannot be read. */
+function startTicks(pid: number): string | null {
+  return statFields(pid)?.[19] ?? null;
 }
 
 /** Whether the process a lock names still runs (the same process: a pid reused since does not count). */
@@ -56,7 +61,11 @@ function running(pid: number, started: string): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  const now = startTicks(pid);
+  const fields = statFields(pid);
+  // A process killed and not yet reaped by its parent (a zombie, Z, or dying, X) still answers kill(pid, 0),
+  // but it runs no more and its files are closed: the folder is free.
+  if (fields && (fields[0] === 'Z' || fields[0] === 'X')) return false;
+  const now = fields?.[19] ?? null;
   return now === null || started === '' || now === started;
 }
 

@@ -289,6 +289,10 @@ describe.skipIf(!adminUrl)('an instance that dies holding a delivery', () => {
     );
     expect(calls).toHaveLength(2);
     expect(calls[1]).toBe(calls[0]);
+    // Both calls are in the log: the dead instance's (no answer it could record: a timeout) and the survivor's.
+    const [delivery] = (await orThrow(again.listDeliveries({}))).deliveries;
+    expect(delivery!.attempts.length, 'attempts logged, against the calls the endpoint received').toBe(calls.length);
+    expect(delivery!.attempts.map((a) => a.outcome).sort()).toEqual(['delivered', 'timeout']);
   }, 90_000);
 });
 
@@ -350,7 +354,13 @@ describe.skipIf(!adminUrl)('an instance that dies after claiming an attempt and 
     }
     const [delivery] = (await orThrow(again.listDeliveries({}))).deliveries;
     expect(delivery!.status).toBe('failed');
-    expect(delivery!.attempts.map((a) => a.attempt)).toEqual(Array.from({ length: schedule.calls }, (_, i) => i + 1));
+    // Each scheduled call was made, numbered from 1; the dead instance's claim of the first is logged too (as a
+    // timeout: it may have reached the endpoint, and the sandbox never got an answer).
+    expect(delivery!.attempts.map((a) => a.attempt)).toEqual([
+      1,
+      ...Array.from({ length: schedule.calls }, (_, i) => i + 1),
+    ]);
+    expect(delivery!.attempts.filter((a) => a.outcome === 'timeout').map((a) => a.attempt)).toEqual([1]);
     expect(calls, 'calls that reached the failing endpoint').toBe(schedule.calls);
   }, 120_000);
 });

@@ -45,6 +45,20 @@ create table if not exists sandbox_delivery_attempts (
   http_status integer,
   primary key (delivery_id, attempt)
 );
+-- Every claim of a delivery has a row of its own, keyed by claim (the delivery's attempts counter after the
+-- claim), so two claims that make the same attempt (the second taken when the first one's lease ran out with its
+-- call in flight, or its instance died) never share a row and no call made is lost from the log. attempt is
+-- the scheduled call the claim made, which decides the next retry's delay. abandoned: a claim whose outcome
+-- its instance never recorded (it died), logged by the next claim as a timeout, and overwritten if it is recorded after all.
+alter table sandbox_delivery_attempts add column if not exists claim integer;
+alter table sandbox_delivery_attempts add column if not exists abandoned boolean not null default false;
+update sandbox_delivery_attempts set claim = attempt where claim is null;
+alter table sandbox_delivery_attempts alter column claim set not null;
+alter table sandbox_delivery_attempts drop constraint if exists sandbox_delivery_attempts_pkey;
+alter table sandbox_delivery_attempts add constraint sandbox_delivery_attempts_pkey primary key (delivery_id, claim);
+-- The latest claim: the attempt it makes and when it started, for the next claim to log it if it is never recorded.
+alter table sandbox_deliveries add column if not exists claim_attempt integer;
+alter table sandbox_deliveries add column if not exists claimed_at timestamptz;
 `;
 
 /** The one envelope every event has (the source shows no payload: the sandbox's choice). */

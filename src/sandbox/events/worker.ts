@@ -28,8 +28,10 @@ interface DueRow {
   retry_delays_ms: number[];
   /** Claims made so far (this one not counted). */
   attempts: number;
-  /** Attempts recorded so far: this claim makes attempt `recorded + 1`. */
+  /** The highest attempt made and recorded so far: this claim makes attempt `recorded + 1`. */
   recorded: number;
+  /** Whether the previous claim is not in the log: its instance died before recording it (or is still calling). */
+  unlogged: boolean;
   payload: unknown;
 }
 
@@ -155,7 +157,8 @@ export function startDeliveryWorker(
       );
       // `attempts` counts claims; the attempt a claim makes is the one after those recorded. A claim whose
       // instance died before recording it (never made, or made and not recorded) is made again under its number,
-      // so a killed instance never uses up a scheduled call.
+      // so a killed instance never uses up a scheduled call; it is logged all the same (it may have reached the
+      // endpoint): the next claim records it as a timeout, under its own claim number, unless it is recorded.
       // Tenants apart: at most PER_TENANT calls of one tenant in flight on this instance and MAX_IN_FLIGHT in all,
       // each tenant's due deliveries taken in turn (its first, then every tenant's second...), so one tenant's
       // hanging or failing endpoints never hold up another's deliveries nor use up the process's connections.
@@ -163,7 +166,11 @@ export function startDeliveryWorker(
       if (room <= 0) return [];
       const rows = await tx.query<DueRow>(
         `select d.id, d.tenant_id, d.url, d.timeout_ms, d.retry_delays_ms, d.attempts,
-                (select count(*) from sandbox_delivery_attempts a where a.delivery_id = d.id)::int as recorded, e.payload
+                (select coalesce(max(a.attempt), 0) from sandbox_delivery_attempts a
+                  where a.delivery_id = d.id and not a.abandoned)::int as recorded,
+                d.claim_attempt is not null and not exists
+                  (select 1 from sandbox_delivery_attempts a where a.delivery_id = d.id and a.claim = d.attempts) as unlogged,
+                e.payload
            from sandbox_deliveries d join sandbox_events e on e.id = d.event_id
            join (select id, row_number() over (partition by tenant_id order by next_attempt_at, id) as turn
                    from sandbox_deliveries where status = 'pending' and next_attempt_at <= $1) ranked on ranked.id = d.id
@@ -173,10 +180,24 @@ export function startDeliveryWorker(
         [now.toISOString(), PER_TENANT, JSON.stringify(Object.fromEntries(busy)), room],
       );
       for (const r of rows) {
-        await tx.query('update sandbox_deliveries set attempts = attempts + 1, next_attempt_at = $2 where id = $1', [
-          r.id,
-          new Date(now.getTime() + r.timeout_ms + LEASE_MARGIN_MS).toISOString(),
-        ]);
+        // The previous claim's lease has run out unrecorded: logged as the call the sandbox got no answer to.
+        if (r.unlogged)
+          await tx.query(
+            `insert into sandbox_delivery_attempts (delivery_id, claim, attempt, started_at, finished_at, outcome, http_status, abandoned)
+             select id, attempts, claim_attempt, claimed_at, claimed_at + timeout_ms * interval '1 millisecond', 'timeout', null, true
+               from sandbox_deliveries where id = $1
+             on conflict (delivery_id, claim) do nothing`,
+            [r.id],
+          );
+        await tx.query(
+          'update sandbox_deliveries set attempts = attempts + 1, next_attempt_at = $2, claim_attempt = $3, claimed_at = $4 where id = $1',
+          [
+            r.id,
+            new Date(now.getTime() + r.timeout_ms + LEASE_MARGIN_MS).toISOString(),
+            r.recorded + 1,
+            now.toISOString(),
+          ],
+        );
       }
       return rows.map((r) => ({ ...r, startedAt: now }));
     });
@@ -192,15 +213,21 @@ export function startDeliveryWorker(
     const finishedAt = clock.now();
     const next = done || exhausted ? null : new Date(finishedAt.getTime() + delays[attempt - 1]!).toISOString();
     await db.transaction(async (tx) => {
-      await tx.query(
-        'insert into sandbox_delivery_attempts (delivery_id, attempt, started_at, finished_at, outcome, http_status) values ($1, $2, $3, $4, $5, $6) on conflict do nothing',
-        [row.id, attempt, row.startedAt.toISOString(), finishedAt.toISOString(), result.outcome, result.status],
-      );
       // Only while the claim is still this worker's: once its lease passed and another instance claimed the
-      // delivery again (attempts moved on), that instance's outcome is the one that counts.
+      // delivery again (attempts moved on), that instance's outcome is the one that counts. First, as a claim
+      // takes the delivery's row before its log rows: taken the other way round, the two would deadlock.
       await tx.query(
         'update sandbox_deliveries set status = $2, next_attempt_at = $3 where id = $1 and attempts = $4',
         [row.id, done ? 'delivered' : exhausted ? 'failed' : 'pending', next, claim],
+      );
+      // The call is logged whatever happened meanwhile: under its own claim number, which no other claim has.
+      // The one row it can meet is the timeout a later claim logged for it, which its real outcome replaces.
+      await tx.query(
+        `insert into sandbox_delivery_attempts (delivery_id, claim, attempt, started_at, finished_at, outcome, http_status)
+         values ($1, $2, $3, $4, $5, $6, $7)
+         on conflict (delivery_id, claim) do update
+           set finished_at = excluded.finished_at, outcome = excluded.outcome, http_status = excluded.http_status, abandoned = false`,
+        [row.id, claim, attempt, row.startedAt.toISOString(), finishedAt.toISOString(), result.outcome, result.status],
       );
     });
   }
