@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { DEFAULT_HEADERS_TIMEOUT_MS } from './http/connections.js';
-import { DataFolderError, prepareDataFolder } from './data-lock.js';
+import { DataFolderError, prepareDataFolder } from './store/data-lock.js';
 import { schema } from './resources/index.js';
 import { DatabaseUnavailable, openPglite, type Db } from './store/db.js';
 import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './core/addresses.js';

@@ -23,7 +23,7 @@ import { allHandlers, schema } from './resources/index.js';
 import { limitableOperations } from './resources/rate-limits.js';
 import { ensureSigningKey } from './resources/tenants.js';
 import { loadClockOffset } from './store/clock-offset.js';
-import { lockDataFolder } from './data-lock.js';
+import { lockDataFolder } from './store/data-lock.js';
 import { DatabaseUnavailable, openPglite, openPostgres, type Db, type DbOptions } from './store/db.js';
 import { migrate } from './store/migrate.js';
 

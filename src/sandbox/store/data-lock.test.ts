@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { lockDataFolder } from './data-lock.js';
-import { until } from '../testing/until.js';
+import { until } from '../../testing/until.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-data-lock-'));
 let parent: ChildProcess | undefined;
