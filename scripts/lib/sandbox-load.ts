@@ -1,4 +1,4 @@
-// The machinery of `npm run sandbox:load` (issue 16): two sandbox processes on one PostgreSQL database,
+// The machinery of `npm run sandbox:load`: two sandbox processes on one PostgreSQL database,
 // virtual clients running full flows through the typed clients, split across the two like a load balancer,
 // healthy and failing webhook receivers, one instance SIGKILLed half-way; then the delivery queue is drained
 // through the control API's clock and the outcome is checked straight in PostgreSQL and in the receivers'

@@ -1,4 +1,4 @@
-// Start time of the sandbox against Prism's (issue 24): from spawning the process to the first answered request,
+// Start time of the sandbox against Prism's: from spawning the process to the first answered request,
 // in interleaved rounds, each round in a new random order, with each target's ratio to Prism's start taken
 // inside its round. The sandbox is the built package (`npm run build`), started the ways a user starts it.
 import { spawn } from 'node:child_process';
