@@ -133,7 +133,10 @@ function createBalancer(instances: Instance[]) {
   const tallies = new Map<string, Tally>();
   const tally = (operation: string) => {
     let t = tallies.get(operation);
-    if (!t) tallies.set(operation, (t = { latencies: [], errors: 0, refused: 0, lostToKill: 0 }));
+    if (!t) {
+      t = { latencies: [], errors: 0, refused: 0, lostToKill: 0 };
+      tallies.set(operation, t);
+    }
     return t;
   };
   const operationOf = (method: string, path: string) =>
