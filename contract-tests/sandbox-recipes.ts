@@ -10,7 +10,7 @@ import { orThrow } from '../src/client/index.js';
 import type { SandboxClient } from '../src/client/sandbox/client.js';
 import { MAX_BODY_BYTES } from '../src/sandbox/pipeline/request-body.js';
 import { sandboxToken } from '../src/testing/sandbox-users.js';
-import { validRequest, violations, type RequestInit } from './requests.js';
+import { violations, type RequestInit } from './requests.js';
 
 export type CallResult = { data?: unknown; error?: unknown; response: Response };
 

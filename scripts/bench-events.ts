@@ -11,7 +11,13 @@ import { createWebhookReceiver } from '../src/client/webhooks/index.js';
 const total = Number(process.argv[2] ?? 2000);
 let received = 0;
 const receiver = createServer(
-  createWebhookReceiver({ handlers: { 'operation.created': () => void (received += 1) } }).node,
+  createWebhookReceiver({
+    handlers: {
+      'operation.created': () => {
+        received += 1;
+      },
+    },
+  }).node,
 );
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
 const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/operation.created`;

@@ -328,7 +328,10 @@ async function overLoopback(): Promise<{ rows: Row[]; sent: number; answered: nu
   let sent = 0;
   const counted = variants(server.url, globalThis.fetch).map(([name, call]): [string, Call] => [
     name,
-    () => (sent++, call()),
+    () => {
+      sent++;
+      return call();
+    },
   ]);
   try {
     const rows = [

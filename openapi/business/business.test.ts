@@ -45,7 +45,7 @@ describe('Business API description', () => {
   });
 
   it('secures every operation with the JWT bearer scheme except listBanks and createToken', () => {
-    const scheme = (doc.components?.securitySchemes as Record<string, any>).bearerAuth;
+    const scheme = (doc.components?.securitySchemes as Record<string, any> | undefined)?.bearerAuth;
     expect(scheme).toMatchObject({
       type: 'http',
       scheme: 'bearer',

@@ -8,7 +8,7 @@ function PropertyDescription() {
       enter(schema, ctx) {
         for (const [name, property] of Object.entries(schema.properties ?? {})) {
           if (property && typeof property.description === 'string' && property.description.trim()) continue;
-          const resolved = property && property.$ref ? ctx.resolve(property).node : undefined;
+          const resolved = property?.$ref ? ctx.resolve(property).node : undefined;
           if (resolved && typeof resolved.description === 'string' && resolved.description.trim()) continue;
           ctx.report({
             message: `Property \`${name}\` has no description.`,
@@ -72,7 +72,7 @@ function RequiredPropertiesDefined() {
   const declared = (schema, ctx) => {
     const names = new Set(Object.keys(schema?.properties ?? {}));
     for (const part of schema?.allOf ?? []) {
-      const resolved = part && part.$ref ? ctx.resolve(part).node : part;
+      const resolved = part?.$ref ? ctx.resolve(part).node : part;
       for (const name of Object.keys(resolved?.properties ?? {})) names.add(name);
     }
     return names;
@@ -119,9 +119,11 @@ function NoSecretsInExamples() {
         if (pattern.test(value))
           ctx.report({ message: `Example contains what looks like ${what}; use an obviously fake value.`, location });
       }
-    } else if (Array.isArray(value)) value.forEach((item, i) => scan(item, ctx, location.child([i]), undefined));
-    else if (value && typeof value === 'object')
+    } else if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) scan(item, ctx, location.child([i]), undefined);
+    } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) scan(v, ctx, location.child([k]), k);
+    }
   };
   const field = (name) => ({
     enter(node, ctx) {
@@ -228,10 +230,10 @@ const REFUSAL_STATUSES = ['400', '422'];
  */
 function RefusalDocumented() {
   const constrained = (parameter, ctx) => {
-    const p = parameter && parameter.$ref ? ctx.resolve(parameter).node : parameter;
+    const p = parameter?.$ref ? ctx.resolve(parameter).node : parameter;
     if (!p) return false;
     if (p.required && p.in !== 'path') return true;
-    const schema = p.schema && p.schema.$ref ? ctx.resolve(p.schema).node : p.schema;
+    const schema = p.schema?.$ref ? ctx.resolve(p.schema).node : p.schema;
     if (!schema) return false;
     if (schema.type && schema.type !== 'string') return true;
     return CONSTRAINT_KEYWORDS.some((k) => k in schema);

@@ -1,5 +1,6 @@
-// The control API's description: valid OpenAPI 3.1, examples that validate, and exactly the operationIds
-// issue 14 promises (other teams and issues 15 and 16 call them by name).
+// The control API's description: valid OpenAPI 3.1, examples that validate, and exactly the promised
+// operationIds: they are the method names of the control API's typed client (`ramp-api/sandbox`), which users'
+// tests and this repository's contract recipes, load test and dashboard call by name.
 import { describe, expect, it } from 'vitest';
 import { allApiFamilies, readBundle, SANDBOX_FAMILY } from '../../scripts/lib/apis.js';
 import { checkExamples } from '../../scripts/lib/example-check.js';
@@ -10,8 +11,10 @@ const api = allApiFamilies().find((a) => a.name === SANDBOX_FAMILY);
 if (!api) throw new Error('redocly.yaml declares no sandbox API');
 const doc = readBundle(api);
 
-/** The interface promised in issue 14's table: these names must not change. */
+/** The control API's operations: renaming one breaks every caller, so these names must not change. */
 const PROMISED = [
+  // Resetting and setting up state: tenants, the review of users and bank accounts, external wallets, funds, the
+  // outcome of payouts, on-ramps and transfers, webhooks, tier limits and the clock.
   'resetSandbox',
   'createTenant',
   'approveUser',
@@ -30,14 +33,14 @@ const PROMISED = [
   'createBusinessWebhook',
   'setTierLimit',
   'advanceClock',
-  // issue 15
+  // The webhook delivery log: list the deliveries, send one again, send an event on demand.
   'listDeliveries',
   'redeliver',
   'triggerEvent',
-  // issue 14's contract coverage: the inferred 429 of listBanks
+  // A rate limit set and lifted on demand, so the contract tests can reach listBanks' inferred 429.
   'setRateLimit',
   'clearRateLimit',
-  // issue 25: the dashboard's reads, the deposit's rejection, and the KYC and checkout pages
+  // The dashboard's reads, the deposit's rejection, and the KYC and checkout pages.
   'listTenants',
   'getTenantState',
   'getClock',
@@ -69,7 +72,7 @@ describe('the sandbox control API description', () => {
     expect(report.checked.length).toBeGreaterThan(10);
   });
 
-  it("has exactly the operationIds issues 14, 15 and 25 promise, all under /sandbox/, each taking the admin token and, unless it reaches every tenant, a tenant's own token; a link's operations take none", () => {
+  it("has exactly the promised operationIds, all under /sandbox/, each taking the admin token and, unless it reaches every tenant, a tenant's own token; a link's operations take none", () => {
     const operations = listOperations(doc);
     expect(operations.map((o) => o.operationId).sort()).toEqual([...PROMISED].sort());
     const schemes = doc.components?.securitySchemes as Record<string, Record<string, unknown>>;

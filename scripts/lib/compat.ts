@@ -207,11 +207,10 @@ function compareSchemas(
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const oldParts = (a[keyword] ?? []) as unknown[];
     const newParts = (b[keyword] ?? []) as unknown[];
-    oldParts.forEach(
-      (part, i) =>
-        newParts[i] !== undefined &&
-        compareSchemas(oldDoc, newDoc, part, newParts[i], direction, `${at}<${keyword}[${i}]>`, report, depth + 1),
-    );
+    for (const [i, part] of oldParts.entries()) {
+      if (newParts[i] !== undefined)
+        compareSchemas(oldDoc, newDoc, part, newParts[i], direction, `${at}<${keyword}[${i}]>`, report, depth + 1);
+    }
     if (newParts.length > oldParts.length)
       report(direction === 'response', `${field}: ${keyword} alternative(s) added`);
     if (newParts.length < oldParts.length)
@@ -357,7 +356,7 @@ export function compareDocuments(oldDoc: OpenApiDocument, newDoc: OpenApiDocumen
     if (!exact) {
       const before = pathNames(a.path);
       const after = pathNames(b.path);
-      before.forEach((name, i) => name !== after[i] && renamed.set(name, after[i]!));
+      for (const [i, name] of before.entries()) if (name !== after[i]) renamed.set(name, after[i]!);
       const list = [...renamed].map(([from, to]) => `{${from}} to {${to}}`).join(', ');
       out.push({
         breaking: true,

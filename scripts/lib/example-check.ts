@@ -55,12 +55,14 @@ export function checkExamples(doc: OpenApiDocument): ExampleReport {
 
   const checkSchemaExamples = (schema: unknown, where: (string | number)[]) => {
     if (!isNode(schema)) return;
-    if (Array.isArray(schema.examples))
-      schema.examples.forEach((value, i) => check(schema, value, [...where, 'examples', i]));
+    if (Array.isArray(schema.examples)) {
+      for (const [i, value] of schema.examples.entries()) check(schema, value, [...where, 'examples', i]);
+    }
     for (const key of SCHEMA_CHILDREN) checkSchemaExamples(schema[key], [...where, key]);
-    for (const key of SCHEMA_LISTS)
-      if (Array.isArray(schema[key]))
-        schema[key].forEach((s: unknown, i: number) => checkSchemaExamples(s, [...where, key, i]));
+    for (const key of SCHEMA_LISTS) {
+      const list = schema[key];
+      if (Array.isArray(list)) for (const [i, s] of list.entries()) checkSchemaExamples(s, [...where, key, i]);
+    }
     for (const key of SCHEMA_MAPS)
       if (isNode(schema[key]))
         for (const [name, s] of Object.entries(schema[key])) checkSchemaExamples(s, [...where, key, name]);
@@ -68,8 +70,9 @@ export function checkExamples(doc: OpenApiDocument): ExampleReport {
 
   const checkOperation = (operation: unknown, where: (string | number)[]) => {
     if (!isNode(operation)) return;
-    if (Array.isArray(operation.parameters))
-      operation.parameters.forEach((p, i) => checkHolder(deref(doc, p), [...where, 'parameters', i]));
+    if (Array.isArray(operation.parameters)) {
+      for (const [i, p] of operation.parameters.entries()) checkHolder(deref(doc, p), [...where, 'parameters', i]);
+    }
     if (operation.requestBody)
       checkContent((deref(doc, operation.requestBody) as Node | undefined)?.content, [...where, 'requestBody']);
     if (isNode(operation.responses)) {
@@ -82,8 +85,9 @@ export function checkExamples(doc: OpenApiDocument): ExampleReport {
   for (const section of ['paths', 'webhooks'] as const) {
     for (const [path, item] of Object.entries(doc[section] ?? {})) {
       if (!isNode(item)) continue;
-      if (Array.isArray(item.parameters))
-        item.parameters.forEach((p, i) => checkHolder(deref(doc, p), [section, path, 'parameters', i]));
+      if (Array.isArray(item.parameters)) {
+        for (const [i, p] of item.parameters.entries()) checkHolder(deref(doc, p), [section, path, 'parameters', i]);
+      }
       for (const method of HTTP_METHODS) {
         checkOperation(item[method], [section, path, method]);
       }

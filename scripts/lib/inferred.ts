@@ -39,7 +39,7 @@ function label(doc: OpenApiDocument, path: string[], node: Node): string {
     return [`${kind} ${b}`, ...rest].join(' / ');
   }
   void doc;
-  return '#/' + path.join('/');
+  return `#/${path.join('/')}`;
 }
 
 /** Paragraphs keep their words on one line; a table keeps one row a line. */
@@ -71,7 +71,10 @@ export function inferredSentences(description: unknown): string {
 export function collectInferred(api: string, doc: OpenApiDocument): InferredItem[] {
   const items: InferredItem[] = [];
   const visit = (node: unknown, path: string[]) => {
-    if (Array.isArray(node)) return node.forEach((child, i) => visit(child, [...path, String(i)]));
+    if (Array.isArray(node)) {
+      for (const [i, child] of node.entries()) visit(child, [...path, String(i)]);
+      return;
+    }
     if (!isNode(node)) return;
     if (Array.isArray(node['x-inferred'])) {
       items.push({

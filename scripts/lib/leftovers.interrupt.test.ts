@@ -1,4 +1,4 @@
-// Nothing left behind (issue 24): `npm start` stopped by Ctrl-C (SIGINT to its whole process group, as a
+// Nothing left behind: `npm start` stopped by Ctrl-C (SIGINT to its whole process group, as a
 // terminal sends it) or by SIGTERM to the npm process, once or twice, during its start or once it serves; and a
 // vitest run of this repository interrupted by Ctrl-C during its global setup or during a test, or ended by a
 // test's time limit. Each run gets a TMPDIR of its own: every temporary folder it makes lands there, and every

@@ -46,12 +46,12 @@ describe('redocly.yaml house rules', () => {
     const schemas = 'openapi/business/components/schemas';
     edit(
       `${schemas}/CreateCustodyWalletRequest.yaml`,
-      /\n    description: Symbol of the token the wallet will hold.*\n/,
+      /\n {4}description: Symbol of the token the wallet will hold.*\n/,
       '\n',
     );
     edit(`${schemas}/CreateCustodyWalletRequest.yaml`, 'required: [token]', 'required: [token, tokenSymbol]');
-    edit(`${paths}/api_infoClient.yaml`, /\n  tags: \[Client\]\n/, '\n');
-    edit(`${paths}/api_parameters_banks.yaml`, /\n  security: \[\]\n/, '\n');
+    edit(`${paths}/api_infoClient.yaml`, /\n {2}tags: \[Client\]\n/, '\n');
+    edit(`${paths}/api_parameters_banks.yaml`, /\n {2}security: \[\]\n/, '\n');
     edit(`${schemas}/ErrorBody.yaml`, /Inferred:/, 'Guessed:');
     edit(
       'openapi/business/components/examples/CustodyWalletBalanceUsdc.yaml',
@@ -66,7 +66,7 @@ describe('redocly.yaml house rules', () => {
     // listWebhooks loses its 400, 401 and 403: no 4xx at all, and no refusal status for its uuid path parameter.
     edit(
       `${paths}/api_webhooks_{clientId}.yaml`,
-      /\n    '400':\n      \$ref: \.\.\/components\/responses\/BadRequest\.yaml\n    '401':\n      \$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n    '403':\n      \$ref: \.\.\/components\/responses\/OtherClient\.yaml\n/,
+      /\n {4}'400':\n {6}\$ref: \.\.\/components\/responses\/BadRequest\.yaml\n {4}'401':\n {6}\$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n {4}'403':\n {6}\$ref: \.\.\/components\/responses\/OtherClient\.yaml\n/,
       '\n',
     );
     edit(`${paths}/api_parameters_banks.yaml`, "'429':", '4XX:');

@@ -156,7 +156,10 @@ describe.concurrent('npm run sandbox:load', () => {
       const pgListens = () =>
         new Promise<boolean>((resolve) => {
           const socket = createConnection(pgPort, '127.0.0.1')
-            .once('connect', () => (socket.destroy(), resolve(true)))
+            .once('connect', () => {
+              socket.destroy();
+              resolve(true);
+            })
             .once('error', () => resolve(false));
         });
       const deadline = Date.now() + 15_000;

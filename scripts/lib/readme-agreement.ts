@@ -6,9 +6,9 @@ import { repoRoot } from './apis.js';
 
 export const readmeText = () => readFileSync(join(repoRoot, 'README.md'), 'utf8');
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const defaultOf = (text: string, name: string) =>
-  new RegExp(`process\\.env\\.${escape(name)} \\?\\? ('[^']*')`).exec(text)?.[1];
+  new RegExp(`process\\.env\\.${escapeRegExp(name)} \\?\\? ('[^']*')`).exec(text)?.[1];
 const imports = (text: string) =>
   [...text.matchAll(/import \{([^}]*)\} from '([^']+)'/g)]
     .flatMap(([, names, from]) => names!.split(',').map((n) => `${n.trim()} from ${from}`))

@@ -128,7 +128,10 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
     stops.push(prism.stop);
     // In its own process, as Prism is, so the load generator here does not share its event loop.
     const sandbox = await launchSandbox(['--memory']);
-    stops.push(() => (sandbox.child.kill('SIGTERM'), sandbox.exit));
+    stops.push(() => {
+      sandbox.child.kill('SIGTERM');
+      return sandbox.exit;
+    });
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const tenant = await orThrow(control.createTenant({ body: { name: 'Bench' } }));
     const v1Token = await sandboxToken(sandbox.url, 'v1', tenant.v1Credentials);

@@ -1,4 +1,4 @@
-// The machinery of `npm run sandbox:load` (issue 16): two sandbox processes on one PostgreSQL database,
+// The machinery of `npm run sandbox:load`: two sandbox processes on one PostgreSQL database,
 // virtual clients running full flows through the typed clients, split across the two like a load balancer,
 // healthy and failing webhook receivers, one instance SIGKILLed half-way; then the delivery queue is drained
 // through the control API's clock and the outcome is checked straight in PostgreSQL and in the receivers'
@@ -133,7 +133,10 @@ function createBalancer(instances: Instance[]) {
   const tallies = new Map<string, Tally>();
   const tally = (operation: string) => {
     let t = tallies.get(operation);
-    if (!t) tallies.set(operation, (t = { latencies: [], errors: 0, refused: 0, lostToKill: 0 }));
+    if (!t) {
+      t = { latencies: [], errors: 0, refused: 0, lostToKill: 0 };
+      tallies.set(operation, t);
+    }
     return t;
   };
   const operationOf = (method: string, path: string) =>

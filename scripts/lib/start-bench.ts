@@ -1,4 +1,4 @@
-// Start time of the sandbox against Prism's (issue 24): from spawning the process to the first answered request,
+// Start time of the sandbox against Prism's: from spawning the process to the first answered request,
 // in interleaved rounds, each round in a new random order, with each target's ratio to Prism's start taken
 // inside its round. The sandbox is the built package (`npm run build`), started the ways a user starts it.
 import { spawn } from 'node:child_process';
@@ -65,7 +65,7 @@ const targets: Target[] = [
         process.execPath,
         '--input-type=module',
         '-e',
-        "const { startSandbox } = await import('ramp-api-sandbox'); const s = await startSandbox({ memory: true, port: 0 }); console.log(`Sandbox: ${s.url}`); console.log('Ctrl-C to stop.'); process.on('SIGTERM', () => s.close().then(() => process.exit(0)));",
+        "const { startSandbox } = await import('ramp-api-sandbox'); const s = await startSandbox({ memory: true, port: 0 }); console.log('Sandbox: ' + s.url); console.log('Ctrl-C to stop.'); process.on('SIGTERM', () => s.close().then(() => process.exit(0)));",
       ],
     }),
   },
@@ -121,7 +121,10 @@ async function timeStart(target: Target): Promise<number> {
         (out.includes('Ctrl-C to stop.') ? /Sandbox:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] : undefined);
       if (url) {
         const answered = await fetch(`${url}/api/parameters/banks`, { signal: AbortSignal.timeout(2000) }).then(
-          (res) => (res.body?.cancel(), given ? true : res.status === 200),
+          (res) => {
+            res.body?.cancel();
+            return given ? true : res.status === 200;
+          },
           () => false,
         );
         if (answered) return performance.now() - started;

@@ -22,9 +22,13 @@ export default async function setup(project: TestProject): Promise<Teardown> {
   };
   // The cluster first: its folder is made outside the run's, and its exit hook (registered before the call
   // returns) runs before the run folder's, so an interrupted run stops it before that folder goes.
-  const postgres = postgresSetup(project).then((stop) => void (stopPostgres = stop));
+  const postgres = postgresSetup(project).then((stop) => {
+    stopPostgres = stop;
+  });
   removeTemp = tempSetup(project);
-  const startPrism = async () => void (stopPrism = await prismSetup(project));
+  const startPrism = async () => {
+    stopPrism = await prismSetup(project);
+  };
   // A nested run (contract-tests/broken-server.test.ts starts vitest) uses what its parent just built.
   const built = process.env.CONTRACT_SKIP_BUNDLE === '1' ? startPrism() : buildAll({ afterBundles: startPrism });
   const steps = await Promise.allSettled([postgres, built]);

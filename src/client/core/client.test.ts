@@ -88,9 +88,11 @@ describe('tokens', () => {
     const exp = Math.floor(Date.now() / 1000) + 60;
     const jwt = `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.c2ln`;
     let grants = 0;
-    const server = await serve((req, res) =>
-      req.url === '/api/v1/client/token' ? (grants++, json(res, 200, { token: jwt })) : json(res, 200, {}),
-    );
+    const server = await serve((req, res) => {
+      if (req.url !== '/api/v1/client/token') return json(res, 200, {});
+      grants++;
+      return json(res, 200, { token: jwt });
+    });
     const v1 = createV1Client({ baseUrl: server.url, auth: { credentials } });
     await orThrow(v1.listAdminUsers());
     vi.advanceTimersByTime(50_000);
@@ -336,7 +338,7 @@ describe('errors', () => {
 describe('the token call', () => {
   it('names the status of a refused or redirected token call, and the token endpoint never sees middleware', async () => {
     let answer = 307;
-    const server = await serve((req, res) =>
+    const server = await serve((_req, res) =>
       answer === 307
         ? void res.writeHead(307, { location: 'https://elsewhere.example/token' }).end()
         : json(res, answer, { message: 'no' }),
@@ -362,7 +364,12 @@ describe('middleware', () => {
   it('sends the token through a middleware that awaits, and one that replaces the Request', async () => {
     const { server, apiCalls } = await serviceWithTokens((req, res) => json(res, 200, [{ seen: req.auth }]));
     const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
-    api.use({ onRequest: async ({ request }) => (await new Promise((r) => setTimeout(r, 5)), request) });
+    api.use({
+      onRequest: async ({ request }) => {
+        await new Promise((r) => setTimeout(r, 5));
+        return request;
+      },
+    });
     api.use({ onRequest: ({ request }) => new Request(request, { headers: { 'x-trace': 'abc' } }) });
     const results = await Promise.all(Array.from({ length: 5 }, () => orThrow(accountsOf(api))));
     expect(results).toEqual(Array(5).fill([{ seen: 'Bearer tok-1' }]));
@@ -376,9 +383,10 @@ describe('middleware', () => {
     const api = createBusinessClient({ baseUrl: server.url, auth: { credentials } });
     const delays = [20, 1, 10, 5];
     const slow = {
-      onRequest: async ({ request }: { request: Request }) => (
-        await new Promise((r) => setTimeout(r, delays.shift() ?? 1)), request
-      ),
+      onRequest: async ({ request }: { request: Request }) => {
+        await new Promise((r) => setTimeout(r, delays.shift() ?? 1));
+        return request;
+      },
     };
     const calls = [
       accountsOf(api, { middleware: [slow] }),
@@ -415,7 +423,12 @@ describe('middleware', () => {
   it('bounds a call whose middleware never lets it go with the client timeout', { timeout: 5_000 }, async () => {
     const { server, apiCalls } = await serviceWithTokens((_req, res) => json(res, 200, []));
     const api = createBusinessClient({ baseUrl: server.url, auth: { credentials }, timeoutMs: 300 });
-    api.use({ onResponse: async ({ response }) => (await new Promise((r) => setTimeout(r, 10)), response) });
+    api.use({
+      onResponse: async ({ response }) => {
+        await new Promise((r) => setTimeout(r, 10));
+        return response;
+      },
+    });
     await expect(
       orThrow(accountsOf(api, { timeoutMs: 200, middleware: [{ onRequest: () => new Promise<never>(() => {}) }] })),
     ).rejects.toBeInstanceOf(TimeoutError);

@@ -31,7 +31,7 @@ export function secretForms(secrets: readonly string[]): string[] {
     forms.add(secret);
     const encoded = encodeURIComponent(secret);
     forms.add(encoded);
-    forms.add(encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()));
+    forms.add(encoded.replace(/%[0-9A-F]{2}/g, (sequence) => sequence.toLowerCase()));
     for (const core of base64Cores(new TextEncoder().encode(secret))) forms.add(core);
   }
   return [...forms].sort((a, b) => b.length - a.length);
