@@ -572,9 +572,8 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
   // drain's clock moves, a second allowed either side) holds the time; each move jumps it by far more than that.
   const SLACK_MS = 1_000;
   const epochs = [{ from: -Infinity, to: clock.moves[0]?.answeredAt ?? Infinity, offsetMs: clock.offsetMs }];
-  clock.moves.forEach((move, i) =>
-    epochs.push({ from: move.sentAt, to: clock.moves[i + 1]?.answeredAt ?? Infinity, offsetMs: move.offsetMs }),
-  );
+  for (const [i, move] of clock.moves.entries())
+    epochs.push({ from: move.sentAt, to: clock.moves[i + 1]?.answeredAt ?? Infinity, offsetMs: move.offsetMs });
   const localOffset = (sandboxMs: number) => {
     const fits = epochs.filter((e) => {
       const t = sandboxMs - e.offsetMs - performance.timeOrigin;
