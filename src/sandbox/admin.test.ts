@@ -1,4 +1,4 @@
-// The control API's admin token (issue 16): where it comes from (SANDBOX_ADMIN_TOKEN, --admin-token-file,
+// The control API's admin token: where it comes from (SANDBOX_ADMIN_TOKEN, --admin-token-file,
 // never a command-line value), the refusal to listen beyond loopback without one (exit status 2), and the
 // sandbox client that sends it and never shows it.
 import { spawn } from 'node:child_process';

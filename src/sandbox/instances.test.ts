@@ -1,4 +1,4 @@
-// Several sandbox instances on one PostgreSQL database (issue 16): the writes that must not race hold when
+// Several sandbox instances on one PostgreSQL database: the writes that must not race hold when
 // concurrent requests are split across two instances, the clock and the tokens are the database's (no
 // instance keeps its own), and a delivery held by an instance that dies is taken by another after its lease.
 import type { ChildProcess } from 'node:child_process';

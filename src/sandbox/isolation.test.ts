@@ -1,4 +1,4 @@
-// Tenant isolation, tested as an attacker would (issue 16). Two tenants, A and B, each with every kind of
+// Tenant isolation, tested as an attacker would. Two tenants, A and B, each with every kind of
 // record. With B's tokens, every operation of every bundle that takes an identifier (path, query or body) is
 // called once per identifier with A's value in it, and once with an unknown value: the two answers must be
 // the same refusal (or the same empty list), carry nothing of A, and A's records must be exactly as they were.
@@ -103,7 +103,7 @@ const NOT_RECORDS = new Set(['registerUser body.identity_verification_id', 'gene
 
 /**
  * The IDs of a KYC link and of a checkout link: each is its own credential, given to the end user as a hosted
- * page's link is, so whoever holds it acts on its one record, with no token (issue 25). There is no "another
+ * page's link is, so whoever holds it acts on its one record, with no token. There is no "another
  * tenant's" call to try with them; instead no read of B's ever shows A's links (they are in A's `data`).
  */
 const LINK_IDS = new Set(['sessionId', 'checkoutId']);

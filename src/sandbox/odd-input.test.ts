@@ -1,5 +1,5 @@
 // Whatever it is sent, the sandbox answers a status the operation's description documents, never a 5xx
-// (issue 23). Every operation of the three bundles (derived from them, not listed here) gets odd requests: IDs
+// Every operation of the three bundles (derived from them, not listed here) gets odd requests: IDs
 // that are not UUIDs or name nothing, text with a NUL character in every string of the body and in every query
 // parameter, 100,000-deep JSON, numbers past Number.MAX_VALUE, a body over 1 MiB, a body sent as text/plain or
 // with no Content-Type, and a body sent to an operation that takes none. Then the cases the issue names one by

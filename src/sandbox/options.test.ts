@@ -1,4 +1,4 @@
-// The sandbox's command line as a careless user meets it (issue 26), with real processes: every bad option or
+// The sandbox's command line as a careless user meets it, with real processes: every bad option or
 // environment value is one line naming the option and what was wrong, exit status 2, no stack; options that
 // contradict each other are refused; a second sandbox on a --data folder in use is refused naming the folder
 // and the process holding it, and a folder left by a process killed with SIGKILL is taken over.

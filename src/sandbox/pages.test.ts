@@ -1,4 +1,4 @@
-// The sandbox in a browser, at the HTTP level (issue 25): the KYC link and the checkout link lead to pages of
+// The sandbox in a browser, at the HTTP level: the KYC link and the checkout link lead to pages of
 // the sandbox itself, and the control operations behind them run the same transitions as approveUser,
 // rejectUser, payOnRamp and rejectOnRamp, with the same events, on their own record only. The dashboard's
 // reads (listTenants, getTenantState, getClock, listEvents) show a tenant's records as they are, and a

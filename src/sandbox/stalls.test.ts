@@ -1,4 +1,4 @@
-// No request and no number of idle connections stalls the sandbox (issue 26), against a real process whose
+// No request and no number of idle connections stalls the sandbox, against a real process whose
 // open-files limit is 1,024 (a common default), over raw sockets: request targets that used to make a regular
 // expression backtrack for minutes are answered at once while others are served; 2,000 idle sockets do not
 // keep a normal request out, nor end a request being served; idle and trickling connections are closed

@@ -1,5 +1,5 @@
 // Both token calls answer signed JWTs (the source: "a JWT access token ... valid 5 minutes"; `bearerFormat:
-// JWT`), and the typed clients renew them from the `exp` claim against the sandbox (issue 23). The sandbox runs
+// JWT`), and the typed clients renew them from the `exp` claim against the sandbox. The sandbox runs
 // in this process, so faking Date moves the client's clock and the sandbox's together.
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

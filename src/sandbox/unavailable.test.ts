@@ -1,6 +1,6 @@
 // A database that is down or restarting: every operation of the three bundles (derived from them) answers the
 // documented 503 with Retry-After, never a 500, and the sandbox recovers by itself when the server is back, with
-// nothing lost (issue 23). On a throwaway PostgreSQL cluster of its own, stopped and started again; skipped
+// nothing lost. On a throwaway PostgreSQL cluster of its own, stopped and started again; skipped
 // where Debian's `postgresql` is not installed (under CI that is a failure, as for the other PostgreSQL suites).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -523,7 +523,7 @@ export interface paths {
         put?: never;
         /**
          * Pay an on-ramp
-         * @description The user's deposit arrives: the on-ramp operation moves to `COMPLETED` (sandbox's own state name) and its stablecoin amount is credited to the user's custody wallet for that token (created if the user has none).
+         * @description The user's deposit arrives: the on-ramp operation moves to `COMPLETED` (sandbox's own state name) and its stablecoin amount is credited to the user's custody wallet for that token (created if the user has none). A credit that would take that wallet past the most a balance of the sandbox holds (10^15) is refused with 400 `balance_limit`, as every balance limit of the sandbox is.
          */
         post: operations["payOnRamp"];
         delete?: never;
@@ -606,7 +606,7 @@ export interface paths {
         put?: never;
         /**
          * Pay at the checkout
-         * @description The tester's outcome on the checkout page. Runs the same transition as `payOnRamp` on the link's own on-ramp (`COMPLETED`, with `fiat.payin.completed`) and answers where the user returns to. An on-ramp no longer `PENDING_DEPOSIT` is refused with 409.
+         * @description The tester's outcome on the checkout page. Runs the same transition as `payOnRamp` on the link's own on-ramp (`COMPLETED`, with `fiat.payin.completed`) and answers where the user returns to. An on-ramp no longer `PENDING_DEPOSIT` is refused with 409; a credit that would take the custody wallet past the most a balance of the sandbox holds (10^15) is refused with 400 `balance_limit`, as every balance limit of the sandbox is.
          */
         post: operations["payCheckout"];
         delete?: never;

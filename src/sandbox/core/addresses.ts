@@ -1,4 +1,4 @@
-// Where the sandbox may deliver events (issue 26). Link-local addresses (169.254.0.0/16, fe80::/10: cloud
+// Where the sandbox may deliver events. Link-local addresses (169.254.0.0/16, fe80::/10: cloud
 // metadata services live there) are never allowed; other than that, an endpoint's address must be in one of
 // the networks the sandbox was given: loopback and private networks by default, for teams whose receivers run
 // there. An address written in the URL is checked at registration; a host name each time a call resolves it.

@@ -273,7 +273,7 @@ for (const store of storesUnderTest())
     });
   });
 
-// Deliveries stay where they were sent (issue 26): a redirect is a failed attempt and is never followed, an
+// Deliveries stay where they were sent: a redirect is a failed attempt and is never followed, an
 // endpoint's answer is read only up to a bound, link-local addresses are refused at registration (other
 // networks than loopback and private ones only when the sandbox is told), and delivery settings stay within
 // the bounds the description states.

@@ -1,4 +1,4 @@
-// Events and webhook delivery of the sandbox (issue 15): the worker and the control handlers (their tables are
+// Events and webhook delivery of the sandbox: the worker and the control handlers (their tables are
 // made with the others', by resources/index.ts's migrate).
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/db.js';

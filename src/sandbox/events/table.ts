@@ -1,5 +1,5 @@
 // The event mapping, as data: which transition emits which event comes from the state machine tables in
-// ../states.ts (their `events` column); which business-webhook `process` receives an event is here.
+// ../core/states.ts (their `events` column); which business-webhook `process` receives an event is here.
 // Inferred (the sandbox's own choice): the source shows neither.
 import {
   bankAccountStates,

@@ -1,4 +1,4 @@
-// Connections to the sandbox (issue 26): no number of idle or trickling connections keeps a request out.
+// Connections to the sandbox: no number of idle or trickling connections keeps a request out.
 // Idle connections and connections that trickle their request are closed after a bounded time; past a limit
 // below the process's open-files limit, a new connection closes the connection idle the longest (one that
 // sent no request, or whose last answer is sent), and is refused only when every connection is being served.

@@ -1,5 +1,5 @@
 // The sandbox's dashboard at `/`: the tenants; for one tenant its records, each with the control actions its
-// state allows (taken from the state tables in ../states.ts, whose triggers are the control API's
+// state allows (taken from the state tables in ../core/states.ts, whose triggers are the control API's
 // operationIds); the sandbox time and a way to advance it; and each event with its deliveries drawn as a
 // timeline. A client of the control API only (./api.ts); polled every second, so it follows what happens.
 import type { ComponentChildren } from 'preact';

@@ -1,4 +1,4 @@
-// Business-API webhooks and v1 integration endpoints (stored now; delivery comes with issue 15).
+// Business-API webhooks and v1 integration endpoints, and their delivery (../events/).
 import { randomUUID } from 'node:crypto';
 import { tenantOf, type Handlers } from '../core/handler.js';
 import { refusals, refuse, requireInScope } from '../core/refusals.js';

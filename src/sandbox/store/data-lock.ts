@@ -1,4 +1,4 @@
-// One sandbox process per data folder (issue 26). PGlite's files are the process's own: two processes on one
+// One sandbox process per data folder. PGlite's files are the process's own: two processes on one
 // folder drift apart and lose what the other answered 201 for. The folder holds `sandbox.lock` with the pid
 // (and, on Linux, the start time) of the process that holds it; a second process is refused naming it. A lock
 // left by a process that no longer runs (killed with SIGKILL) is taken over: moved aside atomically, so of two
