@@ -6,6 +6,6 @@ import { repoRoot } from './lib/apis.js';
 
 const revision = process.argv[2] ?? 'HEAD';
 const text = execFileSync('git', ['show', `${revision}:README.md`], { cwd: repoRoot, encoding: 'utf8' });
-const { headings, codeBlocks, tableKeys } = inventory(text);
+const { headings, codeBlocks, tableKeys, tableRows, sentences } = inventory(text);
 const blocks = codeBlocks.map(({ lang, code }) => ({ lang, code }));
-console.log(JSON.stringify({ revision, headings, codeBlocks: blocks, tableKeys }, null, 2));
+console.log(JSON.stringify({ revision, headings, codeBlocks: blocks, tableKeys, tableRows, sentences }, null, 2));

@@ -72,17 +72,39 @@ export interface Inventory {
   codeBlocks: CodeBlock[];
   /** The first cell of every table row (a command, an option, a path, a variable...). */
   tableKeys: string[];
+  /** Every table row, header rows included, as the Markdown of its cells. */
+  tableRows: string[][];
+  /** The sentences of every paragraph and list item, white space squashed (code blocks and tables aside). */
+  sentences: string[];
 }
+
+/** Text with its white space squashed and its link targets dropped (`[words](target)` as `[words]()`). */
+export const comparable = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\]\([^)]*\)/g, ']()');
 
 /** Headings, code blocks (with the comment marking each) and table keys of a Markdown text, in document order. */
 export function inventory(text: string): Inventory {
-  const result: Inventory = { headings: [], codeBlocks: [], tableKeys: [] };
+  const result: Inventory = { headings: [], codeBlocks: [], tableKeys: [], tableRows: [], sentences: [] };
+  const prose = (tokens: Token[]) => {
+    for (const t of tokens) {
+      if (t.type === 'paragraph' || t.type === 'text')
+        result.sentences.push(...comparable((t as Tokens.Text).text).split(/(?<=[.:;])\s+(?=[A-Z*`(])/));
+      else if (t.type === 'list') for (const item of (t as Tokens.List).items) prose(item.tokens);
+    }
+  };
   let line = 1;
   let previous: Token | undefined;
   for (const token of new Lexer().lex(text)) {
     if (token.type === 'heading') result.headings.push((token as Tokens.Heading).text);
-    if (token.type === 'table')
-      for (const row of (token as Tokens.Table).rows) if (row[0]) result.tableKeys.push(row[0].text);
+    if (token.type === 'paragraph' || token.type === 'list') prose([token]);
+    if (token.type === 'table') {
+      const table = token as Tokens.Table;
+      for (const row of table.rows) if (row[0]) result.tableKeys.push(row[0].text);
+      for (const row of [table.header, ...table.rows]) result.tableRows.push(row.map((cell) => cell.text));
+    }
     if (token.type === 'code') {
       const code = token as Tokens.Code;
       const comment = previous?.type === 'html' ? previous.raw.trim() : '';
