@@ -1,5 +1,5 @@
 // Where the contract suite sends its requests: Prism mocks by default, or a real deployment named by
-// BUSINESS_API_URL / V1_API_URL, with the credentials and parameter values the README documents.
+// BUSINESS_API_URL / V1_API_URL, with the credentials and parameter values docs/guides/real-deployment.md documents.
 import { createBusinessClient, createV1Client, type AuthOptions } from '../src/client/index.js';
 import { apiFamilies, type ApiFamily } from '../scripts/lib/apis.js';
 

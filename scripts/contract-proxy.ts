@@ -9,7 +9,8 @@ import { startPrism, type PrismServer } from './lib/prism.js';
 const apis = bundleAll().filter((api) => process.env[`${api.name.toUpperCase()}_API_URL`]);
 if (apis.length === 0) {
   console.error(
-    'Set BUSINESS_API_URL and/or V1_API_URL (and their credentials, see README) to run the suite through prism proxy.',
+    'Set BUSINESS_API_URL and/or V1_API_URL (and their credentials: docs/guides/real-deployment.md) to run the ' +
+      'suite through prism proxy.',
   );
   process.exit(2);
 }

@@ -1,8 +1,11 @@
 // The documentation site in a real browser (Debian's Chromium driven by playwright-core): every operation and
 // event appears, every landing-page link resolves, each API is listed once with its own client and security,
 // the inferred table is whole, every sample uses the README's variables and ports, the sandbox serves its
-// rendered reference, no console errors, and no request leaves loopback.
-import { mkdirSync } from 'node:fs';
+// rendered reference, no console errors, and no request leaves loopback. The guides: each reached from the
+// landing page by its link's role and name, with the site's navigation and search, and no serious or critical
+// axe-core violation.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +14,7 @@ import { collectInferred } from '../lib/inferred.js';
 import { listOperations, resolveRef } from '../lib/openapi-lookup.js';
 import { redocRoute } from '../lib/landing.js';
 import { unlikeReadme } from '../lib/readme-agreement.js';
+import { readGuides } from '../lib/guides.js';
 import { clientOf, sourceModule } from '../lib/samples.js';
 import { buildSite, siteDir } from '../lib/site.js';
 import { serveFolder, type StaticServer } from '../lib/static-server.js';
@@ -207,6 +211,102 @@ describe('landing page', () => {
       }
     }
     expect(tables, 'inferred items whose reason carries a table').toBeGreaterThan(0);
+  });
+});
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const axeResults: Record<string, { id: string; impact: string | null; nodes: number }[]> = {};
+
+/** axe-core on the page as it is now: every violation is recorded; serious and critical ones are returned. */
+async function seriousAxeViolations(page: Page, name: string): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: any[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations.map((v: { id: string; impact: string | null; nodes: { target: unknown }[] }) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.length,
+      targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)),
+    }));
+  });
+  axeResults[name] = violations.map(({ id, impact, nodes }) => ({ id, impact, nodes }));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${name}: ${v.id} (${v.impact}) at ${v.targets.join(' ')}`);
+}
+
+describe('the guides', () => {
+  const guides = readGuides();
+  afterAll(() => writeFileSync(join(reports, 'site-guides-axe.json'), `${JSON.stringify(axeResults, null, 2)}\n`));
+
+  it('has guides to check', () => {
+    expect(guides.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(guides.map((g) => [g.title, g] as const))(
+    '"%s" is reached from the landing page by its link, with the navigation of the references',
+    async (title, guide) => {
+      const { page, outside, consoleErrors } = await visit('index.html');
+      await page.getByRole('link', { name: title, exact: true }).click();
+      await page.waitForURL(`**/guides/${guide.slug}.html`);
+      await expect(page.getByRole('heading', { level: 1, name: title, exact: true }).isVisible()).resolves.toBe(true);
+      // The navigation: every guide and the three references, by name; the current guide marked as such.
+      const nav = page.getByRole('navigation', { name: 'Guides and references' });
+      for (const other of guides)
+        expect(await nav.getByRole('link', { name: other.title, exact: true }).count(), other.title).toBe(1);
+      expect(await nav.locator('a[aria-current="page"]').innerText()).toBe(title);
+      for (const api of allApiFamilies()) {
+        const name = `${readBundle(api).info.title} reference`;
+        const href = await nav.getByRole('link', { name, exact: true }).getAttribute('href');
+        expect(href, name).toBe(`../${api.name}.html`);
+      }
+      // Every link of the page goes to a page of the site that answers, or to an anchor of the page it names.
+      const links = await page.$$eval('a[href]', (anchors) =>
+        anchors.map((a) => (a as HTMLAnchorElement).getAttribute('href')!),
+      );
+      for (const href of new Set(links)) {
+        if (/^https?:/.test(href)) continue;
+        const target = new URL(href, page.url());
+        const response = await page.request.get(target.href);
+        expect(response.status(), `${guide.slug}: link ${href}`).toBe(200);
+        if (target.hash) {
+          const html = await response.text();
+          expect(html, `${guide.slug}: anchor of ${href}`).toContain(
+            `id="${decodeURIComponent(target.hash.slice(1))}"`,
+          );
+        }
+      }
+      expect(await seriousAxeViolations(page, guide.slug)).toEqual([]);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth),
+        `${guide.slug} fits the window`,
+      ).toBeLessThanOrEqual(1360);
+      await page.screenshot({ path: join(reports, `site-guide-${guide.slug}.png`) });
+      expect(outside).toEqual([]);
+      expect(consoleErrors).toEqual([]);
+    },
+  );
+
+  it('finds a section by its words, from the landing page and from a guide, and leads to it', async () => {
+    const { page, outside, consoleErrors } = await visit('index.html');
+    expect(await seriousAxeViolations(page, 'landing page')).toEqual([]);
+    await page.getByRole('searchbox', { name: 'Search the guides' }).fill('advanceClock redeliver');
+    const result = page.getByRole('link', { name: /Events and webhook delivery/ });
+    await result.first().waitFor({ state: 'visible', timeout: 5_000 });
+    await result.first().click();
+    await page.waitForURL('**/guides/events-and-webhooks.html#events-and-webhook-delivery');
+    await page.getByRole('searchbox', { name: 'Search the guides' }).fill('CONTRACT_PARAMS');
+    await page
+      .getByRole('link', { name: /Against a real deployment/ })
+      .first()
+      .click();
+    await page.waitForURL('**/guides/real-deployment.html#against-a-real-deployment');
+    await page.getByRole('searchbox', { name: 'Search the guides' }).fill('no such words anywhere');
+    await expect(page.getByRole('status').first().innerText()).resolves.toBe('No section holds all of these words');
+    expect(await seriousAxeViolations(page, 'search')).toEqual([]);
+    expect(outside).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
-// A consuming team's first hour, as the README writes it, on the packed packages: a project made by
-// `npm init -y`, the README's install lines run by npm itself (against a registry on 127.0.0.1 that serves
-// only this machine's packages), the README's tsconfig, every TypeScript block of the README compiled with
+// A consuming team's first hour, as the README and the guides write it, on the packed packages: a project made
+// by `npm init -y`, the guide's install lines run by npm itself (against a registry on 127.0.0.1 that serves
+// only this machine's packages), the guide's tsconfig, every TypeScript block of the README and of every guide
+// (docs/guides/*.md) compiled with
 // the TypeScript `npm i typescript` installs (7) and with 5.9, then run against a sandbox started with
 // `npx ramp-api-sandbox`. And the install budget: `ramp-api` alone adds at most its budget to node_modules
 // and nothing beyond openapi-fetch and what openapi-fetch needs.
@@ -13,28 +14,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRegistry, type LocalRegistry } from '../../src/testing/local-registry.js';
 import { killTree } from '../../src/testing/process-tree.js';
 import { repoRoot } from './apis.js';
+import { inventory, markedBlock, readGuides } from './guides.js';
 
 const run = promisify(execFile);
 const budget = JSON.parse(readFileSync(join(repoRoot, 'scripts', 'install-budget.json'), 'utf8')) as {
   package: string;
   installedBytes: number;
 };
-const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+/** The text of the block between `<!-- name:start -->` and `<!-- name:end -->`, in the one file that has it. */
+const marked = (name: string) => markedBlock(name).code;
 
-/** The text of the README block between `<!-- name:start -->` and `<!-- name:end -->`. */
-function marked(name: string): string {
-  const block = new RegExp(`<!-- ${name}:start -->\\n\`\`\`\\w+\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(
-    readme,
-  )?.[1];
-  if (!block) throw new Error(`README.md has no ${name} block`);
-  return block;
-}
-
-/** Every TypeScript block of the README, in order, with the line it starts on. */
-const tsBlocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => ({
-  line: readme.slice(0, m.index).split('\n').length + 1,
-  code: m[1]!,
-}));
+/** Every TypeScript block of the README and of the guides, in order, with the file and line it starts on. */
+const tsBlocks = [
+  { file: 'README.md', text: readFileSync(join(repoRoot, 'README.md'), 'utf8') },
+  ...readGuides().map((guide) => ({ file: guide.path, text: guide.text })),
+].flatMap(({ file, text }) =>
+  inventory(text)
+    .codeBlocks.filter((block) => block.lang === 'ts')
+    .map((block) => ({ line: `${file} line ${block.line}`, code: `${block.code}\n` })),
+);
 
 /** What a block says it prints: the trailing comment of each `console.log(...)` line, in order. */
 const expectedLines = (code: string) => [...code.matchAll(/console\.log\(.*\); \/\/ (.+)$/gm)].map((m) => m[1]!.trim());
@@ -49,7 +47,7 @@ let registry: LocalRegistry;
 let tarballs: Record<string, string>;
 let npmEnv: NodeJS.ProcessEnv;
 
-/** Runs a command line of the README in `cwd` as a shell would, with npm pointed at the local registry. */
+/** Runs a command line of the README or a guide in `cwd` as a shell would, with npm pointed at the local registry. */
 async function sh(cwd: string, line: string): Promise<string> {
   const { stdout, stderr } = await run('sh', ['-c', line], { cwd, env: npmEnv, maxBuffer: 16 * 1024 * 1024 });
   return stdout + stderr;
@@ -214,7 +212,7 @@ describe('the client package, installed', () => {
   }, 120_000);
 });
 
-describe('the README, as written, in a new project', () => {
+describe('the README and the guides, as written, in a new project', () => {
   const project = join(work, 'first-hour');
   let sandboxUrl: string;
   let sandbox: ReturnType<typeof start> | undefined;
@@ -232,11 +230,11 @@ describe('the README, as written, in a new project', () => {
     expect(installed(project).get('typescript')?.version).toMatch(/^7\./);
   }, 120_000);
 
-  it('compiles every TypeScript block of the README, and an import of every entry point, with TypeScript 7 and with 5.9', async () => {
-    expect(tsBlocks.length).toBeGreaterThanOrEqual(4);
+  it('compiles every TypeScript block of the README and the guides, and an import of every entry point, with TypeScript 7 and with 5.9', async () => {
+    expect(tsBlocks.length).toBeGreaterThanOrEqual(6);
     mkdirSync(join(project, 'src'), { recursive: true });
     for (const [i, block] of tsBlocks.entries())
-      writeFileSync(join(project, 'src', `block-${i + 1}.ts`), `// README.md line ${block.line}\n${block.code}`);
+      writeFileSync(join(project, 'src', `block-${i + 1}.ts`), `// ${block.line}\n${block.code}`);
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'src', 'client', 'package.json'), 'utf8')) as {
       exports: Record<string, unknown>;
     };
@@ -251,13 +249,13 @@ describe('the README, as written, in a new project', () => {
         `console.log(JSON.stringify({ counts, bundle: bundle.endsWith('v1.json') }));`,
       ].join('\n'),
     );
-    // TypeScript 7 as the README's setup installed it (npx tsc); then 5.9, the repository's own 5.9.3 compiler
+    // TypeScript 7 as the guide's setup installed it (npx tsc); then 5.9, the repository's own 5.9.3 compiler
     // run in the project (what `npm i -D typescript@5.9` would install, without a second install).
     const compilers = [
       { version: '7', command: 'npx tsc' },
       { version: '5.9', command: `node ${join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc')}` },
     ];
-    // Both at once: each checks the same sources on its own; only TypeScript 7, the compiler the README's setup
+    // Both at once: each checks the same sources on its own; only TypeScript 7, the compiler the guide's setup
     // installs, writes its output (5.9 runs with --noEmit), which the next test runs.
     await Promise.all(
       compilers.map(async ({ version, command }, i) => {
@@ -265,7 +263,7 @@ describe('the README, as written, in a new project', () => {
           new RegExp(`^Version ${version.replace('.', '\\.')}`),
         );
         await sh(project, i === 0 ? command : `${command} --noEmit`).catch((error: { stdout?: string }) => {
-          throw new Error(`TypeScript ${version} refused the README's code:\n${error.stdout ?? String(error)}`);
+          throw new Error(`TypeScript ${version} refused the guides' code:\n${error.stdout ?? String(error)}`);
         });
       }),
     );
@@ -285,7 +283,7 @@ describe('the README, as written, in a new project', () => {
     const env = { ...npmEnv, SANDBOX_URL: sandboxUrl, PORT: '0' };
     for (const [i, block] of tsBlocks.entries()) {
       const expected = expectedLines(block.code);
-      const what = `README block at line ${block.line}`;
+      const what = `the block at ${block.line}`;
       const child = start(
         project,
         `node dist/block-${i + 1}.js`,

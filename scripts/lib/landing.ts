@@ -4,6 +4,8 @@ import { SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
 import type { InferredItem } from './inferred.js';
 import { listOperations } from './openapi-lookup.js';
 import { clientOf } from './samples.js';
+import type { Guide } from './guides.js';
+import { searchBox } from './guide-pages.js';
 
 const esc = (text: unknown) =>
   String(text ?? '')
@@ -145,7 +147,20 @@ function inferredSection(items: InferredItem[], inputs: LandingInput[]): string 
 <table class="inferred"><thead><tr><th>API</th><th>Where</th><th>What was inferred</th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-export function renderLanding(inputs: LandingInput[], inferred: InferredItem[]): string {
+/** The guides, each a link named after it with the task it answers, and the search over them. */
+function guidesSection(guides: Pick<Guide, 'slug' | 'title' | 'summary'>[]): string {
+  const items = guides
+    .map((g) => `<li><a href="guides/${esc(g.slug)}.html">${esc(g.title)}</a>: ${prose(g.summary)}</li>`)
+    .join('\n');
+  return `<section id="guides"><h2>Guides</h2><p>One task each, from the first call to a release.</p>
+<ul class="guides">${items}</ul>${searchBox('guides/')}</section>`;
+}
+
+export function renderLanding(
+  inputs: LandingInput[],
+  inferred: InferredItem[],
+  guides: Pick<Guide, 'slug' | 'title' | 'summary'>[] = [],
+): string {
   const families = inputs
     .map(
       ({ doc, page }) => `<div class="card"><h3><a href="${page}">${esc(doc.info.title)}</a></h3>
@@ -175,11 +190,13 @@ h2{font-size:21px;border-bottom:2px solid #e4e8ef;padding-bottom:6px}.cards{disp
 table{border-collapse:collapse;width:100%;font-size:14px;margin:8px 0}th,td{border:1px solid #dde2ea;padding:6px 8px;text-align:left;vertical-align:top}th{background:#eef2f7}
 th,td{overflow-wrap:anywhere}table.inferred>*>tr>td:first-child,table.inferred>*>tr>th:first-child{white-space:nowrap;overflow-wrap:normal}table.inferred>tbody>tr>td:nth-child(3){color:#8a4b00;font-weight:600;min-width:110px;width:13%}table.inferred>tbody>tr>td:nth-child(2){min-width:200px;width:20%}table.inferred td p{margin:0 0 6px}table.inferred td table{font-size:12.5px}table.security td:first-child{white-space:nowrap;overflow-wrap:normal}table.inferred td table th,table.inferred td table td{padding:3px 5px}code{background:#eef2f7;padding:1px 4px;border-radius:3px;font-size:90%}
 pre{background:#0f1b2d;color:#e6edf7;padding:12px 16px;border-radius:6px;overflow:auto}pre code{background:none;color:inherit}.note{color:#55606f;font-size:14px}a{color:#0b5cad}
+ul.guides li{margin:4px 0}form.search{max-width:560px;margin:14px 0}form.search label{display:block;font-weight:600;margin-bottom:4px}form.search input{width:100%;box-sizing:border-box;padding:6px 8px;font:inherit;border:1px solid #8792a2;border-radius:4px}.search-status{font-size:13px;color:#55606f;margin:4px 0}
 </style></head>
 <body>
 <header><h1>ramp-api</h1><p>Stablecoin custody and COP ramps for Colombian businesses: ${apis}, their typed clients, mocks and contract tests.</p></header>
-<nav><a href="#families">APIs</a><a href="#addresses">Base addresses</a><a href="#auth">Authentication</a><a href="#events">Events</a><a href="#inferred">Inferred</a><a href="#codegen">Descriptions</a><a href="#mocks">Mocks and contract tests</a></nav>
+<nav aria-label="Sections">${guides.length ? '<a href="#guides">Guides</a>' : ''}<a href="#families">APIs</a><a href="#addresses">Base addresses</a><a href="#auth">Authentication</a><a href="#events">Events</a><a href="#inferred">Inferred</a><a href="#codegen">Descriptions</a><a href="#mocks">Mocks and contract tests</a></nav>
 <main>
+${guides.length ? guidesSection(guides) : ''}
 <section id="families"><h2>The APIs</h2><div class="cards">${families}</div></section>
 <section id="addresses"><h2>Base addresses per environment</h2>${serversTable(inputs)}</section>
 <section id="auth"><h2>Clients, authentication and token lifetimes</h2>${inputs.map(authSection).join('\n')}
@@ -199,7 +216,7 @@ npm run mock            # only the mocks; prints their addresses
 npm test                # everything, including the contract suite against fresh mocks
 BUSINESS_API_URL=https://... BUSINESS_API_CREDENTIALS='{...}' npm run contract       # against a real deployment
 BUSINESS_API_URL=https://... BUSINESS_API_TOKEN=... npm run contract:proxy          # through prism proxy --errors</code></pre>
-<p>Against a real deployment only read operations run unless <code>CONTRACT_ALLOW_WRITES=1</code>; see the README for <code>CONTRACT_PARAMS</code>.</p></section>
+<p>Against a real deployment only read operations run unless <code>CONTRACT_ALLOW_WRITES=1</code>; see ${guides.some((g) => g.slug === 'real-deployment') ? '<a href="guides/real-deployment.html#against-a-real-deployment">Check a real deployment</a>' : 'the README'} for <code>CONTRACT_PARAMS</code>.</p></section>
 </main></body></html>
 `;
 }

@@ -1,10 +1,11 @@
-// What a sample shown in the docs must share with the README: the environment variables it reads (and their
-// defaults, where the README gives one), the loopback addresses it calls, and where it imports each name from.
+// What a sample shown in the docs must share with the README and the guides (docs/guides/*.md), where the
+// examples and the variables now live: the environment variables it reads (and their defaults, where they give
+// one), the loopback addresses it calls, and where it imports each name from.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { repoRoot } from './apis.js';
+import { readGuides, readmePath } from './guides.js';
 
-export const readmeText = () => readFileSync(join(repoRoot, 'README.md'), 'utf8');
+/** The README and every guide, one after another: the text the samples must agree with. */
+export const readmeText = () => [readFileSync(readmePath, 'utf8'), ...readGuides().map((g) => g.text)].join('\n');
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const defaultOf = (text: string, name: string) =>
@@ -14,7 +15,7 @@ const imports = (text: string) =>
     .flatMap(([, names, from]) => names!.split(',').map((n) => `${n.trim()} from ${from}`))
     .filter((n) => !n.startsWith('type '));
 
-/** How `sample` differs from the README: one line per variable, address or import the README does not use that way. */
+/** How `sample` differs from the README and guides: one line per variable, address or import they do not use that way. */
 export function unlikeReadme(sample: string, readme = readmeText()): string[] {
   const problems: string[] = [];
   for (const name of new Set([...sample.matchAll(/process\.env\.([A-Z0-9_]+)/g)].map((m) => m[1]!))) {

@@ -21,14 +21,14 @@ export interface ClientOf {
    * tokens), or `adminToken`, a token sent as it is.
    */
   auth: 'credentials' | 'adminToken';
-  /** The environment variables a sample reads, named as the README names them. */
+  /** The environment variables a sample reads, named as the README and the guides name them. */
   env: { url: string; secret: string };
 }
 
 /**
  * Each API's own client: what the samples call and the landing page names. The Business and v1 samples read the
- * variables the README and the contract suite use for a deployment (BUSINESS_API_URL, V1_API_CREDENTIALS, ...);
- * the sandbox's, those of the README's sandbox examples and of its command (SANDBOX_URL, SANDBOX_ADMIN_TOKEN).
+ * variables the guides and the contract suite use for a deployment (BUSINESS_API_URL, V1_API_CREDENTIALS, ...);
+ * the sandbox's, those of the guides' sandbox examples and of its command (SANDBOX_URL, SANDBOX_ADMIN_TOKEN).
  */
 const FACTORY: Record<string, ClientOf> = {
   business: {
@@ -85,7 +85,7 @@ export function sourceModule(specifier: string): string {
   return join(repoRoot, 'src', 'client', `${compiled[1]}.ts`);
 }
 
-/** Where the samples call by default: the sandbox, at the address its description gives (the README's too). */
+/** Where the samples call by default: the sandbox, at the address its description gives (the guides' too). */
 function defaultBaseUrl(): string {
   const sandbox = allApiFamilies().find((api) => api.name === SANDBOX_FAMILY);
   const url = sandbox && (readBundle(sandbox).servers as { url?: string }[] | undefined)?.[0]?.url;

@@ -1,5 +1,6 @@
-// Builds site/: the landing page and one Redoc reference per API (with TypeScript samples), all working
-// offline; the sandbox control API's page is also the one the sandbox serves at /sandbox/docs.
+// Builds site/: the landing page, one Redoc reference per API (with TypeScript samples) and the guides
+// (site/guides/, from docs/guides/), all working offline; the sandbox control API's page is also the one the
+// sandbox serves at /sandbox/docs.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -9,6 +10,8 @@ import { bundleAll } from './bundle.js';
 import { runRedoclyJob, runRedoclyJobAsync, type RedoclyJob } from './redocly.js';
 import { collectInferred } from './inferred.js';
 import { renderLanding } from './landing.js';
+import { writeGuideSite } from './guide-pages.js';
+import { readGuides } from './guides.js';
 import { sampleForDocs } from './samples.js';
 import { listOperations } from './openapi-lookup.js';
 
@@ -121,6 +124,9 @@ export function buildSite(): { pages: string[] } {
     cpSync(join(distDir, `${family}.yaml`), join(siteDir, 'openapi', `${family}.yaml`));
   }
   const inferred = inputs.flatMap(({ family, doc }) => collectInferred(family, doc));
-  writeFileSync(join(siteDir, 'index.html'), renderLanding(inputs, inferred));
-  return { pages: ['index.html', ...inputs.map((i) => i.page)] };
+  const guides = readGuides();
+  const references = inputs.map(({ doc, page }) => ({ title: `${doc.info.title} reference`, page }));
+  const guidePages = writeGuideSite(join(siteDir, 'guides'), guides, references);
+  writeFileSync(join(siteDir, 'index.html'), renderLanding(inputs, inferred, guides));
+  return { pages: ['index.html', ...inputs.map((i) => i.page), ...guidePages.map((page) => `guides/${page}`)] };
 }

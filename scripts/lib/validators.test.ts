@@ -1,4 +1,4 @@
-// The validators the build compiles ahead (src/sandbox/validators.ts): every schema the sandbox validates with
+// The validators the build compiles ahead (scripts/lib/build-validators.ts): every schema the sandbox validates with
 // has one, they judge as Ajv compiling the schema then would, and a module made from another document, or none,
 // leaves the compiling to Ajv when a schema is first used.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
