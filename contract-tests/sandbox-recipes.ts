@@ -8,6 +8,7 @@ import { listOperations, type OperationEntry } from '../scripts/lib/openapi-look
 import { expect } from 'vitest';
 import { orThrow } from '../src/client/index.js';
 import type { SandboxClient } from '../src/client/sandbox/client.js';
+import { REFUSALS } from '../src/sandbox/core/refusals.js';
 import { MAX_BODY_BYTES } from '../src/sandbox/pipeline/request-body.js';
 import { sandboxToken } from '../src/testing/sandbox-users.js';
 import { violations, type RequestInit } from './requests.js';
@@ -72,7 +73,7 @@ const breaksDescription: Recipe = {
 
 const otherTenant: Recipe = {
   name: "another tenant's clientId with this tenant's token",
-  reason: 'forbidden',
+  reason: REFUSALS.forbidden.code,
   run: async (ctx) => {
     const other = await orThrow(ctx.control.createTenant({ body: { name: 'Other tenant' } }));
     return ctx.send(withPath(ctx.request(), { clientId: other.clientId }));
@@ -92,7 +93,7 @@ const expiredToken: Recipe = {
 /** The sandbox's own rate limit (setRateLimit) at 0 calls per window for the operation, lifted after the call. */
 const rateLimited: Recipe = {
   name: 'a rate limit of 0 calls per window set with setRateLimit',
-  reason: 'rate_limited',
+  reason: REFUSALS.rateLimited.code,
   run: async (ctx) => {
     const path = { operationId: ctx.entry.operationId };
     await orThrow(ctx.control.setRateLimit({ params: { path }, body: { limit: 0, windowSeconds: 60 } }));
@@ -147,7 +148,7 @@ const bodyText = (ctx: RecipeContext) =>
 /** A JSON body one byte over the 1 MiB the sandbox reads: the conforming body with a long extra field. */
 const tooLarge: Recipe = {
   name: 'a JSON body over 1 MiB',
-  reason: 'too_large',
+  reason: REFUSALS.tooLarge.code,
   run: (ctx) => {
     const text = bodyText(ctx);
     return sendRaw(
@@ -162,7 +163,7 @@ const tooLarge: Recipe = {
 /** The conforming body, sent as text/plain: not JSON as far as HTTP says. */
 const notJson: Recipe = {
   name: 'the conforming body sent with Content-Type: text/plain',
-  reason: 'unsupported_media_type',
+  reason: REFUSALS.unsupportedMediaType.code,
   run: (ctx) => sendRaw(ctx, ctx.request(), bodyText(ctx), 'text/plain'),
 };
 
@@ -182,7 +183,7 @@ function databaseDown(): Recipe | Unreachable {
   }
   return {
     name: "the sandbox's PostgreSQL database refusing connections (ALLOW_CONNECTIONS false, its sessions ended)",
-    reason: 'unavailable',
+    reason: REFUSALS.unavailable.code,
     run: async (ctx) => {
       const token = ctx.entry.operation.security?.length === 0 ? undefined : await freshToken(ctx);
       const name = new URL(databaseUrl).pathname.slice(1);
@@ -224,34 +225,34 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
     },
     404: {
       name: 'an unknown webhook ID',
-      reason: 'not_found',
+      reason: REFUSALS.notFound.code,
       run: (ctx) => ctx.send(withPath(ctx.request(), { webhook_id: randomUUID() })),
     },
   },
   generateKycUrl: {
     400: {
       name: 'a template_id holding a NUL character',
-      reason: 'invalid_request',
+      reason: REFUSALS.invalidRequest.code,
       run: (ctx) =>
         ctx.send({ ...ctx.request(), params: { ...ctx.request().params, query: { template_id: 'kyc\u0000basic' } } }),
     },
     404: {
       name: 'an unknown user ID',
-      reason: 'not_found',
+      reason: REFUSALS.notFound.code,
       run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })),
     },
   },
   getCustodyWalletBalance: {
     404: {
       name: 'an unknown wallet ID of the approved user',
-      reason: 'not_found',
+      reason: REFUSALS.notFound.code,
       run: (ctx) => ctx.send(withPath(ctx.request(), { walletId: randomUUID() })),
     },
   },
   createCustodyWallet: {
     403: {
       name: 'a registered user that is not approved',
-      reason: 'user_not_approved',
+      reason: REFUSALS.userNotApproved.code,
       run: (ctx) => ctx.send(withPath(ctx.request(), { userId: ctx.params.pendingUserId })),
     },
   },
@@ -274,17 +275,17 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
   createPayout: {
     403: {
       name: 'a user that does not exist',
-      reason: 'forbidden',
+      reason: REFUSALS.forbidden.code,
       run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })),
     },
     400: {
       name: "insufficient funds: an amount over the user's funded balance",
-      reason: 'insufficient_funds',
+      reason: REFUSALS.insufficientFunds.code,
       run: (ctx) => ctx.send(withBody(ctx.request(), { amount: 1e13 })),
     },
     422: {
       name: 'destination not accepted: a bank account still in_review',
-      reason: 'destination_not_approved',
+      reason: REFUSALS.destinationNotApproved.code,
       run: async (ctx) => {
         const account = await orThrow(
           ctx.control.createBankAccount({
@@ -298,17 +299,17 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
   createOnRamp: {
     400: {
       name: "insufficient funds: an INVERSE on-ramp over the user's COP balance",
-      reason: 'insufficient_funds',
+      reason: REFUSALS.insufficientFunds.code,
       run: (ctx) => ctx.send(withBody(ctx.request(), { executionMode: 'INVERSE', amount: 1e13 })),
     },
     403: {
       name: 'a user that does not exist',
-      reason: 'user_not_approved',
+      reason: REFUSALS.userNotApproved.code,
       run: (ctx) => ctx.send(withPath(ctx.request(), { user_id: randomUUID() })),
     },
     422: {
       name: 'destination not registered: an unknown external wallet',
-      reason: 'destination_not_registered',
+      reason: REFUSALS.destinationNotRegistered.code,
       run: (ctx) =>
         ctx.send(withBody(ctx.request(), { destination: { type: 'EXTERNAL', externalWalletId: randomUUID() } })),
     },
@@ -316,7 +317,7 @@ const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
   createIntegrationEndpoint: {
     409: {
       name: 'the same endpoint name registered twice',
-      reason: 'name_taken',
+      reason: REFUSALS.nameTaken.code,
       run: async (ctx) => {
         const init = withBody(ctx.request(), { name: `contract-${randomUUID()}` });
         await ctx.send(init);
@@ -338,7 +339,7 @@ function byStatus(entry: OperationEntry, status: number): Recipe | undefined {
   if (status === 401 && isTokenCall(entry)) {
     return {
       name: 'credentials with a wrong secret',
-      reason: 'invalid_credentials',
+      reason: REFUSALS.invalidCredentials.code,
       run: (ctx) => ctx.send({ ...ctx.request(), body: { ...ctx.credentials, clientSecret: 'not-the-secret' } }, false),
     };
   }

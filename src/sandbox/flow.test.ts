@@ -1,13 +1,14 @@
 // The sandbox, driven over HTTP with the typed clients: the README quickstart as written, then every refusal
 // the source documents (and those the sandbox chose where it is silent).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBusinessClient, createV1Client, orThrow, type BusinessClient, type V1Client } from '../client/index.js';
-import { readBundleFile } from './contract/document.js';
+import { type BusinessClient, createBusinessClient, createV1Client, orThrow, type V1Client } from '../client/index.js';
 import { createSandboxClient, type SandboxClient } from '../client/sandbox/client.js';
-import { startSandbox, type Sandbox } from './server.js';
 import { runReadmeBlock } from '../testing/readme-block.js';
-import { storesUnderTest } from '../testing/stores.js';
 import { sandboxToken } from '../testing/sandbox-users.js';
+import { storesUnderTest } from '../testing/stores.js';
+import { readBundleFile } from './contract/document.js';
+import { REFUSALS } from './core/refusals.js';
+import { type Sandbox, startSandbox } from './server.js';
 
 // One sandbox per store (the suites below, one per store, run one after the other).
 let sandbox: Sandbox;
@@ -457,7 +458,7 @@ for (const store of storesUnderTest())
         const res = await fetch(`${broken.url}/api/parameters/banks`);
         expect(res.status).toBe(500);
         expect(await res.json()).toEqual({
-          error: 'sandbox_contract_violation',
+          error: REFUSALS.contractViolation.code,
           message: expect.stringMatching(
             /^listBanks answered 200, which breaks the description: \/0\/id must be string/,
           ),

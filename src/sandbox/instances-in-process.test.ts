@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/index.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
-import { startSandbox, type Sandbox } from './server.js';
+import { REFUSALS } from './core/refusals.js';
+import { type Sandbox, startSandbox } from './server.js';
 
 let first: Sandbox;
 let second: Sandbox;
@@ -34,7 +35,7 @@ describe('two sandboxes in one process', () => {
     expect((await clientInfo(first, token)).status).toBe(200);
     const elsewhere = await clientInfo(second, token);
     expect(elsewhere.status).toBe(401);
-    expect(((await elsewhere.json()) as { error: string }).error).toBe('unauthorized');
+    expect(((await elsewhere.json()) as { error: string }).error).toBe(REFUSALS.unauthorized.code);
   });
 
   it('forget their own tokens on resetSandbox, without touching the other’s', async () => {

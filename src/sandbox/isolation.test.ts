@@ -9,19 +9,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
-import { readBundleFile, type OpenApiDocument } from './contract/document.js';
-import {
-  bodyExamples,
-  listOperations,
-  operationById,
-  resolveRef,
-  type JsonObject,
-  type OperationEntry,
-} from './contract/lookup.js';
+import { createSandboxClient, type SandboxClient } from '../client/sandbox/client.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { storesUnderTest } from '../testing/stores.js';
-import { createSandboxClient, type SandboxClient } from '../client/sandbox/client.js';
-import { SANDBOX_FAMILIES, startSandbox, type Sandbox } from './server.js';
+import { type OpenApiDocument, readBundleFile } from './contract/document.js';
+import {
+  bodyExamples,
+  type JsonObject,
+  listOperations,
+  type OperationEntry,
+  operationById,
+  resolveRef,
+} from './contract/lookup.js';
+import { REFUSALS } from './core/refusals.js';
+import { SANDBOX_FAMILIES, type Sandbox, startSandbox } from './server.js';
 
 const ADMIN_TOKEN = `adm_${randomUUID()}`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -638,7 +639,7 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
       for (const [what, bearer] of sent) {
         const answer = await send(call, bearer);
         expect(answer.status, `${op.entry.operationId} with ${what}`).toBe(401);
-        expect(JSON.parse(answer.text).error).toBe('unauthorized');
+        expect(JSON.parse(answer.text).error).toBe(REFUSALS.unauthorized.code);
         if (bearer) expect(answer.text.includes(bearer) || answer.text.includes(bearer.slice(4, 20))).toBe(false);
       }
     }

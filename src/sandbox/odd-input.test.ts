@@ -7,13 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
-import { readBundleFile } from './contract/document.js';
-import { bodyExamples, listOperations, type OperationEntry } from './contract/lookup.js';
+import { createSandboxClient } from '../client/sandbox/client.js';
 import { rawRequest } from '../testing/raw-http.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
+import { readBundleFile } from './contract/document.js';
+import { bodyExamples, listOperations, type OperationEntry } from './contract/lookup.js';
+import { REFUSALS } from './core/refusals.js';
 import { MAX_BODY_BYTES } from './pipeline/request-body.js';
-import { SANDBOX_FAMILIES, startSandbox, type Sandbox } from './server.js';
+import { SANDBOX_FAMILIES, type Sandbox, startSandbox } from './server.js';
 
 const families = SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
 // resetSandbox last: it removes the tenant the other calls use.
@@ -147,7 +148,7 @@ describe('the cases the issue names', () => {
       });
       expect(sent.status, sent.body).toBe(422);
       expect(JSON.parse(sent.body)).toMatchObject({
-        error: 'tier_limit_exceeded',
+        error: REFUSALS.tierLimitExceeded.code,
         tierEscalation: { actionType: 'DOC_UPLOAD' },
       });
     }

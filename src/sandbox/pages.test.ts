@@ -5,13 +5,14 @@
 // tenant's own token reaches its own only. The pages themselves are driven by clicking in
 // src/sandbox/pages/pages.e2e.test.ts.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, createV1Client, orThrow, type V1Client } from 'ramp-api';
 import { createSandboxClient, type SandboxClient } from 'ramp-api/sandbox';
-import { readBundleFile } from './contract/document.js';
-import { storesUnderTest } from '../testing/stores.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
-import { startSandbox, type Sandbox } from './server.js';
+import { storesUnderTest } from '../testing/stores.js';
+import { readBundleFile } from './contract/document.js';
+import { REFUSALS } from './core/refusals.js';
+import { type Sandbox, startSandbox } from './server.js';
 
 const ADMIN_TOKEN = `adm_${randomUUID()}`;
 const example = (readBundleFile('v1') as any).components.examples.RegisterNaturalPerson.value;
@@ -106,7 +107,7 @@ for (const store of storesUnderTest())
         const again = await anyone.rejectKycSession({ params: { path: { sessionId } } });
         expect(again.response.status).toBe(409);
         expect(again.error).toMatchObject({
-          error: 'conflict',
+          error: REFUSALS.conflict.code,
           message: expect.stringMatching(/already used.*approved/i),
         });
         expect(await orThrow(anyone.getKycSession({ params: { path: { sessionId } } }))).toMatchObject({
@@ -118,7 +119,7 @@ for (const store of storesUnderTest())
         const late = await anyone.approveKycSession({ params: { path: { sessionId: fresh } } });
         expect(late.response.status).toBe(409);
         expect(late.error).toMatchObject({
-          error: 'conflict',
+          error: REFUSALS.conflict.code,
           message: expect.stringMatching(/no longer pending.*approved/i),
         });
         expect((await eventsOf(t.clientId)).filter((e) => e.event === 'user.updated')).toHaveLength(1);

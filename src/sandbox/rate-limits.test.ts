@@ -2,9 +2,10 @@
 // sandbox time; only operations whose description declares a 429 can be limited (read from the bundles).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createBusinessClient, orThrow } from '../client/index.js';
-import { readBundleFile } from './contract/document.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
-import { startSandbox, type Sandbox } from './server.js';
+import { readBundleFile } from './contract/document.js';
+import { REFUSALS } from './core/refusals.js';
+import { type Sandbox, startSandbox } from './server.js';
 
 describe("rate limits (the sandbox's own)", () => {
   let sandbox: Sandbox;
@@ -34,7 +35,7 @@ describe("rate limits (the sandbox's own)", () => {
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(await refused.json()).toMatchObject({ error: 'rate_limited' });
+    expect(await refused.json()).toMatchObject({ error: REFUSALS.rateLimited.code });
     // The typed client names it.
     const business = createBusinessClient({ baseUrl: sandbox.url, retry: false });
     const { error, response } = await business.listBanks();
@@ -72,7 +73,7 @@ describe("rate limits (the sandbox's own)", () => {
         body: { limit: 1, windowSeconds: 1 },
       });
       expect(response.status).toBe(404);
-      expect(error).toMatchObject({ error: 'not_limitable' });
+      expect(error).toMatchObject({ error: REFUSALS.notLimitable.code });
     }
   });
 });

@@ -28,58 +28,118 @@ export function refusalBody(refusal: Refusal, family: string): Record<string, un
 /** 400 or 422: the status the operation documents for a request that breaks its description. */
 export type InvalidStatus = 400 | 422;
 
+/**
+ * Every refusal by name: its `code` and, where the condition alone decides it, its status (`documented`: the
+ * status the operation documents for it, which the caller passes). Tests and contract recipes name refusals
+ * from here too.
+ */
+export const REFUSALS = {
+  malformedTarget: { code: 'invalid_request', status: 400 },
+  noOperation: { code: 'not_found', status: 404 },
+  methodNotAllowed: { code: 'method_not_allowed', status: 405 },
+  notImplemented: { code: 'not_implemented', status: 501 },
+  unauthorized: { code: 'unauthorized', status: 401 },
+  invalidRequest: { code: 'invalid_request', status: 'documented' },
+  unsupportedMediaType: { code: 'unsupported_media_type', status: 415 },
+  tooLarge: { code: 'too_large', status: 413 },
+  rateLimited: { code: 'rate_limited', status: 429 },
+  unavailable: { code: 'unavailable', status: 503 },
+  contractViolation: { code: 'sandbox_contract_violation', status: 500 },
+  internal: { code: 'internal', status: 500 },
+  notFound: { code: 'not_found', status: 404 },
+  notLimitable: { code: 'not_limitable', status: 404 },
+  forbidden: { code: 'forbidden', status: 403 },
+  userNotApproved: { code: 'user_not_approved', status: 403 },
+  invalidCredentials: { code: 'invalid_credentials', status: 'documented' },
+  invalidIntegration: { code: 'invalid_integration', status: 401 },
+  conflict: { code: 'conflict', status: 409 },
+  nameTaken: { code: 'name_taken', status: 409 },
+  balanceLimit: { code: 'balance_limit', status: 400 },
+  insufficientFunds: { code: 'insufficient_funds', status: 400 },
+  invalidAmount: { code: 'invalid_amount', status: 422 },
+  tierLimitExceeded: { code: 'tier_limit_exceeded', status: 422 },
+  tokenNotSupported: { code: 'token_not_supported', status: 400 },
+  invalidDestination: { code: 'invalid_destination', status: 400 },
+  destinationNotRegistered: { code: 'destination_not_registered', status: 422 },
+  destinationNotApproved: { code: 'destination_not_approved', status: 422 },
+  destinationNotOwned: { code: 'destination_not_owned', status: 422 },
+  pairNotEnabled: { code: 'pair_not_enabled', status: 422 },
+  unknownBank: { code: 'unknown_bank', status: 422 },
+  userExists: { code: 'user_exists', status: 422 },
+  endpointNotAllowed: { code: 'endpoint_not_allowed', status: 'documented' },
+} as const;
+
+export type RefusalName = keyof typeof REFUSALS;
+
+/** The refusal `name`, with the status the operation documents where the catalog leaves it to the operation. */
+function refusal(
+  name: RefusalName,
+  message: string,
+  options: { status?: number; details?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Refusal {
+  const { code, status } = REFUSALS[name];
+  if (status === 'documented' && options.status === undefined) throw new Error(`The refusal ${name} needs a status`);
+  return new Refusal(
+    status === 'documented' ? options.status! : status,
+    code,
+    message,
+    options.details,
+    options.headers,
+  );
+}
+
 export const refusals = {
   // The request path.
-  malformedTarget: () => new Refusal(400, 'invalid_request', 'Malformed request target.'),
+  malformedTarget: () => refusal('malformedTarget', 'Malformed request target.'),
   noOperation: (method: string, path: string) =>
-    new Refusal(404, 'not_found', `No operation for ${method.toUpperCase()} ${path}.`),
+    refusal('noOperation', `No operation for ${method.toUpperCase()} ${path}.`),
   methodNotAllowed: (method: string, path: string) =>
-    new Refusal(405, 'method_not_allowed', `No operation for ${method.toUpperCase()} ${path}.`),
-  notImplemented: (operationId: string) =>
-    new Refusal(501, 'not_implemented', `The sandbox has no handler for ${operationId}.`),
-  unauthorized: (message: string) => new Refusal(401, 'unauthorized', message),
-  invalidRequest: (status: number, message: string) => new Refusal(status, 'invalid_request', message),
-  unsupportedMediaType: (message: string) => new Refusal(415, 'unsupported_media_type', message),
-  tooLarge: (message: string) => new Refusal(413, 'too_large', message),
+    refusal('methodNotAllowed', `No operation for ${method.toUpperCase()} ${path}.`),
+  notImplemented: (operationId: string) => refusal('notImplemented', `The sandbox has no handler for ${operationId}.`),
+  unauthorized: (message: string) => refusal('unauthorized', message),
+  invalidRequest: (status: number, message: string) => refusal('invalidRequest', message, { status: status }),
+  unsupportedMediaType: (message: string) => refusal('unsupportedMediaType', message),
+  tooLarge: (message: string) => refusal('tooLarge', message),
   rateLimited: (message: string, retryAfterSeconds: number) =>
-    new Refusal(429, 'rate_limited', message, {}, { 'retry-after': String(retryAfterSeconds) }),
+    refusal('rateLimited', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   unavailable: (message: string, retryAfterSeconds: number) =>
-    new Refusal(503, 'unavailable', message, {}, { 'retry-after': String(retryAfterSeconds) }),
-  contractViolation: (message: string) => new Refusal(500, 'sandbox_contract_violation', message),
-  internal: () => new Refusal(500, 'internal', 'The sandbox failed; see its log.'),
+    refusal('unavailable', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
+  contractViolation: (message: string) => refusal('contractViolation', message),
+  internal: () => refusal('internal', 'The sandbox failed; see its log.'),
 
   // Records and their owners. A record of another tenant is answered exactly as an unknown one.
-  notFound: (message: string) => new Refusal(404, 'not_found', message),
-  notLimitable: (message: string) => new Refusal(404, 'not_limitable', message),
-  forbidden: (message: string) => new Refusal(403, 'forbidden', message),
-  userNotApproved: (message: string) => new Refusal(403, 'user_not_approved', message),
+  notFound: (message: string) => refusal('notFound', message),
+  notLimitable: (message: string) => refusal('notLimitable', message),
+  forbidden: (message: string) => refusal('forbidden', message),
+  userNotApproved: (message: string) => refusal('userNotApproved', message),
 
   // Credentials.
   invalidCredentials: (status: InvalidStatus | 401, message: string) =>
-    new Refusal(status, 'invalid_credentials', message),
-  invalidIntegration: (message: string) => new Refusal(401, 'invalid_integration', message),
+    refusal('invalidCredentials', message, { status: status }),
+  invalidIntegration: (message: string) => refusal('invalidIntegration', message),
 
   // States and names already taken.
-  conflict: (message: string) => new Refusal(409, 'conflict', message),
-  nameTaken: (message: string) => new Refusal(409, 'name_taken', message),
+  conflict: (message: string) => refusal('conflict', message),
+  nameTaken: (message: string) => refusal('nameTaken', message),
 
   // Money. Every balance limit is a 400, as a bad amount is: each operation that can pass one documents a 400.
-  balanceLimit: (message: string) => new Refusal(400, 'balance_limit', message),
-  insufficientFunds: (message: string) => new Refusal(400, 'insufficient_funds', message),
-  invalidAmount: (message: string) => new Refusal(422, 'invalid_amount', message),
+  balanceLimit: (message: string) => refusal('balanceLimit', message),
+  insufficientFunds: (message: string) => refusal('insufficientFunds', message),
+  invalidAmount: (message: string) => refusal('invalidAmount', message),
   tierLimitExceeded: (message: string, tierEscalation: Record<string, unknown>) =>
-    new Refusal(422, 'tier_limit_exceeded', message, { tierEscalation }),
+    refusal('tierLimitExceeded', message, { details: { tierEscalation } }),
 
   // What a request names.
-  tokenNotSupported: (message: string) => new Refusal(400, 'token_not_supported', message),
-  invalidDestination: (message: string) => new Refusal(400, 'invalid_destination', message),
-  destinationNotRegistered: (message: string) => new Refusal(422, 'destination_not_registered', message),
-  destinationNotApproved: (message: string) => new Refusal(422, 'destination_not_approved', message),
-  destinationNotOwned: (message: string) => new Refusal(422, 'destination_not_owned', message),
-  pairNotEnabled: (message: string) => new Refusal(422, 'pair_not_enabled', message),
-  unknownBank: (message: string) => new Refusal(422, 'unknown_bank', message),
-  userExists: (message: string) => new Refusal(422, 'user_exists', message),
-  endpointNotAllowed: (status: InvalidStatus, message: string) => new Refusal(status, 'endpoint_not_allowed', message),
+  tokenNotSupported: (message: string) => refusal('tokenNotSupported', message),
+  invalidDestination: (message: string) => refusal('invalidDestination', message),
+  destinationNotRegistered: (message: string) => refusal('destinationNotRegistered', message),
+  destinationNotApproved: (message: string) => refusal('destinationNotApproved', message),
+  destinationNotOwned: (message: string) => refusal('destinationNotOwned', message),
+  pairNotEnabled: (message: string) => refusal('pairNotEnabled', message),
+  unknownBank: (message: string) => refusal('unknownBank', message),
+  userExists: (message: string) => refusal('userExists', message),
+  endpointNotAllowed: (status: InvalidStatus, message: string) =>
+    refusal('endpointNotAllowed', message, { status: status }),
 } as const;
 
 /**

@@ -1,22 +1,25 @@
 // End to end: the sandbox's events reach endpoints registered through the real API, served by
 // createWebhookReceiver and by a deliberately failing server (500, then a timeout, then a refused
 // connection), on the schedule deliverySchedule() computes, in sandbox time.
-import { fundedExampleUser } from '../../testing/sandbox-users.js';
+
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, createV1Client, orThrow } from '../../client/index.js';
-import { createWebhookReceiver, deliverySchedule, type Delivery } from '../../client/webhooks/index.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
-import { startSandbox, type Sandbox } from '../server.js';
+import { createWebhookReceiver, type Delivery, deliverySchedule } from '../../client/webhooks/index.js';
+import { fundedExampleUser } from '../../testing/sandbox-users.js';
+import { type Sandbox, startSandbox } from '../server.js';
 import { createEventCatalog } from './store.js';
 
 const catalog = createEventCatalog();
 const checkPayload = catalog.check;
 const documentedEvents = catalog.documented;
-import { eventMappingRows, MAPPING_FILE, renderMappingInto } from './table.js';
+
 import { readFileSync } from 'node:fs';
 import { storesUnderTest } from '../../testing/stores.js';
+import { REFUSALS } from '../core/refusals.js';
+import { eventMappingRows, MAPPING_FILE, renderMappingInto } from './table.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 let sandbox: Sandbox;
@@ -379,7 +382,7 @@ describe('deliveries stay where they were sent', () => {
   ])('refuses an endpoint at %s at registration (422; 400 for a Business webhook)', async (url) => {
     const { endpoint, tenant } = await tenantWith(url);
     expect(endpoint.response.status, JSON.stringify(endpoint.error)).toBe(422);
-    expect(endpoint.error).toMatchObject({ error: 'endpoint_not_allowed' });
+    expect(endpoint.error).toMatchObject({ error: REFUSALS.endpointNotAllowed.code });
     const hook = await ctl.createBusinessWebhook({ body: { clientId: tenant.clientId, url, process: 'ramp' } });
     expect(hook.response.status).toBe(400);
   });
