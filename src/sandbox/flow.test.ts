@@ -353,6 +353,25 @@ for (const store of storesUnderTest())
         expect(paid.depositInfo).toBeNull();
         expect(paid.operation.status).toBe('COMPLETED');
       });
+      it("refuses with 400 balance_limit an on-ramp whose stablecoin would take the custody wallet past the sandbox's most, at the deposit or paid from the balance", async () => {
+        const { w, userId, onRamp } = await onRampWorld();
+        const first = await orThrow(onRamp({}));
+        await orThrow(control.payOnRamp({ params: { path: { operationId: first.operation.id } } }));
+        const [wallet] = await orThrow(
+          w.business.listCustodyWallets({ params: { path: { clientId: w.tenant.clientId, userId } } }),
+        );
+        // 50 USDC held; funded to 10 below the most a balance holds (10^15), so the next 50 would pass it.
+        await orThrow(control.fundWallet({ params: { path: { walletId: wallet!.id } }, body: { amount: 1e15 - 60 } }));
+        const pending = await orThrow(onRamp({}));
+        const atDeposit = await control.payOnRamp({ params: { path: { operationId: pending.operation.id } } });
+        expect(atDeposit.response.status).toBe(400);
+        expect(atDeposit.error).toMatchObject({ error: REFUSALS.balanceLimit.code });
+        await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 200_000, currency: 'COP' } }));
+        const inverse = await onRamp({ executionMode: 'INVERSE' });
+        expect(inverse.response.status).toBe(400);
+        expect(inverse.error).toMatchObject({ error: REFUSALS.balanceLimit.code });
+        expect(sandbox.violations).toEqual([]);
+      });
     });
 
     describe('webhooks and tenants', () => {
