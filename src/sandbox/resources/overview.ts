@@ -5,8 +5,8 @@ import type { Sql } from '../store/db.js';
 import type { HandlerContext, Handlers } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
 import { personOf, type UserRow } from './users.js';
-import { walletView } from './wallets.js';
-import { webhookView } from './webhooks.js';
+import { type WalletRow, walletView } from './wallets.js';
+import { type WebhookRow, webhookView } from './webhooks.js';
 
 // No tables of its own.
 export const migration = '';
@@ -14,14 +14,79 @@ export const migration = '';
 const iso = (value: Date | string) => new Date(value).toISOString();
 const NOT_FOUND = 'No tenant has this client ID.';
 
-type Row = Record<string, any>;
-const rows = (sql: Sql, table: string, order: string, tenantId: string) =>
-  sql.query<Row>(`select * from ${table} where tenant_id = $1 order by ${order}`, [tenantId]);
+type When = Date | string;
+interface TenantRow {
+  id: string;
+  name: string;
+  created_at: When;
+}
+/** The columns of each table this module reads (the tables are the other resources'). */
+interface Tables {
+  users: UserRow;
+  balances: { owner_id: string; currency: string; amount: string };
+  custody_wallets: WalletRow;
+  bank_accounts: {
+    id: string;
+    user_id: string;
+    status: string;
+    bank_name: string;
+    account_number: string;
+    account_type: string;
+    holder_name: string;
+  };
+  external_wallets: { id: string; user_id: string; token: string; network: string; status: string };
+  payouts: {
+    id: string;
+    user_id: string;
+    account_id: string;
+    amount: string;
+    currency: string;
+    payment_method: string;
+    status: string;
+    created_at: When;
+  };
+  on_ramps: {
+    id: string;
+    user_id: string;
+    amount_destination: string;
+    symbol_destination: string;
+    status: string;
+    created_at: When;
+    record: {
+      numberCode?: unknown;
+      amountOrigin?: unknown;
+      symbolOrigin?: unknown;
+      paymentMethod?: unknown;
+      depositInstructions?: { checkoutUrl?: unknown };
+    };
+  };
+  wallet_transfers: {
+    id: string;
+    user_id: string;
+    origin_wallet: string;
+    destination_wallet: string;
+    amount: string;
+    token: string;
+    status: string;
+    created_at: When;
+  };
+  business_webhooks: WebhookRow;
+  integration_endpoints: {
+    id: string;
+    name: string;
+    config: { url?: unknown } | null;
+    trigger_event: string | null;
+    is_active: boolean;
+    created_at: When;
+  };
+}
+const rows = <Table extends keyof Tables>(sql: Sql, table: Table, order: string, tenantId: string) =>
+  sql.query<Tables[Table]>(`select * from ${table} where tenant_id = $1 order by ${order}`, [tenantId]);
 
 async function tenantState(ctx: HandlerContext, tenantId: string) {
   if (ctx.tenant && ctx.tenant.id !== tenantId) refuse(refusals.notFound(NOT_FOUND));
   const tenant =
-    (await ctx.sql.query<Row>('select id, name, created_at from tenants where id = $1', [tenantId]))[0] ??
+    (await ctx.sql.query<TenantRow>('select id, name, created_at from tenants where id = $1', [tenantId]))[0] ??
     refuse(refusals.notFound(NOT_FOUND));
   const [users, balances, wallets, accounts, external, payouts, onRamps, transfers, webhooks, endpoints] = [
     await rows(ctx.sql, 'users', 'created_at, id', tenantId),
@@ -39,8 +104,12 @@ async function tenantState(ctx: HandlerContext, tenantId: string) {
     tenant: { clientId: tenant.id, name: tenant.name, createdAt: iso(tenant.created_at) },
     users: users.map((u) => {
       const person = u.record.person ?? {};
-      const email = (person.contactsData ?? []).find((c: Row) => c.dataTypeContact === 'email')?.dataValue ?? '';
-      const { documentType, documentNumber } = personOf(u as UserRow);
+      const contacts = (Array.isArray(person.contactsData) ? person.contactsData : []) as {
+        dataTypeContact?: unknown;
+        dataValue?: unknown;
+      }[];
+      const email = contacts.find((c) => c.dataTypeContact === 'email')?.dataValue ?? '';
+      const { documentType, documentNumber } = personOf(u);
       return {
         userId: u.id,
         status: u.status,
@@ -56,7 +125,7 @@ async function tenantState(ctx: HandlerContext, tenantId: string) {
     }),
     balances: balances.map((b) => ({ userId: b.owner_id, currency: b.currency, balance: Number(b.amount) })),
     custodyWallets: wallets.map((w) => {
-      const view = walletView(w as Parameters<typeof walletView>[0]);
+      const view = walletView(w);
       return {
         id: w.id,
         userId: w.user_id,
@@ -117,7 +186,7 @@ async function tenantState(ctx: HandlerContext, tenantId: string) {
       status: t.status,
       createdAt: iso(t.created_at),
     })),
-    webhooks: webhooks.map((w) => webhookView(w as Parameters<typeof webhookView>[0])),
+    webhooks: webhooks.map(webhookView),
     endpoints: endpoints.map((e) => ({
       id: e.id,
       name: e.name,
@@ -132,8 +201,8 @@ async function tenantState(ctx: HandlerContext, tenantId: string) {
 export const handlers: Handlers = {
   listTenants: async (ctx) => {
     const found = ctx.tenant
-      ? await ctx.sql.query<Row>('select id, name, created_at from tenants where id = $1', [ctx.tenant.id])
-      : await ctx.sql.query<Row>('select id, name, created_at from tenants order by created_at, id');
+      ? await ctx.sql.query<TenantRow>('select id, name, created_at from tenants where id = $1', [ctx.tenant.id])
+      : await ctx.sql.query<TenantRow>('select id, name, created_at from tenants order by created_at, id');
     return {
       status: 200,
       body: { tenants: found.map((t) => ({ clientId: t.id, name: t.name, createdAt: iso(t.created_at) })) },

@@ -50,7 +50,7 @@ const NETWORKS: Record<string, number> = { POLYGON: 1, SUI: 2 };
 const CUSTODIAN = { code: 'SANDBOX', id: 1, name: 'Ramp sandbox custody', status: true };
 const MAX_TRANSFERS = 10; // the source: at most 10, newest first
 
-interface WalletRow {
+export interface WalletRow {
   id: string;
   tenant_id: string;
   user_id: string;

@@ -27,7 +27,7 @@ create table if not exists integration_endpoints (
 );
 `;
 
-interface WebhookRow {
+export interface WebhookRow {
   id: string;
   tenant_id: string;
   url: string;
