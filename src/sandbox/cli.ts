@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { DEFAULT_HEADERS_TIMEOUT_MS } from './http/connections.js';
 import { DataFolderError, prepareDataFolder } from './store/data-lock.js';
-import { schema } from './resources/index.js';
 import { DatabaseUnavailable, openPglite, type Db } from './store/db.js';
 import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './core/addresses.js';
 import { checkExposure } from './http/exposure.js';
@@ -257,7 +256,13 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   // and compiling of its WebAssembly (off the main thread) overlap with them. The sandbox is given the store, so
   // it is closed here, after the sandbox.
   const early: Promise<Db> | undefined =
-    'memory' in store ? openPglite({ memory: true, schemaDigest: schema.digest }) : undefined;
+    'memory' in store
+      ? openPglite({
+          memory: true,
+          // The schema's module loads with the server's (below); PGlite itself starts loading meanwhile.
+          schemaDigest: import('./resources/index.js').then(({ schema }) => schema.digest),
+        })
+      : undefined;
   early?.catch(() => undefined); // awaited below; this only says that a failure is not unhandled meanwhile
   try {
     // Loaded once the options are known to be good: a refused option is answered without loading the server.

@@ -38,9 +38,10 @@ export interface DbOptions {
   memory?: boolean;
   /**
    * The digest of the schema the store will be given (./migrate.ts): a new store starts from the build's
-   * snapshot when the snapshot was made for that schema. Without it, PGlite runs initdb.
+   * snapshot when the snapshot was made for that schema. Without it, PGlite runs initdb. A promise lets a caller
+   * open the store while the module that knows the schema still loads.
    */
-  schemaDigest?: string;
+  schemaDigest?: string | Promise<string>;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -58,16 +59,17 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   // (read while PGlite itself loads); a folder PostgreSQL has not been initialised in gets it unpacked first.
   // Without one, PGlite runs initdb.
   const { readSnapshot, snapshotFilesystem, unpackSnapshot } = await import('./snapshot.js');
-  const digest = options.schemaDigest;
-  const [{ PGlite, MemoryFS }, snapshot] = await Promise.all([
-    import('@electric-sql/pglite'),
+  const fromSnapshot = async (digest: string | undefined) =>
     digest === undefined
       ? undefined
       : options.memory
         ? readSnapshot(digest)
         : existsSync(join(options.dataDir!, 'PG_VERSION'))
           ? undefined
-          : unpackSnapshot(options.dataDir!, digest).then(() => undefined),
+          : unpackSnapshot(options.dataDir!, digest).then(() => undefined);
+  const [{ PGlite, MemoryFS }, snapshot] = await Promise.all([
+    import('@electric-sql/pglite'),
+    Promise.resolve(options.schemaDigest).then(fromSnapshot),
   ]);
   const pg = await PGlite.create({
     ...(options.memory ? {} : { dataDir: options.dataDir! }),
