@@ -71,8 +71,10 @@ async function runStages(
     // Only a shared database's clock can move under this process.
     if (db.shared) await pipeline.context.clock.sync();
     const tenant = await pipeline.authenticate(route, req);
-    await pipeline.countCall(route, tenant);
-    const read = await requestBody(route, req);
+    const counting = pipeline.countCall(route, tenant);
+    if (counting) await counting;
+    const body = requestBody(route, req);
+    const read = body instanceof Promise ? await body : body;
     const request = checkRequest(route, params, target, req, read);
     const context = (sql: HandlerContext['sql']): HandlerContext =>
       ({

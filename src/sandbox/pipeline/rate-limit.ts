@@ -5,10 +5,10 @@ import type { Tenant } from '../core/handler.js';
 import { countCall } from '../resources/rate-limits.js';
 import type { Db } from '../store/db.js';
 
-export type CountCall = (route: Route, tenant: Tenant | null) => Promise<void>;
+/** Undefined (nothing to wait for) for an operation that cannot be limited: most calls take no extra turn. */
+export type CountCall = (route: Route, tenant: Tenant | null) => Promise<void> | undefined;
 
 export function createRateLimit(db: Db, clock: Clock, limitable: Set<string>): CountCall {
-  return async (route, tenant) => {
-    if (limitable.has(route.entry.operationId)) await countCall(db, route.entry.operationId, tenant, clock);
-  };
+  return (route, tenant) =>
+    limitable.has(route.entry.operationId) ? countCall(db, route.entry.operationId, tenant, clock) : undefined;
 }
