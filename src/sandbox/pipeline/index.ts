@@ -49,7 +49,7 @@ export async function answerOperation(
 ): Promise<Sent> {
   const result = await runStages(pipeline, route, params, target, req);
   // A kept read's answer was checked and serialized when it was first sent: it is sent again as it was.
-  if (result.sent) return { ...result.sent, headers: undefined };
+  if (result.sent) return result.sent;
   const answered = pipeline.checkAnswer(route, result.status, result.body);
   const sent = { ...answered, text: answered.body === undefined ? '' : JSON.stringify(answered.body) };
   if (sent.status !== result.status) return sent;
