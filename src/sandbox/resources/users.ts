@@ -162,6 +162,15 @@ function registeredUser(id: string, body: BodyOf<Operations['registerUser']>, no
     isVerified: false,
     personId,
   });
+  // The two SKUs the source has observed, typed `number`; the sandbox's value is 1 (no multiplier), as text like
+  // the description's example.
+  const multiplier = (additionalInfoTypeSku: string, infoName: string) => ({
+    additionalInfoTypeSku,
+    infoName,
+    infoType: 'number',
+    infoValue: '1',
+    personId,
+  });
   return {
     person: {
       id: personId,
@@ -178,7 +187,10 @@ function registeredUser(id: string, body: BodyOf<Operations['registerUser']>, no
       pep: body.is_pep,
       nationality: body.document_issuance_country,
       contactsData: [contact('email', body.email), contact('phone', internationalPhone(body.cell_phone_number))],
-      additionalInfo: [],
+      additionalInfo: [
+        multiplier('onrampmultiplier', 'Multiplicador on-ramp'),
+        multiplier('offrampmultiplier', 'Multiplicador off-ramp'),
+      ],
       personFiles: [],
       persons: [],
     },
