@@ -463,6 +463,32 @@ describe('KYC links', () => {
   });
 });
 
+describe('users from the admin users list', () => {
+  it('takes an ID from the admin users list as the user_id of the KYC link, payout and on-ramp calls', async () => {
+    const t = await tenant();
+    await t.approvedUser();
+    const listed = await t.call('v1', 'GET', '/api/v1/admin/users');
+    expect(listed.status).toBe(200);
+    const userId: string = listed.body.users[0].id;
+    expect((await t.call('v1', 'POST', `/api/v1/provider/kyc/user/generateurl/${userId}`)).status).toBe(200);
+    const { accountId } = await orThrow(control.createBankAccount({ body: { clientId: t.clientId, userId } }));
+    await orThrow(control.acceptBankAccount({ params: { path: { accountId } } }));
+    await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 10, currency: 'COP' } }));
+    const payout = await t.call('v1', 'POST', `/api/v1/admin/fiats/${userId}/payout`, {
+      amount: 10,
+      currency: 'COP',
+      destinationId: accountId,
+    });
+    expect(payout.status).toBe(201);
+    const wallet = await orThrow(control.createExternalWallet({ body: { userId } }));
+    const onRamp = await t.call('v1', 'POST', `/api/v1/admin/fiats/${userId}/onramp`, {
+      amount: 1000,
+      destination: { type: 'EXTERNAL', externalWalletId: wallet.externalWalletId },
+    });
+    expect(onRamp.status).toBe(201);
+  });
+});
+
 describe('payouts', () => {
   it('creates a payout PENDING with id, currency, amount and the rail, debited from the user’s balance, to an accepted account only', async () => {
     const t = await tenant();
@@ -580,6 +606,15 @@ describe('on-ramps', () => {
     );
   });
 
+  it('takes for PSE a bankCode from the admin banks list, and refuses one that is not in it', async () => {
+    const { t, onRamp } = await onRampTenant();
+    const listed = await t.call('v1', 'GET', '/api/v1/admin/banks');
+    expect(listed.status).toBe(200);
+    const codes: string[] = listed.body.banks.map((b: { code: string }) => b.code);
+    for (const bankCode of codes) expect((await onRamp({ paymentMethod: 'PSE', bankCode })).status, bankCode).toBe(201);
+    expect((await onRamp({ paymentMethod: 'PSE', bankCode: '0000' })).status).toBe(422);
+  });
+
   it('answers a tierEscalation with actionType, actionPayload, message and expiresAt when the on-ramp exceeds the tier', async () => {
     const { userId, onRamp } = await onRampTenant();
     await orThrow(control.setTierLimit({ params: { path: { userId } }, body: { maxAmount: 1000 } }));
@@ -687,6 +722,82 @@ describe('webhooks and integration endpoints', () => {
       expect(target.seen[0]!.headers['content-type']).toMatch(/^application\/json/);
     } finally {
       await target.close();
+    }
+  });
+});
+
+describe('delivery on an endpoint’s own timeoutMs and retryConfig', () => {
+  // A sandbox whose real clock stands still: sandbox time moves only by advanceClock, so attempt times are exact.
+  let still: Sandbox;
+  let stillControl: SandboxClient;
+  beforeAll(async () => {
+    still = await startSandbox({ memory: true, realNow: () => Date.parse('2026-01-01T00:00:00.000Z') });
+    stillControl = createSandboxClient({ baseUrl: still.url });
+  }, 30_000);
+  afterAll(async () => {
+    await still?.close();
+  });
+
+  it('counts a call unanswered within timeoutMs as failed, and retries up to max_attempts calls, the first after initial_delay_ms and each later delay times multiplier', async () => {
+    const t = await orThrow(stillControl.createTenant({ body: { name: 'Schedule' } }));
+    const token = await sandboxToken(still.url, 'v1', t.v1Credentials);
+    // The first call is left unanswered; every later one answers 500.
+    let calls = 0;
+    const server = createServer((_req, res) => {
+      calls += 1;
+      if (calls > 1) res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ramp`;
+    try {
+      const registered = await fetch(`${still.url}/api/v1/integration-endpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'own schedule',
+          direction: 'OUTBOUND',
+          url,
+          httpMethod: 'POST',
+          triggerEvent: 'wallet.created',
+          timeoutMs: 2000,
+          retryConfig: { max_attempts: 4, initial_delay_ms: 500, multiplier: 3 },
+        }),
+      });
+      expect(registered.status).toBe(201);
+      const { id } = (await registered.json()) as { id: string };
+      await orThrow(stillControl.triggerEvent({ body: { tenantId: t.clientId, event: 'wallet.created' } }));
+      // `settle` false while a call is left unanswered: the worker is not idle until it times out.
+      const advance = async (ms: number, settle = true) => {
+        await orThrow(stillControl.advanceClock({ body: { seconds: ms / 1000 } }));
+        await new Promise((r) => setTimeout(r, 60));
+        if (settle) await still.events.worker.idle();
+      };
+      const attempts = async () =>
+        (await orThrow(stillControl.listDeliveries({ params: { query: { endpoint: id } } }))).deliveries[0]!;
+      await new Promise((r) => setTimeout(r, 60));
+      await advance(1999, false);
+      expect((await attempts()).attempts).toHaveLength(0); // the first call is still waiting for its answer
+      await advance(1); // timeoutMs has passed: that call failed
+      for (const delay of [500, 1500, 4500]) {
+        await advance(delay - 1);
+        const before = (await attempts()).attempts.length;
+        await advance(1);
+        expect((await attempts()).attempts.length, `the retry ${delay} ms after the last`).toBe(before + 1);
+      }
+      await advance(60_000);
+      const delivery = await attempts();
+      expect(delivery.status).toBe('failed');
+      expect(delivery.attempts.map((a) => a.outcome)).toEqual(['timeout', 'http_status', 'http_status', 'http_status']);
+      const log = delivery.attempts;
+      expect(Date.parse(log[0]!.finishedAt) - Date.parse(log[0]!.time)).toBe(2000);
+      for (let i = 1; i < log.length; i++)
+        expect(Date.parse(log[i]!.time) - Date.parse(log[i - 1]!.finishedAt), `retry ${i}`).toBe(500 * 3 ** (i - 1));
+      expect(calls).toBe(4);
+    } finally {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
     }
   });
 });
