@@ -127,13 +127,6 @@ describe('the two families and their base addresses', () => {
     expect((await t.call('v1', 'POST', '/api/v1/integration-endpoints', {})).status).toBe(422);
   });
 
-  it('serves the Business description with version 1.0', async () => {
-    const doc = readBundleFile('business') as { info: { version: string } };
-    expect(doc.info.version).toBe('1.0');
-    // The sandbox answers from this very bundle: an answer that broke it would be a 500.
-    expect(sandbox.gaps).toEqual([]);
-  });
-
   it('requires a bearer token on every call but the bank directory, and takes JSON bodies only', async () => {
     const t = await tenant();
     const bare = (method: string, path: string) => fetch(sandbox.url + path, { method });
@@ -583,7 +576,7 @@ describe('on-ramps', () => {
     expect(info.quote).toMatchObject({ rate: op.rate, amountDestination: op.amountDestination });
   });
 
-  it('pays by DAVIPLATA and executes NORMAL by default, and takes PSE with a bankCode and NEQUI with a phone', async () => {
+  it('pays by DAVIPLATA and executes NORMAL by default, takes PSE with a bankCode and NEQUI with a phone, and refuses an on-ramp without amount or destination or with a method, mode or destination type not listed', async () => {
     const { onRamp } = await onRampTenant();
     const plain = await onRamp({});
     expect(plain.body.operation.paymentMethod).toBe('DAVIPLATA');
@@ -599,6 +592,8 @@ describe('on-ramps', () => {
     expect((await onRamp({ paymentMethod: 'NEQUI', phone: '+573001234567' })).body.operation.paymentMethod).toBe(
       'NEQUI',
     );
+    expect((await onRamp({ amount: undefined })).status).toBe(422);
+    expect((await onRamp({ destination: undefined })).status).toBe(422);
     expect((await onRamp({ paymentMethod: 'EFECTY' })).status).toBe(422);
     expect((await onRamp({ executionMode: 'LATER' })).status).toBe(422);
     expect((await onRamp({ destination: { type: 'INTERNAL', externalWalletId: crypto.randomUUID() } })).status).toBe(
