@@ -78,7 +78,7 @@ const TRANSFER_LIST = flow(
 );
 const RECEIVES = TRANSFER_LIST; // the wallets are created and receive a transfer at once
 const ACCOUNTS = s(
-  'lists bank accounts with every field of the source: in_review at first, accepted after review, metadata empty, the owner',
+  'lists bank accounts with every field of the source: as registered, in_review at first, accepted after review, metadata empty, the owner',
 );
 const BANKS = s('answers the bank directory without a token: active banks, id and status as text');
 const REGISTERED = s(
@@ -206,6 +206,14 @@ export const ledger: readonly Row[] = [
     test: RECEIVES,
   },
   {
+    id: 'does.balances-transfers',
+    section: 'What the service does',
+    line: 17,
+    quote: 'Read custody wallet balances and list wallet-to-wallet transfers.',
+    statement: 'Custody wallet balances can be read and wallet-to-wallet transfers listed.',
+    test: TRANSFER_LIST,
+  },
+  {
     id: 'does.account-accepted',
     section: 'What the service does',
     line: 18,
@@ -222,6 +230,14 @@ export const ledger: readonly Row[] = [
     test: BANKS,
   },
   {
+    id: 'does.users-kyc',
+    section: 'What the service does',
+    line: 20,
+    quote: 'Register users with identity and financial information, and generate an identity-verification (KYC) link',
+    statement: 'Users are registered with identity and financial information, and a KYC link is generated for one.',
+    test: ADMIN_USERS,
+  },
+  {
     id: 'does.payout-source',
     section: 'What the service does',
     line: 21,
@@ -236,6 +252,14 @@ export const ledger: readonly Row[] = [
     quote: 'the user pays fiat (COP) and receives a stablecoin in a registered external wallet.',
     statement: 'An on-ramp has the user pay COP and receive a stablecoin in a registered external wallet.',
     test: ONRAMP,
+  },
+  {
+    id: 'does.webhooks',
+    section: 'What the service does',
+    line: 23,
+    quote: 'Register and deactivate webhook endpoints that receive event notifications.',
+    statement: 'Webhook endpoints are registered, and deactivated, to receive event notifications.',
+    test: DEFAULT_SCHEDULE,
   },
   {
     id: 'does.ramp-orders',
@@ -372,6 +396,15 @@ export const ledger: readonly Row[] = [
     line: 68,
     quote: '| accountHolderName | string | Holder name. |',
     statement: '`accountHolderName`, `accountNickname` and `accountNumber` are text.',
+    test: ACCOUNTS,
+  },
+  {
+    id: 'account.as-registered',
+    section: 'Bank account',
+    line: 69,
+    quote: '| accountNickname | string | Label chosen at registration. |',
+    statement:
+      'The nickname is the label chosen at registration, and the number is as on the bank certificate (leading zeros kept).',
     test: ACCOUNTS,
   },
   {
@@ -832,6 +865,14 @@ export const ledger: readonly Row[] = [
     test: WEBHOOK_DELETE,
   },
   {
+    id: 'webhooks.id-from-list',
+    section: 'Business API: deactivate webhook',
+    line: 196,
+    quote: 'webhook_id (uuid, from the list of webhooks)',
+    statement: 'The `webhook_id` deleted is the `id` the list of webhooks shows.',
+    test: WEBHOOK_DELETE,
+  },
+  {
     id: 'register.headers',
     section: 'v1 API: register a user',
     line: 203,
@@ -913,6 +954,14 @@ export const ledger: readonly Row[] = [
     quote: '| destinationId | uuid | Yes | Destination bank account; must be APPROVED. |',
     statement: 'The destination bank account must be approved.',
     test: PAYOUT_FLOW,
+  },
+  {
+    id: 'payout.rail',
+    section: 'v1 API: create payout',
+    line: 254,
+    quote: '| paymentMethod | string | No | Rail, e.g. ACH, BREB. |',
+    statement: "The rail (`ACH`, `BREB`, ...) is optional and answered back as the payout's `paymentMethod`.",
+    test: PAYOUT,
   },
   {
     id: 'payout.response',

@@ -268,10 +268,19 @@ describe('wallet transfers', () => {
 });
 
 describe('bank accounts and the bank directory', () => {
-  it('lists bank accounts with every field of the source: in_review at first, accepted after review, metadata empty, the owner', async () => {
+  it('lists bank accounts with every field of the source: as registered, in_review at first, accepted after review, metadata empty, the owner', async () => {
     const t = await tenant();
     const userId = await t.approvedUser();
-    const own = await orThrow(control.createBankAccount({ body: { clientId: t.clientId } }));
+    const own = await orThrow(
+      control.createBankAccount({
+        body: {
+          clientId: t.clientId,
+          accountNickname: 'Nómina',
+          accountNumber: '0012345678',
+          accountHolderName: 'Acme SAS',
+        },
+      }),
+    );
     const users = await orThrow(
       control.createBankAccount({ body: { clientId: t.clientId, userId, accountType: 'corriente' } }),
     );
@@ -291,7 +300,14 @@ describe('bank accounts and the bank directory', () => {
       expect(a.metadata).toEqual([]);
       expect(a.registerDate).toMatch(REGISTER_DATE);
     }
-    expect(byId.get(own.accountId)).toMatchObject({ status: 'in_review', userId: t.clientId });
+    // The label chosen at registration, and the number as on the certificate (leading zeros kept).
+    expect(byId.get(own.accountId)).toMatchObject({
+      status: 'in_review',
+      userId: t.clientId,
+      accountNickname: 'Nómina',
+      accountNumber: '0012345678',
+      accountHolderName: 'Acme SAS',
+    });
     expect(byId.get(users.accountId)).toMatchObject({ status: 'accepted', userId, accountType: 'corriente' });
     const filtered = await t.call('business', 'GET', `/api/accounts/${t.clientId}?userId=${userId}`);
     expect(filtered.body.map((a: any) => a.id)).toEqual([users.accountId]);
@@ -631,7 +647,10 @@ describe('webhooks and integration endpoints', () => {
         body: { clientId: t.clientId, url: 'http://127.0.0.1:9/business', process: 'wallet_transfer' },
       }),
     );
-    const deleted = await t.call('business', 'DELETE', `/api/webhooks/${t.clientId}/${hook.id}`);
+    // The webhook_id comes from the list of webhooks.
+    const listed = await t.call('business', 'GET', `/api/webhooks/${t.clientId}`);
+    expect(listed.body.webhooks.map((w: { id: string }) => w.id)).toEqual([hook.id]);
+    const deleted = await t.call('business', 'DELETE', `/api/webhooks/${t.clientId}/${listed.body.webhooks[0].id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({
       id: hook.id,
@@ -641,8 +660,8 @@ describe('webhooks and integration endpoints', () => {
       url: 'http://127.0.0.1:9/business',
       userId: t.clientId,
     });
-    const list = await t.call('business', 'GET', `/api/webhooks/${t.clientId}`);
-    expect(list.body.webhooks).toEqual([deleted.body]);
+    const after = await t.call('business', 'GET', `/api/webhooks/${t.clientId}`);
+    expect(after.body.webhooks).toEqual([deleted.body]);
     expect((await t.call('business', 'DELETE', `/api/webhooks/${t.clientId}/${crypto.randomUUID()}`)).status).toBe(404);
   });
 
