@@ -114,6 +114,7 @@ const ONRAMP_DEFAULTS = s(
   'pays by DAVIPLATA and executes NORMAL by default, takes PSE with a bankCode and NEQUI with a phone, and refuses an on-ramp without amount or destination or with a method, mode or destination type not listed',
 );
 const ONRAMP_BANKS = s('takes for PSE a bankCode from the admin banks list, and refuses one that is not in it');
+const REDIRECT = s('sends the user back to the redirectUrl after paying by PSE');
 const ESCALATION = s(
   'answers a tierEscalation with actionType, actionPayload, message and expiresAt when the on-ramp exceeds the tier',
 );
@@ -1020,6 +1021,14 @@ export const ledger: readonly Row[] = [
     test: ONRAMP_DEFAULTS,
   },
   {
+    id: 'onramp.redirect',
+    section: 'v1 API: create on-ramp',
+    line: 268,
+    quote: '| redirectUrl | string | No | Return address after paying (PSE). |',
+    statement: 'After paying by PSE the user is sent back to `redirectUrl`.',
+    test: REDIRECT,
+  },
+  {
     id: 'onramp.destination',
     section: 'v1 API: create on-ramp',
     line: 270,
@@ -1050,6 +1059,16 @@ export const ledger: readonly Row[] = [
     quote: '| developerFee | number | No | Extra fee charged to your user. |',
     statement: 'An optional `developerFee` is taken.',
     test: ONRAMP,
+  },
+  {
+    id: 'onramp.developer-fee-charged',
+    section: 'v1 API: create on-ramp',
+    line: 272,
+    quote: 'Extra fee charged to your user.',
+    statement: 'The `developerFee` is charged to the user on top of the on-ramp.',
+    untestable: notShown(
+      'How the fee is charged is not shown (added to the deposit, taken from the stablecoin, or a cost item whose fields are not shown); the sandbox takes the field and charges nothing.',
+    ),
   },
   {
     id: 'onramp.envelope',

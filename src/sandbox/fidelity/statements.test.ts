@@ -626,6 +626,16 @@ describe('on-ramps', () => {
     expect((await onRamp({ paymentMethod: 'PSE', bankCode: '0000' })).status).toBe(422);
   });
 
+  it('sends the user back to the redirectUrl after paying by PSE', async () => {
+    const { onRamp } = await onRampTenant();
+    const pse = await onRamp({ paymentMethod: 'PSE', bankCode: '1007', redirectUrl: 'https://shop.example/back' });
+    expect(pse.status).toBe(201);
+    const checkoutUrl = new URL(pse.body.depositInfo.depositInstructions.checkoutUrl);
+    const checkoutId = checkoutUrl.pathname.split('/').at(-1)!;
+    const paid = await orThrow(control.payCheckout({ params: { path: { checkoutId } } }));
+    expect(paid).toMatchObject({ operationId: pse.body.operation.id, redirectUrl: 'https://shop.example/back' });
+  });
+
   it('answers a tierEscalation with actionType, actionPayload, message and expiresAt when the on-ramp exceeds the tier', async () => {
     const { userId, onRamp } = await onRampTenant();
     await orThrow(control.setTierLimit({ params: { path: { userId } }, body: { maxAmount: 1000 } }));
