@@ -9,6 +9,7 @@ import { createSandboxClient, type SandboxClient } from '../../client/sandbox/cl
 import { readBundleFile } from '../contract/document.js';
 import { startSandbox, type Sandbox } from '../server.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
+import { until } from '../../testing/until.js';
 
 let sandbox: Sandbox;
 let control: SandboxClient;
@@ -790,15 +791,15 @@ describe('delivery on an endpoint’s own timeoutMs and retryConfig', () => {
       expect(registered.status).toBe(201);
       const { id } = (await registered.json()) as { id: string };
       await orThrow(stillControl.triggerEvent({ body: { tenantId: t.clientId, event: 'wallet.created' } }));
-      // `settle` false while a call is left unanswered: the worker is not idle until it times out.
+      // A pass of the worker at the new time; `settle` false while a call is left unanswered, as the worker is not
+      // idle until that call times out.
       const advance = async (ms: number, settle = true) => {
         await orThrow(stillControl.advanceClock({ body: { seconds: ms / 1000 } }));
-        await new Promise((r) => setTimeout(r, 60));
-        if (settle) await still.events.worker.idle();
+        await (settle ? still.events.worker.idle() : still.events.worker.kick());
       };
       const attempts = async () =>
         (await orThrow(stillControl.listDeliveries({ params: { query: { endpoint: id } } }))).deliveries[0]!;
-      await new Promise((r) => setTimeout(r, 60));
+      await until(() => calls === 1, 'the first call');
       await advance(1999, false);
       expect((await attempts()).attempts).toHaveLength(0); // the first call is still waiting for its answer
       await advance(1); // timeoutMs has passed: that call failed
