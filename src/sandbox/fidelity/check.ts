@@ -83,6 +83,9 @@ export function renderLedger(
     ([reason, meaning]) =>
       `- ${untestable.filter((r) => r.untestable!.reason === reason).length} \`${reason}\`: ${meaning}`,
   );
+  const settled = rows
+    .filter((r) => r.settled)
+    .map((r) => `- \`${r.id}\` (line ${r.line}): ${r.statement} ${r.settled}`);
   const outcome = options.outcome;
   const header = outcome
     ? ['| # | Source | Statement | Proved by | This run |', '| --- | --- | --- | --- | --- |']
@@ -108,6 +111,9 @@ export function renderLedger(
     '',
     ...byReason,
     '',
+    ...(settled.length
+      ? ['Where the sandbox disagreed with the source, and how it was settled:', '', ...settled, '']
+      : []),
     ...header,
     ...lines,
     '',

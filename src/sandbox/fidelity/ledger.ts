@@ -44,6 +44,8 @@ export interface Row {
   test?: TestRef;
   /** Or why it cannot be shown locally. */
   untestable?: { reason: Reason; why: string };
+  /** Where the sandbox once disagreed with the statement: what it did, and how that was settled. */
+  settled?: string;
 }
 
 /** The source document, as the repository's brief names it. */
@@ -561,6 +563,8 @@ export const ledger: readonly Row[] = [
     statement:
       'The phone contact is answered in international format (`+` and the country code), whatever format it was registered in.',
     test: CONTACTS,
+    settled:
+      'The sandbox echoed `cell_phone_number` as sent (`3104567890`); it now answers `+573104567890`, a number without a country code taken to be Colombian (the sandbox, the description unchanged).',
   },
   {
     id: 'user.additional-info',
@@ -570,6 +574,8 @@ export const ledger: readonly Row[] = [
     statement:
       'The person carries `additionalInfo` items (SKU, name, type, value, `personId`); the `onrampmultiplier` and `offrampmultiplier` SKUs, of type `number`, are observed.',
     test: ADDITIONAL,
+    settled:
+      'The sandbox answered an empty `additionalInfo`; it now carries both multipliers, typed `number`, value `"1"`, as the description\'s example does (the sandbox, the description unchanged).',
   },
 
   // Payout
