@@ -19,6 +19,7 @@ export default defineConfig({
     // Starting PGlite (in memory) takes seconds when the machine is busy; the sandbox suites also run on
     // PostgreSQL beside it now, so a setup hook gets the same bound as a test.
     hookTimeout: 20_000,
-    reporters: ['default', './scripts/test-setup/summary-reporter.ts'],
+    // The summary line, and the ledger of the source document held to the run (a row's test must have passed).
+    reporters: ['default', './scripts/test-setup/summary-reporter.ts', './scripts/test-setup/ledger-reporter.ts'],
   },
 });

@@ -139,12 +139,36 @@ export async function debit(
   return rows.length === 1;
 }
 
+/**
+ * A phone number as the service answers it, in international format (the source): `+`, the country code and
+ * the number, digits only. A number sent without a country code is taken to be Colombian (+57), the country
+ * of the service's fiat (COP); `00` before the country code is the international prefix. Text with no digit
+ * is answered as sent.
+ */
+function internationalPhone(sent: string): string {
+  const digits = sent.replace(/\D/g, '');
+  if (!digits) return sent;
+  if (sent.trim().startsWith('+')) return `+${digits}`;
+  if (digits.startsWith('00')) return `+${digits.slice(2)}`;
+  if (digits.length === 12 && digits.startsWith('57')) return `+${digits}`;
+  return `+57${digits}`;
+}
+
 function registeredUser(id: string, body: BodyOf<Operations['registerUser']>, now: Date) {
   const personId = randomUUID();
   const contact = (dataTypeContact: 'email' | 'phone', dataValue: string) => ({
     dataTypeContact,
     dataValue,
     isVerified: false,
+    personId,
+  });
+  // The two SKUs the source has observed, typed `number`; the sandbox's value is 1 (no multiplier), as text like
+  // the description's example.
+  const multiplier = (additionalInfoTypeSku: string, infoName: string) => ({
+    additionalInfoTypeSku,
+    infoName,
+    infoType: 'number',
+    infoValue: '1',
     personId,
   });
   return {
@@ -162,8 +186,11 @@ function registeredUser(id: string, body: BodyOf<Operations['registerUser']>, no
       tradeName: null,
       pep: body.is_pep,
       nationality: body.document_issuance_country,
-      contactsData: [contact('email', body.email), contact('phone', body.cell_phone_number)],
-      additionalInfo: [],
+      contactsData: [contact('email', body.email), contact('phone', internationalPhone(body.cell_phone_number))],
+      additionalInfo: [
+        multiplier('onrampmultiplier', 'Multiplicador on-ramp'),
+        multiplier('offrampmultiplier', 'Multiplicador off-ramp'),
+      ],
       personFiles: [],
       persons: [],
     },
