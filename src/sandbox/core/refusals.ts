@@ -35,6 +35,10 @@ export const refusals = {
     new Refusal(404, 'not_found', `No operation for ${method.toUpperCase()} ${path}.`),
   methodNotAllowed: (method: string, path: string) =>
     new Refusal(405, 'method_not_allowed', `No operation for ${method.toUpperCase()} ${path}.`),
+  /** A Host that is not one of the sandbox's names (DNS rebinding): answered before any route, for every path. */
+  unknownHost: (message: string) => new Refusal(421, 'unknown_host', message),
+  /** A state-changing request from a web origin the sandbox was not told to trust (a cross-site form, a script). */
+  crossOrigin: (message: string) => new Refusal(403, 'cross_origin', message),
   notImplemented: (operationId: string) =>
     new Refusal(501, 'not_implemented', `The sandbox has no handler for ${operationId}.`),
   unauthorized: (message: string) => new Refusal(401, 'unauthorized', message),

@@ -29,10 +29,8 @@ export interface Pipeline {
   countCall: CountCall;
   run: RunHandler;
   checkAnswer: CheckAnswer;
-  /** The handler's context but for the request's own parts and the store. */
+  /** The handler's context but for the request's own parts and the store (`origin`: the sandbox's own address). */
   context: Omit<HandlerContext, 'operationId' | 'path' | 'query' | 'headers' | 'body' | 'tenant' | 'sql'>;
-  /** The origin links are made from, for a request with this `Host` header. */
-  originFor(host: string | undefined): string;
 }
 
 function refusalAnswer(route: Route, refusal: Refusal): KeptAnswer & { headers?: Record<string, string> } {
@@ -81,7 +79,6 @@ async function runStages(
         operationId: route.entry.operationId,
         tenant,
         sql,
-        origin: pipeline.originFor(request.headers.host),
       }) as HandlerContext;
     return await pipeline.run(route, handler, context, `${tenant?.id ?? ''} ${req.url}`);
   } catch (error) {
