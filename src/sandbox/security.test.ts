@@ -177,6 +177,20 @@ describe('no cross-site writes', () => {
   });
 });
 
+describe('the refusals documented', () => {
+  it('documents 421 for every operation of the three families, and 403 for every one that changes state', () => {
+    const missing: string[] = [];
+    for (const family of SANDBOX_FAMILIES) {
+      for (const entry of listOperations(readBundleFile(family))) {
+        const responses = Object.keys(entry.operation.responses ?? {});
+        if (!responses.includes('421')) missing.push(`${family} ${entry.operationId} 421`);
+        if (entry.method !== 'get' && !responses.includes('403')) missing.push(`${family} ${entry.operationId} 403`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
 describe('links from configuration', () => {
   async function linksVia(sandbox: Sandbox, host: string): Promise<{ kyc: string; checkout: string }> {
     const control = createSandboxClient({ baseUrl: sandbox.url });
