@@ -50,7 +50,7 @@ export function parseAllowedHost(entry: string): { name: string; port: number | 
   const text = entry.trim().toLowerCase();
   const domain = text.startsWith('.');
   const host = splitHost(domain ? text.slice(1) : text);
-  if (!host || !host.name)
+  if (!host?.name)
     throw new Error(
       `"${entry}" is not a host name (a name, an IPv4 address or a bracketed IPv6 one, optionally :port).`,
     );
