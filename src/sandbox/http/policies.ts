@@ -20,21 +20,33 @@ const decode = (value: string) =>
  * style attributes by hash too ('unsafe-hashes' allows those exact attribute values and nothing else), an empty
  * style element (where a styling library inserts its rules through the CSSOM), images inlined as data: URLs,
  * workers the page makes from its own code (blob:), calls to this origin, and nothing from anywhere else.
+ *
+ * Style attributes its scripts write: a script template `style="PREFIX var(${...})SUFFIX"` (Redoc colours the
+ * tokens of a code sample with `style="color: var(--code-block-tokens-keyword-color)"`) is allowed for each CSS
+ * variable the scripts name in a string literal, the only values such a template is given.
  */
 export function documentPolicy(html: string): string {
   const scripts = new Set<string>();
+  const scriptTexts: string[] = [];
   const styles = new Set<string>([hash('')]);
   const withoutElements = html.replace(
     /<(script|style)\b([^>]*)>([\s\S]*?)<\/\1\s*>/gi,
     (_, tag: string, attributes: string, body: string) => {
       if (tag.toLowerCase() === 'style') styles.add(hash(body));
-      else if (!/\bsrc\s*=/i.test(attributes)) scripts.add(hash(body));
+      else if (!/\bsrc\s*=/i.test(attributes)) {
+        scripts.add(hash(body));
+        scriptTexts.push(body);
+      }
       return '';
     },
   );
   const attributes = new Set<string>();
   for (const m of withoutElements.matchAll(/\sstyle\s*=\s*(?:"([^"]*)"|'([^']*)')/gi))
     attributes.add(hash(decode(m[1] ?? m[2] ?? '')));
+  const code = scriptTexts.join('\n');
+  const variables = new Set([...code.matchAll(/[`"'](--[A-Za-z0-9-]+)[`"']/g)].map((m) => m[1]!));
+  for (const m of code.matchAll(/ style="([^"$`]*)var\(\$\{[^}]*\}\)([^"$`]*)"/g))
+    for (const variable of variables) attributes.add(hash(`${m[1]}var(${variable})${m[2]}`));
   return [
     "default-src 'none'",
     `script-src ${[...scripts].join(' ') || "'none'"}`,
