@@ -12,6 +12,7 @@ import { v1Operations } from '../client/generated/v1-meta.js';
 import { readBundleFile } from './contract/document.js';
 import { listOperations } from './contract/lookup.js';
 import { rawExchange, type RawAnswer } from '../testing/raw-http.js';
+import { launchSandbox } from '../testing/sandbox-process.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { SANDBOX_FAMILIES, startSandbox, type Sandbox } from './server.js';
 
@@ -87,6 +88,32 @@ describe('known hosts only', () => {
     });
     expect(pub.status).toBe(200);
   });
+});
+
+describe('the command line', () => {
+  it('takes --allowed-hosts and --allowed-origins', async () => {
+    const running = await launchSandbox([
+      '--memory',
+      '--allowed-hosts',
+      'proxy.test,.team.test',
+      '--allowed-origins',
+      TRUSTED,
+    ]);
+    try {
+      const status = async (headers: Record<string, string>, method = 'GET') =>
+        (await rawExchange(running.url, { method, target: '/sandbox/tenants', headers, body: '' })).status;
+      expect(await status({ host: 'proxy.test' })).toBe(200);
+      expect(await status({ host: 'docs.team.test:8443' })).toBe(200);
+      expect(await status({ host: 'evil.test' })).toBe(421);
+      expect(await status({ origin: HOSTILE }, 'POST')).toBe(403);
+      // Past the origin check, to the operation's own refusal of an empty body.
+      expect(await status({ origin: TRUSTED }, 'POST')).toBe(400);
+      expect(running.output()).toMatch(/other host names refused except proxy\.test, \.team\.test/);
+    } finally {
+      running.child.kill('SIGTERM');
+      await running.exit;
+    }
+  }, 60_000);
 });
 
 describe('no cross-site writes', () => {
