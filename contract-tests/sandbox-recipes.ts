@@ -10,6 +10,7 @@ import { orThrow } from '../src/client/index.js';
 import type { SandboxClient } from '../src/client/sandbox/client.js';
 import { REFUSALS } from '../src/sandbox/core/refusals.js';
 import { MAX_BODY_BYTES } from '../src/sandbox/pipeline/request-body.js';
+import { rawExchange } from '../src/testing/raw-http.js';
 import { sandboxToken } from '../src/testing/sandbox-users.js';
 import { violations, type RequestInit } from './requests.js';
 
@@ -141,6 +142,58 @@ async function sendRaw(
   return response.ok ? { data: parsed, response } : { error: parsed, response };
 }
 
+/** The conforming request's path, with its path parameters filled in. */
+const targetOf = (ctx: RecipeContext) =>
+  ctx.entry.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(ctx.request().params.path[name])),
+  );
+
+/** A raw request (Host and Origin as a browser would send them, which fetch cannot choose), as a CallResult. */
+async function sendWithHeaders(
+  ctx: RecipeContext,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<CallResult> {
+  const answer = await rawExchange(ctx.baseUrl, {
+    method: ctx.entry.method.toUpperCase(),
+    target: targetOf(ctx),
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
+  const response = new Response(answer.body || null, { status: answer.status, headers: answer.headers });
+  const parsed = (() => {
+    try {
+      return JSON.parse(answer.body) as unknown;
+    } catch {
+      return undefined;
+    }
+  })();
+  return response.ok ? { data: parsed, response } : { error: parsed, response };
+}
+
+/** A page on a domain that resolves to the sandbox (DNS rebinding): its own name as the Host. */
+const unknownHost: Recipe = {
+  name: 'a Host that is not one of the sandbox`s names (rebind.example.test)',
+  reason: 'unknown_host',
+  run: (ctx) => sendWithHeaders(ctx, { host: `rebind.example.test:${new URL(ctx.baseUrl).port}` }),
+};
+
+/** An auto-submitted form on a page of another local origin. */
+const crossOrigin: Recipe = {
+  name: 'a form POST from a page on another origin (Origin http://localhost:8000)',
+  reason: 'cross_origin',
+  run: (ctx) =>
+    sendWithHeaders(
+      ctx,
+      {
+        origin: 'http://localhost:8000',
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      'name=x',
+    ),
+};
+
 /** The body of a conforming request, for the recipes that send it in another form. */
 const bodyText = (ctx: RecipeContext) =>
   JSON.stringify(isTokenCall(ctx.entry) ? ctx.credentials : (ctx.request().body ?? {}));
@@ -212,6 +265,8 @@ function databaseDown(): Recipe | Unreachable {
 /** Recipes a single operation needs, by operationId and status; the others come from `byStatus`. */
 const byOperation: Record<string, Record<string, Recipe | Unreachable>> = {
   deleteWebhook: {
+    // Another client's webhook answers 404, as an unknown one: the 403 is the sandbox's refusal of another origin.
+    403: crossOrigin,
     200: {
       name: 'a webhook created through the control API, then deleted',
       run: async (ctx) => {
@@ -347,6 +402,8 @@ function byStatus(entry: OperationEntry, status: number): Recipe | undefined {
     return { name: 'no token', run: (ctx) => ctx.send(ctx.request(), false) };
   if (status === 401) return expiredToken;
   if (status === 403 && entry.parameters.some((p) => p.in === 'path' && p.name === 'clientId')) return otherTenant;
+  if (status === 403 && entry.method !== 'get') return crossOrigin;
+  if (status === 421) return unknownHost;
   if (status === 400 || status === 422) return breaksDescription;
   if (status === 429) return rateLimited;
   if (status === 413) return tooLarge;

@@ -47,7 +47,14 @@ try {
     // A signal that came while it started: stop() has run already, and stops this one now.
     if (stopping) await server.stop();
   }
-  if (!stopping) sandbox = await startSandbox({ memory: true, port: ports.sandbox });
+  // The documentation site's pages may call the sandbox (a console in the reference): its origin is trusted to
+  // change state and gets CORS; any other web origin's writes are refused.
+  if (!stopping)
+    sandbox = await startSandbox({
+      memory: true,
+      port: ports.sandbox,
+      allowedOrigins: [site.url, site.url.replace('//127.0.0.1:', '//localhost:')],
+    });
   if (stopping) await sandbox?.close();
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

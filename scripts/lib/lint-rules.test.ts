@@ -63,10 +63,10 @@ describe('redocly.yaml house rules', () => {
       'url: https://hooks.cafetera-andina.example/ramp',
       'url: https://hooks.cafetera-andina.example/ramp?access=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl',
     );
-    // listWebhooks loses its 400, 401 and 403: no 4xx at all, and no refusal status for its uuid path parameter.
+    // listWebhooks loses its 400, 401, 403 and 421: no 4xx at all, and no refusal status for its uuid path parameter.
     edit(
       `${paths}/api_webhooks_{clientId}.yaml`,
-      /\n {4}'400':\n {6}\$ref: \.\.\/components\/responses\/BadRequest\.yaml\n {4}'401':\n {6}\$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n {4}'403':\n {6}\$ref: \.\.\/components\/responses\/OtherClient\.yaml\n/,
+      /\n {4}'400':\n {6}\$ref: \.\.\/components\/responses\/BadRequest\.yaml\n {4}'401':\n {6}\$ref: \.\.\/components\/responses\/Unauthorized\.yaml\n {4}'403':\n {6}\$ref: \.\.\/components\/responses\/OtherClient\.yaml\n {4}'421':\n {6}\$ref: \.\.\/components\/responses\/UnknownHost\.yaml\n/,
       '\n',
     );
     edit(`${paths}/api_parameters_banks.yaml`, "'429':", '4XX:');

@@ -1,5 +1,5 @@
 // `ramp-api sandbox [--port N] [--host ADDR] [--data DIR | --memory | --database-url URL] [--endpoint-networks
-// LIST] [--idle-timeout SECONDS]`: starts the sandbox (127.0.0.1 by default) until SIGINT/SIGTERM. A bad option is one line, exit status 2.
+// LIST] [--idle-timeout SECONDS] [--allowed-hosts LIST] [--allowed-origins LIST] [--public-url URL]`: starts the sandbox (127.0.0.1 by default) until SIGINT/SIGTERM. A bad option is one line, exit status 2.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -8,9 +8,11 @@ import { DataFolderError, prepareDataFolder } from './store/data-lock.js';
 import { DatabaseUnavailable, openPglite, type Db } from './store/db.js';
 import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './core/addresses.js';
 import { checkExposure } from './http/exposure.js';
+import { parseAllowedHost, parseOrigin, parsePublicUrl } from './http/guards.js';
 import type { Sandbox } from './server.js';
 
 export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST] [--idle-timeout SECONDS]
+                        [--allowed-hosts LIST] [--allowed-origins LIST] [--public-url URL]
        (npx ramp-api sandbox [options] does the same where ramp-api-sandbox is installed)
 
   --port N                 port (default SANDBOX_PORT, else a free port)
@@ -28,6 +30,13 @@ export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-
                            link-local addresses (169.254.0.0/16, fe80::/10) are refused whatever the list
   --idle-timeout SECONDS   how long a connection may send nothing, or take to send a request's headers,
                            before the sandbox closes it (a whole number from 1 to 3600; default ${DEFAULT_HEADERS_TIMEOUT_MS / 1000})
+  --allowed-hosts LIST     more host names to answer for, comma-separated (name, name:port, or .domain for it and
+                           its subdomains; default SANDBOX_ALLOWED_HOSTS). Without it, a request whose Host is not
+                           a name of the listening address (127.0.0.1, localhost, [::1] with its port) gets 421
+  --allowed-origins LIST   web origins trusted to change state, comma-separated (http://127.0.0.1:4000; default
+                           SANDBOX_ALLOWED_ORIGINS); they also get CORS. A write from any other origin gets 403
+  --public-url URL         the address the sandbox is reached at behind a proxy (default SANDBOX_PUBLIC_URL):
+                           KYC and checkout links are made from it, never from a request's Host
 
 --memory, --data and --database-url contradict each other: give one. A bad value is one line naming the
 option, and exit status 2.
@@ -44,6 +53,12 @@ export interface CliOptions {
   endpointNetworks: string[];
   /** --idle-timeout in milliseconds, or undefined for the default (connections.ts). */
   headersTimeoutMs: number | undefined;
+  /** Host names answered besides the listening address's own (http/guards.ts). */
+  allowedHosts: string[];
+  /** Web origins trusted to change state. */
+  allowedOrigins: string[];
+  /** The public address links are made from, or undefined for the listening address. */
+  publicUrl: string | undefined;
   /** Where the port and the database URL came from (an option or an environment variable), to name it in a refusal. */
   from: { port: string; databaseUrl: string };
 }
@@ -109,6 +124,9 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
     '--database-url',
     '--endpoint-networks',
     '--idle-timeout',
+    '--allowed-hosts',
+    '--allowed-origins',
+    '--public-url',
   ];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -169,6 +187,35 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
   } catch (error) {
     throw new UsageError(`${networksFrom}: ${(error as Error).message}`);
   }
+  /** A comma-separated option (or its environment variable), each entry checked by `check`. */
+  const list = (option: string, variable: string, check: (entry: string) => unknown): string[] => {
+    const from = given.has(option) ? option : variable;
+    const entries = (given.get(option) ?? env[variable] ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
+    for (const entry of entries) {
+      try {
+        check(entry);
+      } catch (error) {
+        throw new UsageError(`${from}: ${(error as Error).message}`);
+      }
+    }
+    return entries;
+  };
+  const allowedHosts = list('--allowed-hosts', 'SANDBOX_ALLOWED_HOSTS', parseAllowedHost);
+  const allowedOrigins = list('--allowed-origins', 'SANDBOX_ALLOWED_ORIGINS', parseOrigin);
+  const publicUrlText = given.get('--public-url') ?? (env.SANDBOX_PUBLIC_URL || undefined);
+  let publicUrl: string | undefined;
+  if (publicUrlText !== undefined) {
+    try {
+      publicUrl = parsePublicUrl(publicUrlText);
+    } catch (error) {
+      throw new UsageError(
+        `${given.has('--public-url') ? '--public-url' : 'SANDBOX_PUBLIC_URL'}: ${(error as Error).message}`,
+      );
+    }
+  }
   try {
     checkExposure(host, adminToken);
   } catch (error) {
@@ -190,6 +237,9 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
     databaseUrl,
     endpointNetworks,
     headersTimeoutMs,
+    allowedHosts,
+    allowedOrigins,
+    publicUrl,
     from: {
       port: given.has('--port') || !env.SANDBOX_PORT ? '--port' : 'SANDBOX_PORT',
       databaseUrl: given.has('--database-url') ? '--database-url' : 'DATABASE_URL',
@@ -275,6 +325,9 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
         port: options.port,
         host: options.host,
         endpointNetworks: options.endpointNetworks,
+        allowedHosts: options.allowedHosts,
+        allowedOrigins: options.allowedOrigins,
+        ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
         ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
         ...(options.headersTimeoutMs === undefined
           ? {}
@@ -327,6 +380,11 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   console.log(
     `Control API:       ${options.adminToken === undefined ? 'no token (loopback only)' : "admin token required (or a tenant's own token for its records)"}`,
   );
+  const except = (names: string[]) => (names.length ? ` except ${names.join(', ')}` : '');
+  console.log(
+    `Browsers:          other host names refused${except(options.allowedHosts)} (--allowed-hosts); writes from other web origins refused${except(options.allowedOrigins)} (--allowed-origins)`,
+  );
+  if (options.publicUrl) console.log(`Public URL:        ${options.publicUrl} (links are made from it)`);
   if (sandbox.gaps.length) console.log(`Operations without a handler (they answer 501): ${sandbox.gaps.join(', ')}`);
   console.log('Ctrl-C to stop.');
   return sandbox;

@@ -108,6 +108,24 @@ describe.concurrent('bad options: one line naming the option, exit status 2, no 
       /^--idle-timeout: "1\.5" is not a number of seconds/,
     ],
     [
+      '--allowed-hosts with a bad entry',
+      ['--memory', '--allowed-hosts', 'sandbox.test,bad host'],
+      {},
+      /^--allowed-hosts: "bad host" is not a host name/,
+    ],
+    [
+      '--allowed-origins with a path',
+      ['--memory', '--allowed-origins', 'http://127.0.0.1:4000/docs'],
+      {},
+      /^--allowed-origins: "http:\/\/127\.0\.0\.1:4000\/docs" is not an origin/,
+    ],
+    [
+      'SANDBOX_PUBLIC_URL that is not http(s)',
+      ['--memory'],
+      { SANDBOX_PUBLIC_URL: 'ftp://sandbox.test' },
+      /^SANDBOX_PUBLIC_URL: "ftp:\/\/sandbox\.test\/?" is not an origin/,
+    ],
+    [
       '--database-url of a server that is not there',
       ['--database-url', 'postgres://someone:hunter22@127.0.0.1:1/sandbox'],
       {},

@@ -13,6 +13,7 @@ import { endpointPolicy } from './core/addresses.js';
 import { createEventCatalog, startEvents, type SandboxEvents } from './events/index.js';
 import { guardConnections, type ConnectionLimits } from './http/connections.js';
 import { checkExposure } from './http/exposure.js';
+import { createGuard, parsePublicUrl } from './http/guards.js';
 import { createListener } from './http/listener.js';
 import { createAnswerCheck } from './pipeline/answer-check.js';
 import { createAuthenticator } from './pipeline/authenticate.js';
@@ -61,6 +62,22 @@ export interface SandboxOptions extends DbOptions {
   endpointNetworks?: string[];
   /** How many connections are held and how long a silent or slow one may last (./connections.ts). */
   connections?: ConnectionLimits;
+  /**
+   * Host names to answer for besides those of the address it listens on (for loopback 127.0.0.1, localhost and
+   * [::1], with its port): `name` or `name:port`, or `.domain` for a domain and its subdomains. Any other Host is
+   * refused with 421, so a page on a domain that rebinds to this address reaches nothing (./http/guards.ts).
+   */
+  allowedHosts?: string[];
+  /**
+   * Web origins trusted to change state (`http://127.0.0.1:4000`), which also get CORS. A state-changing request
+   * from any other origin is refused with 403; requests that send no Origin (clients, curl) are not affected.
+   */
+  allowedOrigins?: string[];
+  /**
+   * The address the sandbox is reached at when a proxy serves it (`https://sandbox.example.test`): links (KYC,
+   * checkout) are made from it, its host is answered for and its origin trusted. Default: the address it listens on.
+   */
+  publicUrl?: string;
 }
 
 export interface Sandbox {
@@ -79,9 +96,6 @@ export interface Sandbox {
 
 export { checkExposure, isLoopback, MIN_ADMIN_TOKEN_LENGTH } from './http/exposure.js';
 
-/** A `Host` header that names a host (name, IPv4 or bracketed IPv6) and an optional port, and nothing else. */
-const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::\d{1,5})?$/;
-
 /** The package's own bundles: dist/openapi/{business,v1,sandbox}.json of the client package it depends on. */
 function packageBundles(): { family: string; doc: OpenApiDocument }[] {
   return SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
@@ -90,6 +104,13 @@ function packageBundles(): { family: string; doc: OpenApiDocument }[] {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
   checkExposure(host, options.adminToken);
+  // Checked before anything is opened: a bad host name, origin or public URL is the caller's to fix.
+  const guard = createGuard({
+    host,
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+    publicUrl: options.publicUrl,
+  });
   const endpoints = endpointPolicy(options.endpointNetworks);
   const bundles = options.bundles ?? packageBundles();
   const routes = buildRoutes(bundles);
@@ -138,8 +159,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const events = await startEvents(db, clock, endpoints);
   undo.push(() => events.close());
   const violations: string[] = [];
-  /** The address the sandbox listens on, set once it does: the origin of links when a request's Host is unusable. */
-  let ownOrigin = '';
   const pipeline: Pipeline = {
     db,
     handlerOf: (operationId) => handlerOf(handlers, operationId),
@@ -147,11 +166,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     countCall: createRateLimit(db, clock, limitable),
     run: createTransactions(db),
     checkAnswer: createAnswerCheck(violations, options.onViolation ?? 'fail'),
+    // Links (KYC, checkout) are made from the public URL, else the address it listens on, set below: never from
+    // a request's Host, which a client chooses.
     context: { clock, endpoints, instance, origin: '' },
-    originFor: (hostHeader) =>
-      typeof hostHeader === 'string' && HOST_HEADER.test(hostHeader) ? `http://${hostHeader}` : ownOrigin,
   };
-  const server = createListener(routes, pipeline, bundles.find((b) => b.family === 'sandbox')?.doc);
+  const server = createListener(routes, pipeline, guard, bundles.find((b) => b.family === 'sandbox')?.doc);
   guardConnections(server, options.connections);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -163,7 +182,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const { port } = server.address() as AddressInfo;
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
-  ownOrigin = url;
+  guard.listening(port);
+  pipeline.context.origin = options.publicUrl === undefined ? url : parsePublicUrl(options.publicUrl);
   let closed: Promise<void> | undefined;
   return {
     url,

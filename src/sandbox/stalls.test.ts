@@ -120,7 +120,7 @@ describe(`the sandbox with an open-files limit of ${OPEN_FILES}`, () => {
     let answer = '';
     served.on('data', (chunk) => (answer += chunk.toString('latin1')));
     served.write(
-      `POST /sandbox/tenants HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+      `POST /sandbox/tenants HTTP/1.1\r\nHost: ${new URL(sandbox.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
     );
     await new Promise((r) => setImmediate(r));
     const idle: Socket[] = [];
@@ -143,7 +143,7 @@ describe(`the sandbox with an open-files limit of ${OPEN_FILES}`, () => {
   it(`closes a connection that sends nothing, and one that trickles its headers, after --idle-timeout (${IDLE_TIMEOUT_S} s)`, async () => {
     const silent = await open(brief);
     const trickling = await open(brief);
-    const head = `GET ${businessOperations.listBanks.path} HTTP/1.1\r\nHost: ${hostname}\r\nX-Slow: ${'z'.repeat(200)}`;
+    const head = `GET ${businessOperations.listBanks.path} HTTP/1.1\r\nHost: ${new URL(brief!.url).host}\r\nX-Slow: ${'z'.repeat(200)}`;
     let sent = 0;
     const drip = setInterval(() => {
       if (!trickling.destroyed && sent < head.length) trickling.write(head[sent++]!);

@@ -1,9 +1,10 @@
 // Test support: sends bytes a well-behaved client never would (`//` or a broken percent escape as the request
-// target) over a raw TCP connection, and returns the status line's code, or null when the server answered nothing.
+// target, a Host, Origin or Sec-Fetch-* header of the test's choosing) over a raw TCP connection, and returns
+// the status line's code (rawRequest) or the whole answer (rawExchange), or null when the server answered nothing.
 import { connect } from 'node:net';
 
 export function rawRequest(origin: string, head: string, body = '', timeoutMs = 3000): Promise<number | null> {
-  const { hostname, port } = new URL(origin);
+  const { hostname, host, port } = new URL(origin);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
     let received = '';
@@ -21,7 +22,60 @@ export function rawRequest(origin: string, head: string, body = '', timeoutMs = 
     socket.on('error', done);
     socket.on('close', done);
     socket.write(
-      `${head}\r\nHost: ${hostname}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `${head}\r\nHost: ${host}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
+  });
+}
+
+export interface RawAnswer {
+  status: number;
+  /** Header names in lower case; a repeated header's values joined with ", ". */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * One request over its own connection, with exactly the headers given (`host` defaults to the origin's
+ * host:port; Content-Length is added for a body), read until the server closes the connection.
+ */
+export function rawExchange(
+  origin: string,
+  request: { method?: string; target: string; headers?: Record<string, string>; body?: string },
+  timeoutMs = 10_000,
+): Promise<RawAnswer> {
+  const { hostname, host, port } = new URL(origin);
+  const headers: Record<string, string> = { host, ...request.headers, connection: 'close' };
+  if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete answer to ${request.method ?? 'GET'} ${request.target} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const end = text.indexOf('\r\n\r\n');
+      const match = /^HTTP\/1\.[01] (\d{3})/.exec(text);
+      if (end < 0 || !match) return reject(new Error(`no answer to ${request.method ?? 'GET'} ${request.target}`));
+      const answer: RawAnswer = { status: Number(match[1]), headers: {}, body: text.slice(end + 4) };
+      for (const line of text.slice(0, end).split('\r\n').slice(1)) {
+        const colon = line.indexOf(':');
+        const name = line.slice(0, colon).trim().toLowerCase();
+        const value = line.slice(colon + 1).trim();
+        answer.headers[name] = answer.headers[name] === undefined ? value : `${answer.headers[name]}, ${value}`;
+      }
+      resolve(answer);
+    });
+    socket.write(`${request.method ?? 'GET'} ${request.target} HTTP/1.1\r\n${head}\r\n${request.body ?? ''}`);
   });
 }

@@ -730,6 +730,21 @@ export interface components {
             };
         };
         /**
+         * @description The request changes state and came from a web page of an origin the server does not trust; nothing was done.
+         *     Inferred: the source shows no such answer. This is the sandbox's own: it answers 403 to a state-changing
+         *     request whose `Origin` (or `Sec-Fetch-Site: cross-site` or `same-site`) shows a web page of another origin
+         *     that it was not told to trust with `--allowed-origins`. Clients that send no `Origin` (servers, the typed
+         *     clients, curl) are not affected. How the service treats such a request is not known.
+         */
+        CrossOrigin: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
          * @description The request body is too large to be taken; nothing was done. Send a smaller body.
          *     Inferred: the source shows no size limit and no error for it; 413 is the standard status for a body over the
          *     server's limit, and the body is not shown. The sandbox reads at most 1 MiB.
@@ -748,6 +763,22 @@ export interface components {
          *     stated type); 415 is the standard status for that, and the body is not shown.
          */
         UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The request's `Host` names a host the server does not answer for; nothing was done.
+         *     Inferred: the source shows no such answer. This is the sandbox's own: it answers 421 (Misdirected Request),
+         *     before any route and for every path, to a request whose `Host` is not a name of the address it listens on
+         *     (for loopback `127.0.0.1`, `localhost` and `[::1]` with its port) or one given with `--allowed-hosts`, so that
+         *     a web page on a domain that resolves to it (DNS rebinding) reaches nothing. How the service answers such a
+         *     request is not known.
+         */
+        UnknownHost: {
             headers: {
                 [name: string]: unknown;
             };
@@ -803,6 +834,8 @@ export interface components {
         /**
          * @description The `userId` is neither your client ID nor one of your approved users, so the service refuses to act for it.
          *     Inferred: the source says such a user is refused but shows neither the status nor the body; 403 is the most plausible status.
+         *     For a request that changes state, the sandbox also answers 403 when it comes from a web page of an origin it
+         *     was not told to trust (`--allowed-origins`), with `error` `cross_origin`: its own choice, not the service's.
          */
         UserNotApproved: {
             headers: {
@@ -928,8 +961,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
+            403: components["responses"]["CrossOrigin"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -952,6 +987,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -982,6 +1018,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OtherClient"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1018,6 +1055,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["UserNotApproved"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1060,6 +1098,7 @@ export interface operations {
             403: components["responses"]["UserNotApproved"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1102,6 +1141,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["UserNotApproved"];
             404: components["responses"]["WalletNotFound"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1159,6 +1199,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["UserNotApproved"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1201,6 +1242,7 @@ export interface operations {
             403: components["responses"]["UserNotApproved"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1237,6 +1279,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OtherClient"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1258,6 +1301,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankList"];
                 };
             };
+            421: components["responses"]["UnknownHost"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1289,6 +1333,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OtherClient"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1323,7 +1368,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["WebhookNotFound"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -1621,6 +1621,35 @@ export interface components {
                 "application/json": components["schemas"]["ControlError"];
             };
         };
+        /**
+         * @description A request that changes state came from a web page of another origin (its `Origin` header, or
+         *     `Sec-Fetch-Site: cross-site` or `same-site`) that the sandbox was not told to trust with `--allowed-origins`
+         *     (`startSandbox({ allowedOrigins })`); nothing was done. Requests from the sandbox's own pages and from
+         *     clients that send no `Origin` (the typed clients, curl) are not affected. The message names the option.
+         */
+        CrossOrigin: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ControlError"];
+            };
+        };
+        /**
+         * @description The request's `Host` is not one of the sandbox's names: those of the address it listens on (for loopback
+         *     `127.0.0.1`, `localhost` and `[::1]`, with its port), the names given with `--allowed-hosts`
+         *     (`startSandbox({ allowedHosts })`) and the host of its `--public-url`. Answered before any route, for every
+         *     path, so that a web page on a domain that resolves to the sandbox's address (DNS rebinding) reaches nothing;
+         *     nothing was done. The message names the option that allows the name.
+         */
+        UnknownHost: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ControlError"];
+            };
+        };
         /** @description The sandbox's database is down or restarting; nothing was done. Repeat the call after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
@@ -1710,6 +1739,8 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1733,6 +1764,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1760,8 +1792,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1792,6 +1826,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1815,6 +1850,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1842,8 +1878,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1877,6 +1915,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             /** @description No Business or v1 operation has this operationId, or its description declares no 429. */
             404: {
                 headers: {
@@ -1888,6 +1927,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1915,6 +1955,8 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1944,8 +1986,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1975,8 +2019,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2010,9 +2056,11 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2046,9 +2094,11 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2078,6 +2128,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2106,8 +2157,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2136,8 +2189,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2165,9 +2220,11 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2197,8 +2254,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2228,8 +2287,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2257,10 +2318,12 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2294,9 +2357,11 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2326,8 +2391,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2357,8 +2424,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2388,8 +2457,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2419,8 +2490,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2450,6 +2523,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2478,8 +2552,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2508,8 +2584,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2539,8 +2617,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2570,8 +2650,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2599,9 +2681,11 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2628,6 +2712,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2655,9 +2740,11 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2688,6 +2775,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2717,8 +2805,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

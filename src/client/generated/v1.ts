@@ -1397,6 +1397,21 @@ export interface components {
             };
         };
         /**
+         * @description The request changes state and came from a web page of an origin the server does not trust; nothing was done.
+         *     Inferred: the source shows no such answer. This is the sandbox's own: it answers 403 to a state-changing
+         *     request whose `Origin` (or `Sec-Fetch-Site: cross-site` or `same-site`) shows a web page of another origin
+         *     that it was not told to trust with `--allowed-origins`. Clients that send no `Origin` (servers, the typed
+         *     clients, curl) are not affected. How the service treats such a request is not known.
+         */
+        CrossOrigin: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
          * @description The request body is too large to be taken; nothing was done. Send a smaller body.
          *     Inferred: the source shows no size limit and no error for it; 413 is the standard status for a body over the
          *     server's limit, and the body is not shown. The sandbox reads at most 1 MiB.
@@ -1415,6 +1430,22 @@ export interface components {
          *     stated type); 415 is the standard status for that, and the body is not shown.
          */
         UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The request's `Host` names a host the server does not answer for; nothing was done.
+         *     Inferred: the source shows no such answer. This is the sandbox's own: it answers 421 (Misdirected Request),
+         *     before any route and for every path, to a request whose `Host` is not a name of the address it listens on
+         *     (for loopback `127.0.0.1`, `localhost` and `[::1]` with its port) or one given with `--allowed-hosts`, so that
+         *     a web page on a domain that resolves to it (DNS rebinding) reaches nothing. How the service answers such a
+         *     request is not known.
+         */
+        UnknownHost: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1518,6 +1549,8 @@ export interface components {
          * @description No user with this `user_id` exists for the client, so there is no balance to pay out from.
          *     Inferred: the source shows no errors for payouts; 403 is taken from the on-ramp, whose source table answers 403
          *     for a user that does not exist, and the body is not shown.
+         *     For a request that changes state, the sandbox also answers 403 when it comes from a web page of an origin it
+         *     was not told to trust (`--allowed-origins`), with `error` `cross_origin`: its own choice, not the service's.
          */
         PayoutUserUnknown: {
             headers: {
@@ -1554,6 +1587,8 @@ export interface components {
         /**
          * @description The user does not exist or is not APPROVED.
          *     Inferred: the source gives this status and condition but no error body.
+         *     For a request that changes state, the sandbox also answers 403 when it comes from a web page of an origin it
+         *     was not told to trust (`--allowed-origins`), with `error` `cross_origin`: its own choice, not the service's.
          */
         OnRampUserNotApproved: {
             headers: {
@@ -1665,8 +1700,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["InvalidCredentials"];
+            403: components["responses"]["CrossOrigin"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             422: components["responses"]["InvalidTokenRequest"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1690,6 +1727,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1712,6 +1750,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1734,6 +1773,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1766,8 +1806,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             422: components["responses"]["InvalidRegistration"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1810,7 +1852,9 @@ export interface operations {
             };
             400: components["responses"]["InvalidParameter"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             404: components["responses"]["UserNotFound"];
+            421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1848,6 +1892,7 @@ export interface operations {
             403: components["responses"]["PayoutUserUnknown"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             422: components["responses"]["PayoutRefused"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1886,6 +1931,7 @@ export interface operations {
             403: components["responses"]["OnRampUserNotApproved"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             422: components["responses"]["OnRampRefused"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1913,9 +1959,11 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossOrigin"];
             409: components["responses"]["IntegrationEndpointNameTaken"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
             422: components["responses"]["InvalidIntegrationEndpoint"];
             503: components["responses"]["ServiceUnavailable"];
         };

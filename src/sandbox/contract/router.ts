@@ -16,6 +16,8 @@ export interface Route {
   credentials: string[];
   /** Status to answer a request that breaks the description: 422 where the operation documents it, else 400. */
   invalidStatus: number;
+  /** The names of the query parameters the operation documents, in order. */
+  queryNames: string[];
   /** Whether the operation takes a request body: a body sent to one that takes none is not read. */
   acceptsBody: boolean;
   /** Number of `/`-separated segments of the path template: a path with another count cannot match. */
@@ -126,6 +128,7 @@ export function buildRoutes(bundles: { family: string; doc: OpenApiDocument }[])
         ],
         invalidStatus: responseChecks.has('422') ? 422 : 400,
         acceptsBody: bodySchema !== undefined,
+        queryNames: entry.parameters.filter((p) => p.in === 'query').map((p) => String(p.name)),
         match(path) {
           const m = regex.exec(path);
           if (!m) return null;

@@ -44,8 +44,8 @@ export interface HandlerContext<Id extends OperationId = OperationId> {
   sql: Sql;
   clock: Clock;
   /**
-   * The sandbox's own origin (`http://host:port`, the address it listens on): links to the sandbox's pages are
-   * made from it.
+   * The sandbox's own origin (its `publicUrl`, else `http://host:port`, the address it listens on): links to the
+   * sandbox's pages are made from it, never from a request's Host.
    */
   origin: string;
   /** Where endpoints may be registered (./addresses.ts). */

@@ -28,14 +28,59 @@ export interface CachedToken {
   cachedAt: number;
 }
 
+/** Tokens looked up recently, bounded in entries and in bytes: past either bound, it is emptied. */
+export interface TokenCache {
+  get(token: string): CachedToken | undefined;
+  set(token: string, entry: CachedToken): void;
+  clear(): void;
+  /** About how many bytes the entries take (their text at 2 bytes a character, and a little for each). */
+  readonly bytes: number;
+  readonly size: number;
+}
+
+export const TOKEN_CACHE_ENTRIES = 10_000;
+export const TOKEN_CACHE_BYTES = 8 * 1024 * 1024;
+
+export function createTokenCache(maxEntries = TOKEN_CACHE_ENTRIES, maxBytes = TOKEN_CACHE_BYTES): TokenCache {
+  const entries = new Map<string, CachedToken>();
+  let bytes = 0;
+  const sizeOf = (token: string, entry: CachedToken) =>
+    200 + 2 * (token.length + entry.tenant.id.length + entry.tenant.name.length + entry.family.length);
+  return {
+    get: (token) => entries.get(token),
+    set(token, entry) {
+      const size = sizeOf(token, entry);
+      if (size > maxBytes / 4) return;
+      const before = entries.get(token);
+      if (before) {
+        bytes -= sizeOf(token, before);
+        entries.delete(token);
+      }
+      if (entries.size >= maxEntries || bytes + size > maxBytes) this.clear();
+      entries.set(token, entry);
+      bytes += size;
+    },
+    clear() {
+      entries.clear();
+      bytes = 0;
+    },
+    get bytes() {
+      return bytes;
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
 export interface InstanceState {
   /** Tokens this sandbox looked up recently (see ../resources/tenants.ts). */
-  tokens: Map<string, CachedToken>;
+  tokens: TokenCache;
   /** The tables whose `id` names a record, read once from this sandbox's store (see ../resources/identifiers.ts). */
   recordTables?: string[];
   events: EventCatalog;
 }
 
 export function createInstanceState(events: EventCatalog): InstanceState {
-  return { tokens: new Map(), events };
+  return { tokens: createTokenCache(), events };
 }

@@ -37,6 +37,8 @@ export const REFUSALS = {
   malformedTarget: { code: 'invalid_request', status: 400 },
   noOperation: { code: 'not_found', status: 404 },
   methodNotAllowed: { code: 'method_not_allowed', status: 405 },
+  unknownHost: { code: 'unknown_host', status: 421 },
+  crossOrigin: { code: 'cross_origin', status: 403 },
   notImplemented: { code: 'not_implemented', status: 501 },
   unauthorized: { code: 'unauthorized', status: 401 },
   invalidRequest: { code: 'invalid_request', status: 'documented' },
@@ -95,6 +97,10 @@ export const refusals = {
     refusal('noOperation', `No operation for ${method.toUpperCase()} ${path}.`),
   methodNotAllowed: (method: string, path: string) =>
     refusal('methodNotAllowed', `No operation for ${method.toUpperCase()} ${path}.`),
+  /** A Host that is not one of the sandbox's names (DNS rebinding): answered before any route, for every path. */
+  unknownHost: (message: string) => refusal('unknownHost', message),
+  /** A state-changing request from a web origin the sandbox was not told to trust (a cross-site form, a script). */
+  crossOrigin: (message: string) => refusal('crossOrigin', message),
   notImplemented: (operationId: string) => refusal('notImplemented', `The sandbox has no handler for ${operationId}.`),
   unauthorized: (message: string) => refusal('unauthorized', message),
   invalidRequest: (status: number, message: string) => refusal('invalidRequest', message, { status: status }),

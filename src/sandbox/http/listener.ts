@@ -1,5 +1,6 @@
-// The listener: node:http, framing answers, the sandbox's own pages and documents, and every other request
-// handed to the route it names and the operation's pipeline (../pipeline/).
+// The listener: node:http, framing answers, who may ask (./guards.ts: the Host, the Origin of a write, CORS),
+// the sandbox's own pages and documents, and every other request handed to the route it names and the
+// operation's pipeline (../pipeline/). Every answer carries the protection headers of ./policies.ts.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { OpenApiDocument } from '../contract/document.js';
 import { readReferencePage } from '../contract/reference.js';
@@ -8,7 +9,9 @@ import { Refusal, refusals } from '../core/refusals.js';
 import { answerOperation, type Pipeline } from '../pipeline/index.js';
 import { findRoute, requestTarget } from '../pipeline/target.js';
 import { unbuiltDocsPage } from './docs-page.js';
+import type { Guard } from './guards.js';
 import { createPageServer } from './page-server.js';
+import { COMMON_HEADERS, createDocumentPolicies, JSON_POLICY } from './policies.js';
 
 function send(
   res: ServerResponse,
@@ -23,6 +26,7 @@ function send(
     'content-type': `${type}; charset=utf-8`,
     'content-length': Buffer.byteLength(text),
     'cache-control': 'no-store',
+    'content-security-policy': JSON_POLICY,
     ...headers,
     ...unread,
   });
@@ -32,17 +36,35 @@ function send(
 const sendRefusal = (res: ServerResponse, refusal: Refusal) =>
   send(res, refusal.status, JSON.stringify({ error: refusal.code, message: refusal.message }));
 
-export function createListener(routes: readonly Route[], pipeline: Pipeline, controlDoc?: OpenApiDocument): Server {
+export function createListener(
+  routes: readonly Route[],
+  pipeline: Pipeline,
+  guard: Guard,
+  controlDoc?: OpenApiDocument,
+): Server {
   const pages = createPageServer();
+  const documentPolicy = createDocumentPolicies();
   return createServer((req, res) => {
     void (async () => {
       const method = (req.method ?? 'GET').toLowerCase();
+      for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
       try {
+        guard.checkHost(req);
+        if (method === 'options' && req.headers.origin !== undefined) {
+          res.writeHead(204, { ...guard.preflight(req), 'content-length': 0 }).end();
+          return;
+        }
+        guard.checkOrigin(req, method);
+        for (const [name, value] of Object.entries(guard.corsHeaders(req))) res.setHeader(name, value);
         const target = requestTarget(req.url ?? '/');
         if (method === 'get' && target.pathname === '/sandbox/openapi.json' && controlDoc)
           return send(res, 200, JSON.stringify(controlDoc));
         if (method === 'get' && (target.pathname === '/sandbox' || target.pathname === '/sandbox/docs') && controlDoc) {
-          return send(res, 200, (await readReferencePage()) ?? unbuiltDocsPage(controlDoc), 'text/html');
+          const html = (await readReferencePage()) ?? unbuiltDocsPage(controlDoc);
+          return send(res, 200, html, 'text/html', {
+            'content-security-policy': documentPolicy(html),
+            'referrer-policy': 'no-referrer',
+          });
         }
         const page = pages(method, target.pathname);
         if (page) return send(res, page.status, page.body ?? '', page.type, page.headers);

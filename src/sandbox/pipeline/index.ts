@@ -29,10 +29,8 @@ export interface Pipeline {
   countCall: CountCall;
   run: RunHandler;
   checkAnswer: CheckAnswer;
-  /** The handler's context but for the request's own parts and the store. */
+  /** The handler's context but for the request's own parts and the store (`origin`: the sandbox's own address). */
   context: Omit<HandlerContext, 'operationId' | 'path' | 'query' | 'headers' | 'body' | 'tenant' | 'sql'>;
-  /** The origin links are made from, for a request with this `Host` header. */
-  originFor(host: string | undefined): string;
 }
 
 function refusalAnswer(route: Route, refusal: Refusal): KeptAnswer & { headers?: Record<string, string> } {
@@ -49,11 +47,11 @@ export async function answerOperation(
 ): Promise<Sent> {
   const result = await runStages(pipeline, route, params, target, req);
   // A kept read's answer was checked and serialized when it was first sent: it is sent again as it was.
-  if (result.sent) return result.sent;
+  if (result.sent) return { status: result.sent.status, body: undefined, text: result.sent.text };
   const answered = pipeline.checkAnswer(route, result.status, result.body);
   const sent = { ...answered, text: answered.body === undefined ? '' : JSON.stringify(answered.body) };
   if (sent.status !== result.status) return sent;
-  result.sent = sent;
+  result.keep?.({ status: sent.status, text: sent.text });
   return { ...sent, headers: result.headers };
 }
 
@@ -83,9 +81,11 @@ async function runStages(
         operationId: route.entry.operationId,
         tenant,
         sql,
-        origin: pipeline.originFor(request.headers.host),
       }) as HandlerContext;
-    return await pipeline.run(route, handler, context, `${tenant?.id ?? ''} ${req.url}`);
+    // A read's answer is kept under its tenant, path parameters and documented query only: an undocumented
+    // parameter never reached `request`, so no number of them makes another copy of an answer.
+    const key = JSON.stringify([tenant?.id ?? null, request.path, request.query]);
+    return await pipeline.run(route, handler, context, key);
   } catch (error) {
     if (error instanceof Refusal) return refusalAnswer(route, error);
     // The database is down, restarting or out of connections: nothing was done; the client may try again.

@@ -7,7 +7,7 @@ import type { Target } from './target.js';
 
 export interface CheckedRequest {
   path: Record<string, string>;
-  /** The query, its values coerced to the types their schemas give. */
+  /** The documented query parameters, their values coerced to the types their schemas give. */
   query: Record<string, unknown>;
   headers: Record<string, string | undefined>;
   body: unknown;
@@ -20,7 +20,13 @@ export function checkRequest(
   req: IncomingMessage,
   read: { body: unknown; hasBody: boolean },
 ): CheckedRequest {
-  const query: Record<string, unknown> = Object.fromEntries(target.searchParams);
+  // Only the query parameters the operation documents: any other is ignored, never seen by a handler or a cache.
+  const query: Record<string, unknown> = {};
+  for (const name of route.queryNames) {
+    // A parameter given twice counts with its last value.
+    const value = target.searchParams.getAll(name).at(-1);
+    if (value !== undefined) query[name] = value;
+  }
   const headers = req.headers as Record<string, string | undefined>;
   const problems = route.checkRequest({ path: params, query, headers, body: read.body, hasBody: read.hasBody });
   if (problems.length)

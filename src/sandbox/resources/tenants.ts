@@ -91,10 +91,7 @@ export async function tenantForToken(
     expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : Infinity,
     cachedAt: performance.now(),
   };
-  if (cache) {
-    if (tokenCache.size > 10_000) tokenCache.clear();
-    tokenCache.set(token, entry);
-  }
+  if (cache) tokenCache.set(token, entry);
   return entry.family === family && entry.expiresAt > now.getTime() ? entry.tenant : null;
 }
 

@@ -52,6 +52,35 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * About how many bytes `value` takes in memory, at most: 2 bytes a character of text (V8 may hold a string
+ * that way), 8 a number, and a little for each object, array and property. Stops counting past `limit`.
+ */
+export function approximateBytes(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+  let total = 0;
+  const visit = (item: unknown): void => {
+    if (total > limit) return;
+    if (typeof item === 'string') total += 16 + 2 * item.length;
+    else if (item === null || typeof item !== 'object') total += 8;
+    else if (item instanceof Date) total += 32;
+    else if (Array.isArray(item)) {
+      total += 16 + 8 * item.length;
+      for (const inner of item) visit(inner);
+    } else {
+      total += 32;
+      for (const [key, inner] of Object.entries(item)) {
+        total += 16 + 2 * key.length;
+        visit(inner);
+      }
+    }
+  };
+  visit(value);
+  return total;
+}
+
+/** Bytes of select results PGlite's reads remember at most (approximateBytes); a result over a quarter is not kept. */
+export const REMEMBERED_BYTES = 32 * 1024 * 1024;
+
 export async function openPglite(options: DbOptions): Promise<Db> {
   if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
@@ -101,14 +130,20 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   // ran while `generation` stayed the same saw no write start or end, and its rows are current until the
   // next one. The remembered rows are frozen (a handler that writes to one throws) and each caller gets its
   // own array of them, so nothing a handler does reaches the memory; copying them per read cost more.
-  // By statement text (a literal in the handlers: its hash is computed once), then by parameters.
+  // By statement text (a literal in the handlers: its hash is computed once), then by parameters. At most 1,000
+  // results and REMEMBERED_BYTES: past either, the memory is emptied.
   const remembered = new Map<string, Map<string, unknown[]>>();
   let rememberedCount = 0;
+  let rememberedBytes = 0;
   let generation = 0;
-  const written = () => {
-    generation++;
+  const forget = () => {
     if (rememberedCount) remembered.clear();
     rememberedCount = 0;
+    rememberedBytes = 0;
+  };
+  const written = () => {
+    generation++;
+    forget();
   };
   const writing = <T>(work: () => Promise<T>): Promise<T> =>
     exclusive(async () => {
@@ -133,15 +168,20 @@ export async function openPglite(options: DbOptions): Promise<Db> {
       const rows = await exclusive(async () => {
         const before = generation;
         const result = await direct.query<Row>(text, params);
-        if (generation === before) {
-          if (rememberedCount >= 1000) written();
+        const bytes =
+          generation === before ? approximateBytes(result, REMEMBERED_BYTES / 4) + 2 * (text.length + key.length) : 0;
+        if (generation === before && bytes <= REMEMBERED_BYTES / 4) {
+          if (rememberedCount >= 1000 || rememberedBytes + bytes > REMEMBERED_BYTES) forget();
           byParams = remembered.get(text);
           if (!byParams) {
             byParams = new Map();
             remembered.set(text, byParams);
           }
-          byParams.set(key, deepFreeze(structuredClone(result)));
-          rememberedCount++;
+          if (!byParams.has(key)) {
+            byParams.set(key, deepFreeze(structuredClone(result)));
+            rememberedCount++;
+            rememberedBytes += bytes;
+          }
         }
         return result;
       });
