@@ -257,9 +257,31 @@ function databaseDown(): Recipe | Unreachable {
       } finally {
         await admin.query(`alter database "${name}" with allow_connections true`);
         await admin.end();
+        await servingAgain(ctx.baseUrl);
       }
     },
   };
+}
+
+/**
+ * Waits until the sandbox answers a call that reads its database again (every call on PostgreSQL reads the shared
+ * clock), so the next case does not meet a pooled connection the terminated sessions left behind, which the
+ * sandbox rightly answers 503 until its pool has dropped it. Bounded: 20 s.
+ */
+async function servingAgain(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const status = await fetch(`${baseUrl}/sandbox/clock`).then(
+      async (answer) => {
+        await answer.arrayBuffer();
+        return answer.status;
+      },
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`the sandbox still answers ${status} 20 s after its database is back`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Recipes a single operation needs, by operationId and status; the others come from `byStatus`. */

@@ -246,20 +246,51 @@ export async function openPostgres(connectionString: string): Promise<Db> {
     text: string,
     params?: unknown[],
   ) => (await runner.query(text, params)).rows as Row[];
-  const direct: Sql = { query: (text, params) => query(pool, text, params) };
+  // A pooled connection the server ended while it sat idle can be handed out before node-postgres has heard of
+  // it: a statement that certainly did nothing on it (a select, or a transaction's `begin`) is tried once more on
+  // another connection, so a restart of the server costs no answer once it is back.
+  const direct: Sql = {
+    query: async (text, params) => {
+      try {
+        return await query(pool, text, params);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || !/^\s*select\b/i.test(text)) throw error;
+        return query(pool, text, params);
+      }
+    },
+  };
+  /**
+   * A connection with a transaction begun. While checked out, a connection the server ends emits 'error' on the
+   * client itself (the pool listens only to idle ones); the statement under way fails with it, which is the error
+   * that counts, and `broken` keeps it so the connection is destroyed rather than pooled again.
+   */
+  const begin = async (retry = true) => {
+    const client = await pool.connect();
+    const held: { client: typeof client; broken?: Error; onError: (error: Error) => void } = {
+      client,
+      onError: (error) => {
+        held.broken = error;
+      },
+    };
+    client.on('error', held.onError);
+    try {
+      await client.query('begin');
+      return held;
+    } catch (error) {
+      client.off('error', held.onError);
+      client.release(error instanceof Error ? error : true);
+      if (!retry || !isDatabaseUnavailable(error)) throw error;
+      return begin(false);
+    }
+  };
   return {
     ...direct,
     reads: direct,
     shared: true,
     async transaction(work) {
-      const client = await pool.connect();
-      // While checked out, a connection the server ends emits 'error' on the client itself (the pool listens
-      // only to idle ones); the query under way fails with it, which is the error that counts.
-      let broken: Error | undefined;
-      const onError = (error: Error) => (broken = error);
-      client.on('error', onError);
+      const held = await begin();
+      const { client } = held;
       try {
-        await client.query('begin');
         const result = await work({ query: (text, params) => query(client, text, params) });
         await client.query('commit');
         return result;
@@ -267,9 +298,9 @@ export async function openPostgres(connectionString: string): Promise<Db> {
         await client.query('rollback').catch(() => undefined);
         throw error;
       } finally {
-        client.off('error', onError);
+        client.off('error', held.onError);
         // A broken connection is destroyed, not returned to the pool for the next transaction.
-        client.release(broken);
+        client.release(held.broken);
       }
     },
     close: () => pool.end(),
