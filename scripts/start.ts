@@ -47,7 +47,8 @@ try {
     // A signal that came while it started: stop() has run already, and stops this one now.
     if (stopping) await server.stop();
   }
-  if (!stopping) sandbox = await startSandbox({ memory: true, port: ports.sandbox });
+  // The site's pages call the sandbox from the site's origin (the references' console).
+  if (!stopping) sandbox = await startSandbox({ memory: true, port: ports.sandbox, browserOrigins: [site.url] });
   if (stopping) await sandbox?.close();
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

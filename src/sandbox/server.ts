@@ -61,6 +61,11 @@ export interface SandboxOptions extends DbOptions {
   endpointNetworks?: string[];
   /** How many connections are held and how long a silent or slow one may last (./connections.ts). */
   connections?: ConnectionLimits;
+  /**
+   * Origins (`http://127.0.0.1:8080`) of pages whose scripts may call the sandbox from a browser, such as the
+   * documentation site's console that `npm start` serves: their CORS preflight is answered. Default none.
+   */
+  browserOrigins?: string[];
 }
 
 export interface Sandbox {
@@ -151,7 +156,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     originFor: (hostHeader) =>
       typeof hostHeader === 'string' && HOST_HEADER.test(hostHeader) ? `http://${hostHeader}` : ownOrigin,
   };
-  const server = createListener(routes, pipeline, bundles.find((b) => b.family === 'sandbox')?.doc);
+  const server = createListener(
+    routes,
+    pipeline,
+    bundles.find((b) => b.family === 'sandbox')?.doc,
+    options.browserOrigins,
+  );
   guardConnections(server, options.connections);
   try {
     await new Promise<void>((resolve, reject) => {

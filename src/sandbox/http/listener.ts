@@ -7,6 +7,7 @@ import type { Route } from '../contract/router.js';
 import { Refusal, refusals } from '../core/refusals.js';
 import { answerOperation, type Pipeline } from '../pipeline/index.js';
 import { findRoute, requestTarget } from '../pipeline/target.js';
+import { answerBrowserOrigin } from './browser-origins.js';
 import { unbuiltDocsPage } from './docs-page.js';
 import { createPageServer } from './page-server.js';
 
@@ -32,9 +33,15 @@ function send(
 const sendRefusal = (res: ServerResponse, refusal: Refusal) =>
   send(res, refusal.status, JSON.stringify({ error: refusal.code, message: refusal.message }));
 
-export function createListener(routes: readonly Route[], pipeline: Pipeline, controlDoc?: OpenApiDocument): Server {
+export function createListener(
+  routes: readonly Route[],
+  pipeline: Pipeline,
+  controlDoc?: OpenApiDocument,
+  browserOrigins: readonly string[] = [],
+): Server {
   const pages = createPageServer();
   return createServer((req, res) => {
+    if (answerBrowserOrigin(browserOrigins, req, res)) return;
     void (async () => {
       const method = (req.method ?? 'GET').toLowerCase();
       try {
