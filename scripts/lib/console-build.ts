@@ -1,0 +1,78 @@
+// The console of the references (src/console/): bundled with esbuild into site/console/ (one minified module,
+// Preact, CodeMirror, Ajv and the `ramp-api` client inside, nothing from a CDN), and added to each reference page
+// with a block saying which API the page documents. `npm start` writes site/console/targets.json, the addresses
+// of the sandbox and the mocks it started.
+import { buildSync } from 'esbuild';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { PageConfig } from '../../src/console/index.js';
+import type { OpenApiDocument } from './apis.js';
+import { repoRoot } from './apis.js';
+import { listOperations } from './openapi-lookup.js';
+import { clientOf } from './samples.js';
+
+const source = join(repoRoot, 'src', 'console');
+export const CONSOLE_DIR = 'console';
+export const TARGETS_FILE = `${CONSOLE_DIR}/targets.json`;
+
+/** Builds the console into `<siteDir>/console/`; returns each file's size and gzipped size in bytes. */
+export function buildConsole(siteDir: string): { file: string; bytes: number; gzip: number }[] {
+  const out = join(siteDir, CONSOLE_DIR);
+  mkdirSync(out, { recursive: true });
+  const { outputFiles } = buildSync({
+    entryPoints: { console: join(source, 'index.tsx'), 'console-style': join(source, 'console.css') },
+    outdir: out,
+    write: false,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'browser',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    legalComments: 'none',
+    logLevel: 'warning',
+    tsconfig: join(repoRoot, 'tsconfig.json'),
+  });
+  return outputFiles.map((file) => {
+    writeFileSync(file.path, file.contents);
+    return { file: file.path, bytes: file.contents.byteLength, gzip: gzipSync(file.contents, { level: 9 }).byteLength };
+  });
+}
+
+/** The family's token operation (unsecured, its path ending in /token), which the client signs in with. */
+function tokenOperation(doc: OpenApiDocument) {
+  const entry = listOperations(doc).find((e) => e.operation.security?.length === 0 && e.path.endsWith('/token'));
+  return entry ? { operationId: entry.operationId, method: entry.method, path: entry.path } : undefined;
+}
+
+export function consoleConfig(family: string, doc: OpenApiDocument): PageConfig {
+  const client = clientOf(family);
+  const token = client.auth === 'credentials' ? tokenOperation(doc) : undefined;
+  return {
+    family,
+    bundle: `openapi/${family}.json`,
+    targets: TARGETS_FILE,
+    client: { ...client, ...(token ? { token } : {}) },
+  };
+}
+
+/** A reference page with the console added at the end of its body; Redoc's own markup is not touched. */
+export function withConsole(html: string, config: PageConfig): string {
+  if (!html.includes('</body>')) throw new Error(`The reference page of ${config.family} has no </body>.`);
+  const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  const tags = [
+    `<link rel="stylesheet" href="${CONSOLE_DIR}/console-style.css">`,
+    `<script type="application/json" id="ramp-console-config">${json}</script>`,
+    `<script type="module" src="${CONSOLE_DIR}/console.js"></script>`,
+  ].join('');
+  const at = html.lastIndexOf('</body>');
+  return `${html.slice(0, at)}${tags}${html.slice(at)}`;
+}
+
+/** Where the console sends by default: the sandbox and each family's mock, as `npm start` started them. */
+export function writeTargets(siteDir: string, targets: { sandbox?: string; mocks: Record<string, string> }): void {
+  mkdirSync(join(siteDir, CONSOLE_DIR), { recursive: true });
+  writeFileSync(join(siteDir, TARGETS_FILE), `${JSON.stringify(targets, null, 2)}\n`);
+}
