@@ -1,5 +1,6 @@
-// The console of the references (src/console/): bundled with esbuild into site/console/ (one minified module,
-// Preact, CodeMirror, Ajv and the `ramp-api` client inside, nothing from a CDN), and added to each reference page
+// The console of the references (src/console/): bundled with esbuild into site/console/ (a small loader module,
+// and the panel with Preact, CodeMirror, Ajv and the `ramp-api` client, loaded when first opened; nothing from a
+// CDN), and added to each reference page
 // with a block saying which API the page documents. `npm start` writes site/console/targets.json, the addresses
 // of the sandbox and the mocks it started.
 import { buildSync } from 'esbuild';
@@ -25,6 +26,9 @@ export function buildConsole(siteDir: string): { file: string; bytes: number; gz
     outdir: out,
     write: false,
     bundle: true,
+    // The loader alone on every reference page; the panel (CodeMirror, Ajv, the client) when first opened.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     minify: true,
     format: 'esm',
     target: 'es2022',

@@ -48,6 +48,8 @@ interface Outcome {
   onPurpose: boolean;
 }
 
+/** Prism checks only that a secured call carries a bearer token: any will do, and none is a secret. */
+const MOCK_TOKEN = 'prism-mock-accepts-any-token';
 const TARGET_KEY = 'ramp-console-target';
 const OTHER_KEY = 'ramp-console-other-url';
 
@@ -83,7 +85,7 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
   const useTenant = kind === 'sandbox' && family !== 'sandbox' && tenant !== undefined;
   const credentials = useTenant ? tenant[family === 'business' ? 'businessCredentials' : 'v1Credentials'] : undefined;
   /** The token operation itself, with credentials at hand, sends them as its body without showing them. */
-  const credentialsAsBody = isTokenOperation && (useTenant || (kind !== 'sandbox' && typedCredentials.trim() !== ''));
+  const credentialsAsBody = isTokenOperation && (useTenant || (kind === 'other' && typedCredentials.trim() !== ''));
   const auth: Auth =
     client.auth === 'adminToken'
       ? adminToken
@@ -91,9 +93,11 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
         : undefined
       : useTenant
         ? { credentials }
-        : kind !== 'sandbox'
-          ? { credentials: parseOr(typedCredentials, {}) }
-          : undefined;
+        : kind === 'mock'
+          ? { token: MOCK_TOKEN }
+          : kind === 'other'
+            ? { credentials: parseOr(typedCredentials, {}) }
+            : undefined;
 
   const call = useMemo(() => {
     const built = buildCall(entry, inputs);
@@ -113,6 +117,7 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
     path: entry.path,
     secured,
     signed: client.auth === 'adminToken' && adminToken !== '',
+    ...(kind === 'mock' && client.auth === 'credentials' && secured ? { fixedToken: MOCK_TOKEN } : {}),
     takesBody: entry.operation.requestBody !== undefined,
     call,
     extraHeaders,
@@ -217,7 +222,12 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
             {tenantMessage && <p role="alert">{tenantMessage}</p>}
           </>
         )}
-        {kind !== 'sandbox' && client.auth === 'credentials' && secured && (
+        {kind === 'mock' && client.auth === 'credentials' && secured && (
+          <p>
+            The mock checks only that a token is sent: the console sends <code>{MOCK_TOKEN}</code>.
+          </p>
+        )}
+        {kind === 'other' && client.auth === 'credentials' && (secured || isTokenOperation) && (
           <label class="rc-field">
             Credentials (the body of {client.token?.operationId}, JSON)
             <input

@@ -1,16 +1,13 @@
 // The console's entry in a reference page of the documentation site: reads which API the page documents (a JSON
 // block the site's build writes), loads that API's bundle and the local targets `npm start` wrote, and offers a
 // "Try" button for the operation Redoc shows (its route, `#/<tag>/<operationid>`), which opens the console
-// beside the reference. Redoc's own page is left as it is.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+// beside the reference (./panel.tsx, loaded then). Redoc's own page is left as it is.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { runtimeSchemaValidator } from '../sandbox/contract/ajv-setup.js';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import { listOperations, type OperationEntry } from '../sandbox/contract/lookup.js';
-import { buildRoutesWith, type Route } from '../sandbox/contract/routes.js';
-import { Console, type Targets } from './console.js';
+import type { Route } from '../sandbox/contract/routes.js';
+import type { Targets } from './console.js';
 import type { ClientInfo } from './samples.js';
 
 /** What the site's build tells the console about the page (scripts/lib/console-build.ts). */
@@ -23,10 +20,7 @@ export interface PageConfig {
   client: ClientInfo;
 }
 
-// ajv-formats is CommonJS: its default export, however the bundler presents it.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv2020,
-) => unknown;
+type Panel = typeof import('./panel.js');
 
 /** The operation Redoc's route names, if any. */
 function operationInRoute(operations: OperationEntry[]): OperationEntry | undefined {
@@ -34,20 +28,12 @@ function operationInRoute(operations: OperationEntry[]): OperationEntry | undefi
   return operations.find((entry) => parts.includes(entry.operationId.toLowerCase()));
 }
 
-function App({
-  config,
-  doc,
-  routes,
-  targets,
-}: {
-  config: PageConfig;
-  doc: OpenApiDocument;
-  routes: Route[];
-  targets: Targets;
-}) {
+function App({ config, doc, targets }: { config: PageConfig; doc: OpenApiDocument; targets: Targets }) {
   const operations = listOperations(doc);
   const [entry, setEntry] = useState(() => operationInRoute(operations));
   const [open, setOpen] = useState(false);
+  const [panel, setPanel] = useState<{ module: Panel; routes: Route[] }>();
+  const [failed, setFailed] = useState('');
   useEffect(() => {
     // Redoc moves between operations with the history API as well as the hash: follow both.
     let last = location.href;
@@ -64,13 +50,33 @@ function App({
     };
   }, []);
   if (!entry) return null;
-  const route = routes.find((r) => r.entry.operationId === entry.operationId)!;
-  if (!open)
+  if (!open || !panel)
     return (
-      <button type="button" class="rc-open" onClick={() => setOpen(true)}>
-        Try {entry.operationId} in the console
-      </button>
+      <>
+        {failed && (
+          <p role="alert" class="rc-failed">
+            {failed}
+          </p>
+        )}
+        <button
+          type="button"
+          class="rc-open"
+          onClick={async () => {
+            try {
+              const module = panel?.module ?? (await import('./panel.js'));
+              setPanel(panel ?? { module, routes: module.routesOf(config.family, doc) });
+              setOpen(true);
+            } catch (error) {
+              setFailed(`The console could not load: ${(error as Error).message}`);
+            }
+          }}
+        >
+          Try {entry.operationId} in the console
+        </button>
+      </>
     );
+  const route = panel.routes.find((r) => r.entry.operationId === entry.operationId)!;
+  const { Console } = panel.module;
   return (
     <Console
       family={config.family}
@@ -93,13 +99,10 @@ async function start(): Promise<void> {
   const targets = (await fetch(config.targets, { cache: 'no-store' })
     .then((answer) => (answer.ok ? answer.json() : {}))
     .catch(() => ({}))) as Targets;
-  const routes = buildRoutesWith([{ family: config.family, doc }], (_family, document) =>
-    runtimeSchemaValidator({ Ajv2020, addFormats }, document),
-  );
   const host = document.createElement('div');
   host.id = 'ramp-console';
   document.body.append(host);
-  render(<App config={config} doc={doc} routes={routes} targets={targets} />, host);
+  render(<App config={config} doc={doc} targets={targets} />, host);
 }
 
 void start();

@@ -29,6 +29,8 @@ export interface SampleInput {
   extraHeaders: Record<string, string>;
   /** The body is the family's credentials (the token operation): the samples read them from the environment. */
   credentialsBody?: boolean;
+  /** A token sent as it is instead of signing in (a mock, which takes any): not a secret. */
+  fixedToken?: string;
 }
 
 const isIdentifier = (name: string) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
@@ -62,7 +64,10 @@ export function typeScriptSample(input: SampleInput): string {
   const lines: string[] = [`import { ${client.create} } from '${client.from}';`, ''];
   if (input.credentialsBody) lines.push(`// ${client.env.secret}: the body of ${input.operationId}, as JSON.`);
   const options = [`  baseUrl: ${literal(input.baseUrl, '')},`];
-  if (input.secured && client.auth === 'credentials') {
+  if (input.secured && input.fixedToken) {
+    lines.push('// A Prism mock checks only that a token is sent.');
+    options.push(`  auth: { token: ${literal(input.fixedToken, '')} },`);
+  } else if (input.secured && client.auth === 'credentials') {
     lines.push(`// ${client.env.secret}: the body of ${client.token?.operationId ?? 'the token call'}, as JSON.`);
     options.push(`  auth: { credentials: JSON.parse(process.env.${client.env.secret} ?? '{}') },`);
   } else if (input.signed) {
@@ -107,7 +112,9 @@ export function curlLine(input: SampleInput): string {
     client.auth === 'credentials' ? client.env.secret.replace(/CREDENTIALS$/, 'TOKEN') : client.env.secret;
   const lines: string[] = [];
   const parts = [`curl -i -X ${input.method.toUpperCase()} ${shellQuote(requestUrl(input.baseUrl, input.path, call))}`];
-  if ((input.secured && client.auth === 'credentials') || input.signed) {
+  if (input.secured && input.fixedToken) {
+    parts.push(`-H ${shellQuote(`Authorization: Bearer ${input.fixedToken}`)}`);
+  } else if ((input.secured && client.auth === 'credentials') || input.signed) {
     if (client.auth === 'credentials' && client.token)
       lines.push(
         `# ${tokenVariable}: an access token from ${client.token.operationId} (${client.token.method.toUpperCase()} ${client.token.path} with ${client.env.secret} as its body).`,

@@ -16,8 +16,11 @@ export interface Exchange {
   ms: number;
 }
 
-/** What the console signs in with: a family's credentials (the body of its token call), or an admin token. */
-export type Auth = { credentials: unknown } | { adminToken: string } | undefined;
+/**
+ * What the console signs in with: a family's credentials (the body of its token call, which the client sends),
+ * a token as it is (for a mock, which checks only that there is one), or the sandbox's admin token.
+ */
+export type Auth = { credentials: unknown } | { token: string } | { adminToken: string } | undefined;
 
 export interface SendInput {
   family: string;
@@ -76,10 +79,9 @@ function clientFor(family: string, baseUrl: string, auth: Auth): Recorded {
   const exchanges: Exchange[] = [];
   const common = { baseUrl, fetch: recordingFetch(exchanges), retry: false as const, allowInsecureHttp: true };
   let client: unknown;
-  if (family === 'business')
-    client = createBusinessClient({ ...common, ...(auth && 'credentials' in auth ? { auth } : {}) } as never);
-  else if (family === 'v1')
-    client = createV1Client({ ...common, ...(auth && 'credentials' in auth ? { auth } : {}) } as never);
+  const signIn = auth && !('adminToken' in auth) ? { auth } : {};
+  if (family === 'business') client = createBusinessClient({ ...common, ...signIn } as never);
+  else if (family === 'v1') client = createV1Client({ ...common, ...signIn } as never);
   else client = createSandboxClient({ ...common, ...(auth && 'adminToken' in auth ? auth : {}) });
   const recorded = { client: client as AnyClient, exchanges };
   clients.set(key, recorded);
@@ -125,10 +127,13 @@ export async function send(input: SendInput): Promise<SendResult> {
     const answered = exchanges.filter((e) => !isTokenCall(e, input));
     if (answered.length === 0) {
       const status = (error as { status?: number }).status;
-      if (exchanges.length > 0 && status !== undefined)
-        return { ok: false, message: `Signing in failed: the token call answered ${status}.`, tokenStatus: status };
-      if ((error as Error).name === 'TokenError' || (error as Error).name === 'ConfigurationError')
-        return { ok: false, message: (error as Error).message };
+      if ((error as Error).name === 'TokenError')
+        return {
+          ok: false,
+          message: `Signing in failed: ${(error as Error).message}`,
+          ...(status === undefined ? {} : { tokenStatus: status }),
+        };
+      if ((error as Error).name === 'ConfigurationError') return { ok: false, message: (error as Error).message };
       return { ok: false, message: await unreachable(input.baseUrl) };
     }
   }
