@@ -42,7 +42,7 @@ export interface BodyEditorProps {
   label: string;
   value: string;
   onChange(text: string): void;
-  /** The body's problems from the request check (`where` is `body <pointer>`). */
+  /** The body's problems from the request check (`where` is `body` or `body <pointer>`). */
   problems: Problem[];
 }
 
@@ -56,7 +56,7 @@ export function BodyEditor({ label, value, onChange, problems }: BodyEditorProps
     const schemaLinter = linter(
       (v): Diagnostic[] =>
         latest.current.problems
-          .filter((p) => p.where.startsWith('body /') || p.where === 'body /')
+          .filter((p) => p.where === 'body' || p.where.startsWith('body /'))
           .map((p) => ({ ...rangeOf(v.state, p.where.slice(5)), severity: 'error', message: p.message })),
       { delay: 100 },
     );

@@ -142,9 +142,10 @@ function splitProblem(line: string, prefix = ''): Problem {
   const space = line.indexOf(' ');
   const pointer = space < 0 ? line : line.slice(0, space);
   const message = space < 0 ? '' : line.slice(space + 1);
-  if (pointer === '(root)' || pointer.startsWith('/'))
-    return { where: `${prefix}${pointer === '(root)' ? '' : pointer}` || '/', message };
-  return { where: prefix || '/', message: line };
+  const at = (rest: string) => (prefix ? `${prefix} ${rest}`.trim() : rest || '/');
+  if (pointer === '(root)') return { where: at(''), message };
+  if (pointer.startsWith('/')) return { where: at(pointer), message };
+  return { where: at(''), message: line };
 }
 
 /** The request checked as the sandbox's request stage checks it: parameters, then the body. */
@@ -166,7 +167,7 @@ export function requestProblems(route: Route, entry: OperationEntry, call: Call)
   for (const line of lines) {
     if (/ is required$/.test(line) && !line.startsWith('body')) continue; // said above, once
     const body = /^body (.*)$/.exec(line);
-    if (body) problems.push(splitProblem(body[1]!, 'body '));
+    if (body) problems.push(splitProblem(body[1]!, 'body'));
     else {
       const param = /^(path|query|header) parameter (\S+?):? (.*)$/.exec(line);
       problems.push(
