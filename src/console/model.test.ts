@@ -4,16 +4,15 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { readBundle, allApiFamilies } from '../../scripts/lib/apis.js';
-import { consoleConfig } from '../../scripts/lib/console-build.js';
 import { runtimeSchemaValidator } from '../sandbox/contract/ajv-setup.js';
+import { readBundleFile } from '../sandbox/contract/document.js';
 import { operationById } from '../sandbox/contract/lookup.js';
 import { buildRoutesWith } from '../sandbox/contract/routes.js';
 import { buildCall, checkAnswer, initialInputs, inputKey, requestProblems } from './model.js';
-import { curlLine, typeScriptSample, type SampleInput } from './samples.js';
+import { type ClientInfo, curlLine, typeScriptSample, type SampleInput } from './samples.js';
 
 const family = (name: string) => {
-  const doc = readBundle(allApiFamilies().find((api) => api.name === name)!);
+  const doc = readBundleFile(name);
   const routes = buildRoutesWith([{ family: name, doc }], (_f, d) =>
     runtimeSchemaValidator({ Ajv2020, addFormats: addFormats as never }, d),
   );
@@ -76,7 +75,15 @@ describe('an answer', () => {
 
 describe('the samples', () => {
   const business = family('business');
-  const client = consoleConfig('business', business.doc).client;
+  // As the site's build describes the Business API's client (scripts/lib/console-build.ts).
+  const client: ClientInfo = {
+    create: 'createBusinessClient',
+    from: 'ramp-api',
+    variable: 'business',
+    auth: 'credentials',
+    env: { url: 'BUSINESS_API_URL', secret: 'BUSINESS_API_CREDENTIALS' },
+    token: { operationId: 'createToken', method: 'post', path: '/api/token' },
+  };
   const input = (operationId: string, extra: Partial<SampleInput> = {}): SampleInput => {
     const { entry } = business.at(operationId);
     return {
