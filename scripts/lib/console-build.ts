@@ -5,7 +5,7 @@
 // of the sandbox and the mocks it started.
 import { buildSync } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { PageConfig } from '../../src/console/index.js';
 import type { OpenApiDocument } from './apis.js';
@@ -17,11 +17,18 @@ const source = join(repoRoot, 'src', 'console');
 export const CONSOLE_DIR = 'console';
 export const TARGETS_FILE = `${CONSOLE_DIR}/targets.json`;
 
-/** Builds the console into `<siteDir>/console/`; returns each file's size and gzipped size in bytes. */
-export function buildConsole(siteDir: string): { file: string; bytes: number; gzip: number }[] {
+export interface ConsoleWeight {
+  /** Gzipped bytes (level 9) every reference page loads: the loader, the chunks it imports, the stylesheet. */
+  onEveryPage: number;
+  /** Gzipped bytes loaded when a reader first opens the console (the panel's chunks; the bundle comes on top). */
+  whenOpened: number;
+}
+
+/** Builds the console into `<siteDir>/console/`; returns what it weighs, measured on the files written. */
+export function buildConsole(siteDir: string): ConsoleWeight {
   const out = join(siteDir, CONSOLE_DIR);
   mkdirSync(out, { recursive: true });
-  const { outputFiles } = buildSync({
+  const { outputFiles, metafile } = buildSync({
     entryPoints: { console: join(source, 'index.tsx'), 'console-style': join(source, 'console.css') },
     outdir: out,
     write: false,
@@ -29,6 +36,7 @@ export function buildConsole(siteDir: string): { file: string; bytes: number; gz
     // The loader alone on every reference page; the panel (CodeMirror, Ajv, the client) when first opened.
     splitting: true,
     chunkNames: 'chunk-[hash]',
+    metafile: true,
     minify: true,
     format: 'esm',
     target: 'es2022',
@@ -38,11 +46,29 @@ export function buildConsole(siteDir: string): { file: string; bytes: number; gz
     legalComments: 'none',
     logLevel: 'warning',
     tsconfig: join(repoRoot, 'tsconfig.json'),
+    absWorkingDir: repoRoot,
   });
-  return outputFiles.map((file) => {
+  const gzipped = new Map<string, number>();
+  for (const file of outputFiles) {
     writeFileSync(file.path, file.contents);
-    return { file: file.path, bytes: file.contents.byteLength, gzip: gzipSync(file.contents, { level: 9 }).byteLength };
-  });
+    gzipped.set(relative(repoRoot, file.path), gzipSync(file.contents, { level: 9 }).byteLength);
+  }
+  // What the page loads at once: the entry, what it imports statically (transitively), and the stylesheet.
+  const eager = new Set<string>();
+  const visit = (path: string) => {
+    if (eager.has(path)) return;
+    eager.add(path);
+    for (const imported of metafile.outputs[path]?.imports ?? [])
+      if (imported.kind === 'import-statement') visit(imported.path);
+  };
+  for (const path of Object.keys(metafile.outputs)) if (/\/console(-style)?\.(js|css)$/.test(path)) visit(path);
+  let onEveryPage = 0;
+  let whenOpened = 0;
+  for (const [path, bytes] of gzipped) {
+    if (eager.has(path)) onEveryPage += bytes;
+    else if (path.endsWith('.js')) whenOpened += bytes;
+  }
+  return { onEveryPage, whenOpened };
 }
 
 /** The family's token operation (unsecured, its path ending in /token), which the client signs in with. */
@@ -59,6 +85,7 @@ export function consoleConfig(family: string, doc: OpenApiDocument): PageConfig 
     bundle: `openapi/${family}.json`,
     targets: TARGETS_FILE,
     client: { ...client, ...(token ? { token } : {}) },
+    operations: listOperations(doc).map((entry) => entry.operationId),
   };
 }
 
@@ -74,6 +101,9 @@ export function withConsole(html: string, config: PageConfig): string {
   const at = html.lastIndexOf('</body>');
   return `${html.slice(0, at)}${tags}${html.slice(at)}`;
 }
+
+/** Bytes as the README states them: kilobytes (1024 bytes), one decimal below 10 KB. */
+export const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
 
 /** Where the console sends by default: the sandbox and each family's mock, as `npm start` started them. */
 export function writeTargets(siteDir: string, targets: { sandbox?: string; mocks: Record<string, string> }): void {
