@@ -209,16 +209,18 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
             <button type="button" onClick={makeOne}>
               Make a tenant
             </button>{' '}
-            {tenant ? (
-              <span>
-                Tenant <strong>{tenant.name}</strong>, clientId <code>{tenant.clientId}</code>: the console signs in
-                with its credentials through <code>{client.token?.operationId}</code>; they stay in this tab.
-              </span>
-            ) : (
-              <span>
-                No tenant yet: <code>createTenant</code> makes one and the console keeps its credentials in this tab.
-              </span>
-            )}
+            <span role="status" aria-label="Tenant">
+              {tenant ? (
+                <>
+                  Tenant <strong>{tenant.name}</strong>, clientId <code>{tenant.clientId}</code>: the console signs in
+                  with its credentials through <code>{client.token?.operationId}</code>; they stay in this tab.
+                </>
+              ) : (
+                <>
+                  No tenant yet: <code>createTenant</code> makes one and the console keeps its credentials in this tab.
+                </>
+              )}
+            </span>
             {tenantMessage && <p role="alert">{tenantMessage}</p>}
           </>
         )}
