@@ -3,6 +3,7 @@
 import { buildSandboxPages } from './build-sandbox-pages.js';
 import { apiFamilies } from './lib/apis.js';
 import { startPrism, type PrismServer } from './lib/prism.js';
+import { writeTargets } from './lib/console-build.js';
 import { buildSite, siteDir } from './lib/site.js';
 import { listenOrExit, serveFolder } from './lib/static-server.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
@@ -62,6 +63,11 @@ try {
 }
 // Stopping already (a signal came during the start): stop() ends the process; nothing is announced.
 if (!stopping) {
+  // Where the references' console sends by default.
+  writeTargets(siteDir, {
+    ...(sandbox ? { sandbox: sandbox.url } : {}),
+    mocks: Object.fromEntries(mocks.map(({ name, server }) => [name, server.url])),
+  });
   console.log(`Documentation:      ${site.url}/`);
   for (const { name, server } of mocks) console.log(`${`${name} API mock:`.padEnd(20)}${server.url}`);
   if (sandbox)

@@ -1,5 +1,5 @@
-// Builds site/: the landing page, one Redoc reference per API (with TypeScript samples) and the guides
-// (site/guides/, from docs/guides/), all working offline; the sandbox control API's page is also the one the
+// Builds site/: the landing page, one Redoc reference per API (with TypeScript samples and the console that
+// sends requests, site/console/) and the guides (site/guides/, from docs/guides/), all working offline; the sandbox control API's page is also the one the
 // sandbox serves at /sandbox/docs.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { referencePagePath } from '../../src/sandbox/contract/reference.js';
 import { allApiFamilies, distDir, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
 import { bundleAll } from './bundle.js';
+import { buildConsole, consoleConfig, withConsole } from './console-build.js';
 import { runRedoclyJob, runRedoclyJobAsync, type RedoclyJob } from './redocly.js';
 import { collectInferred } from './inferred.js';
 import { renderLanding } from './landing.js';
@@ -120,9 +121,13 @@ export function buildSite(): { pages: string[] } {
     // The sandbox's page is the one it serves itself: built (or kept) there, and copied.
     if (family === SANDBOX_FAMILY) cpSync(writeSandboxReference(), join(siteDir, page));
     else writeReference(family, doc, join(siteDir, page));
+    // The site's copy gets the console; the page the sandbox serves at /sandbox/docs stays as Redoc made it.
+    const built = join(siteDir, page);
+    writeFileSync(built, withConsole(readFileSync(built, 'utf8'), consoleConfig(family, doc)));
     cpSync(join(distDir, `${family}.json`), join(siteDir, 'openapi', `${family}.json`));
     cpSync(join(distDir, `${family}.yaml`), join(siteDir, 'openapi', `${family}.yaml`));
   }
+  buildConsole(siteDir);
   const inferred = inputs.flatMap(({ family, doc }) => collectInferred(family, doc));
   const guides = readGuides();
   const references = inputs.map(({ doc, page }) => ({ title: `${doc.info.title} reference`, page }));

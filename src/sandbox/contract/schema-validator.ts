@@ -1,76 +1,34 @@
-// Validates values against the schemas of a bundled OpenAPI 3.1 document with Ajv in 2020-12 mode,
-// independently of Redocly. The sandbox's validators are compiled at build time (`standaloneValidators`, written
-// to the package's dist/validators/ by `npm run build`) and loaded from there; a schema with no compiled
-// validator, or a document that changed since, is compiled by Ajv when first used. Ajv itself is loaded only then.
+// Validates values against the schemas of a bundled OpenAPI 3.1 document with Ajv in 2020-12 mode
+// (set up in ajv-setup.ts), independently of Redocly. The sandbox's validators are compiled at build time
+// (`standaloneValidators`, written to the package's dist/validators/ by `npm run build`) and loaded from there; a
+// schema with no compiled validator, or a document that changed since, is compiled by Ajv when first used. Ajv
+// itself is loaded only then.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, Options, ValidateFunction } from 'ajv/dist/2020.js';
+import {
+  AJV_OPTIONS,
+  type AjvModules,
+  formatAjvErrors,
+  newAjv as newAjvWith,
+  rewriteRefs,
+  type SchemaValidator,
+} from './ajv-setup.js';
 import type { OpenApiDocument } from './document.js';
 
 const require = createRequire(import.meta.url);
-const COMPONENT_REF = '#/components/schemas/';
-/** OpenAPI's own schema keywords that JSON Schema 2020-12 does not know: annotations only. */
-const OPENAPI_ANNOTATIONS = ['example', 'discriminator', 'xml', 'externalDocs'];
 
-export interface SchemaValidator {
-  /** Problems of `value` against `schema` (an inline schema from the document, refs and all); empty when valid. */
-  validate(schema: unknown, value: unknown): string[];
-  /** The same check compiled once, for a caller that validates many values against one schema. */
-  compile(schema: unknown): (value: unknown) => string[];
-}
+export { formatAjvErrors, type SchemaValidator } from './ajv-setup.js';
 
-function collectExtensionKeywords(node: unknown, into: Set<string>): Set<string> {
-  if (Array.isArray(node)) {
-    for (const item of node) collectExtensionKeywords(item, into);
-  } else if (node && typeof node === 'object') {
-    for (const [key, value] of Object.entries(node)) {
-      if (key.startsWith('x-')) into.add(key);
-      collectExtensionKeywords(value, into);
-    }
-  }
-  return into;
-}
+/** Ajv and its formats, required when a validator is first compiled rather than at every start (CommonJS). */
+const ajvModules = (): AjvModules => ({
+  Ajv2020: (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020,
+  addFormats: require('ajv-formats') as typeof import('ajv-formats')['default'],
+});
 
-/** Deep copy with every `#/components/schemas/X` ref pointed at `<base>#/$defs/X`. */
-function rewriteRefs(node: unknown, base: string): unknown {
-  if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, base));
-  if (!node || typeof node !== 'object') return node;
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string') {
-      if (!value.startsWith(COMPONENT_REF))
-        throw new Error(`Unsupported $ref "${value}": bundle the description first.`);
-      copy[key] = `${base}#/$defs/${value.slice(COMPONENT_REF.length)}`;
-    } else copy[key] = rewriteRefs(value, base);
-  }
-  return copy;
-}
-
-export function formatAjvErrors(errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => {
-    const where = e.instancePath || '(root)';
-    const extra = e.keyword === 'additionalProperties' ? ` (\`${String(e.params.additionalProperty)}\`)` : '';
-    return `${where} ${e.message ?? e.keyword}${extra}`;
-  });
-}
-
-/** Ajv's settings for every validator, compiled at build time or when first used. */
-// strictRequired is off: a `then` branch may require a property the enclosing schema declares
-// (ramp/required-properties-defined lints that instead).
-const AJV_OPTIONS = { strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true } satisfies Options;
-
-/** Ajv set up for `doc`: its component schemas under `<id>#/$defs/`, its extension keywords as annotations. */
-function newAjv(doc: OpenApiDocument, id: string, extra: Options = {}): Ajv2020 {
-  // CommonJS packages, required when a validator is first compiled rather than at every start.
-  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const addFormats = require('ajv-formats') as typeof import('ajv-formats')['default'];
-  const ajv = new Ajv({ ...AJV_OPTIONS, ...extra });
-  addFormats(ajv);
-  for (const keyword of [...OPENAPI_ANNOTATIONS, ...collectExtensionKeywords(doc, new Set())]) ajv.addKeyword(keyword);
-  ajv.addSchema({ $id: id, $defs: rewriteRefs(doc.components?.schemas ?? {}, id) });
-  return ajv;
-}
+const newAjv = (doc: OpenApiDocument, id: string, extra: Options = {}): Ajv2020 =>
+  newAjvWith(ajvModules(), doc, id, extra);
 
 const sha256 = (...parts: string[]) =>
   parts.reduce((hash, part) => hash.update(part).update('\0'), createHash('sha256')).digest('hex');

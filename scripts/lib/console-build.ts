@@ -1,0 +1,112 @@
+// The console of the references (src/console/): bundled with esbuild into site/console/ (a small loader module,
+// and the panel with Preact, CodeMirror, Ajv and the `ramp-api` client, loaded when first opened; nothing from a
+// CDN), and added to each reference page
+// with a block saying which API the page documents. `npm start` writes site/console/targets.json, the addresses
+// of the sandbox and the mocks it started.
+import { buildSync } from 'esbuild';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { PageConfig } from '../../src/console/index.js';
+import type { OpenApiDocument } from './apis.js';
+import { repoRoot } from './apis.js';
+import { listOperations } from './openapi-lookup.js';
+import { clientOf } from './samples.js';
+
+const source = join(repoRoot, 'src', 'console');
+export const CONSOLE_DIR = 'console';
+export const TARGETS_FILE = `${CONSOLE_DIR}/targets.json`;
+
+export interface ConsoleWeight {
+  /** Gzipped bytes (level 9) every reference page loads: the loader, the chunks it imports, the stylesheet. */
+  onEveryPage: number;
+  /** Gzipped bytes loaded when a reader first opens the console (the panel's chunks; the bundle comes on top). */
+  whenOpened: number;
+}
+
+/** Builds the console into `<siteDir>/console/`; returns what it weighs, measured on the files written. */
+export function buildConsole(siteDir: string): ConsoleWeight {
+  const out = join(siteDir, CONSOLE_DIR);
+  mkdirSync(out, { recursive: true });
+  const { outputFiles, metafile } = buildSync({
+    entryPoints: { console: join(source, 'index.tsx'), 'console-style': join(source, 'console.css') },
+    outdir: out,
+    write: false,
+    bundle: true,
+    // The loader alone on every reference page; the panel (CodeMirror, Ajv, the client) when first opened.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    metafile: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'browser',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    legalComments: 'none',
+    logLevel: 'warning',
+    tsconfig: join(repoRoot, 'tsconfig.json'),
+    absWorkingDir: repoRoot,
+  });
+  const gzipped = new Map<string, number>();
+  for (const file of outputFiles) {
+    writeFileSync(file.path, file.contents);
+    gzipped.set(relative(repoRoot, file.path), gzipSync(file.contents, { level: 9 }).byteLength);
+  }
+  // What the page loads at once: the entry, what it imports statically (transitively), and the stylesheet.
+  const eager = new Set<string>();
+  const visit = (path: string) => {
+    if (eager.has(path)) return;
+    eager.add(path);
+    for (const imported of metafile.outputs[path]?.imports ?? [])
+      if (imported.kind === 'import-statement') visit(imported.path);
+  };
+  for (const path of Object.keys(metafile.outputs)) if (/\/console(-style)?\.(js|css)$/.test(path)) visit(path);
+  let onEveryPage = 0;
+  let whenOpened = 0;
+  for (const [path, bytes] of gzipped) {
+    if (eager.has(path)) onEveryPage += bytes;
+    else if (path.endsWith('.js')) whenOpened += bytes;
+  }
+  return { onEveryPage, whenOpened };
+}
+
+/** The family's token operation (unsecured, its path ending in /token), which the client signs in with. */
+function tokenOperation(doc: OpenApiDocument) {
+  const entry = listOperations(doc).find((e) => e.operation.security?.length === 0 && e.path.endsWith('/token'));
+  return entry ? { operationId: entry.operationId, method: entry.method, path: entry.path } : undefined;
+}
+
+export function consoleConfig(family: string, doc: OpenApiDocument): PageConfig {
+  const client = clientOf(family);
+  const token = client.auth === 'credentials' ? tokenOperation(doc) : undefined;
+  return {
+    family,
+    bundle: `openapi/${family}.json`,
+    targets: TARGETS_FILE,
+    client: { ...client, ...(token ? { token } : {}) },
+    operations: listOperations(doc).map((entry) => entry.operationId),
+  };
+}
+
+/** A reference page with the console added at the end of its body; Redoc's own markup is not touched. */
+export function withConsole(html: string, config: PageConfig): string {
+  if (!html.includes('</body>')) throw new Error(`The reference page of ${config.family} has no </body>.`);
+  const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  const tags = [
+    `<link rel="stylesheet" href="${CONSOLE_DIR}/console-style.css">`,
+    `<script type="application/json" id="ramp-console-config">${json}</script>`,
+    `<script type="module" src="${CONSOLE_DIR}/console.js"></script>`,
+  ].join('');
+  const at = html.lastIndexOf('</body>');
+  return `${html.slice(0, at)}${tags}${html.slice(at)}`;
+}
+
+/** Bytes as the README states them: kilobytes (1024 bytes), one decimal below 10 KB. */
+export const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+
+/** Where the console sends by default: the sandbox and each family's mock, as `npm start` started them. */
+export function writeTargets(siteDir: string, targets: { sandbox?: string; mocks: Record<string, string> }): void {
+  mkdirSync(join(siteDir, CONSOLE_DIR), { recursive: true });
+  writeFileSync(join(siteDir, TARGETS_FILE), `${JSON.stringify(targets, null, 2)}\n`);
+}

@@ -1,0 +1,464 @@
+// The console of one operation: where to send it, what to send (from the description's examples, checked before
+// sending), the answer as it came and as the description judges it, and the same call as TypeScript and curl.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { OpenApiDocument } from '../sandbox/contract/document.js';
+import type { OperationEntry } from '../sandbox/contract/lookup.js';
+import type { Route } from '../sandbox/contract/routes.js';
+import { BodyEditor } from './editor.js';
+import {
+  buildCall,
+  checkAnswer,
+  documentedStatuses,
+  initialInputs,
+  inputKey,
+  type Inputs,
+  parameterInputs,
+  type Problem,
+  requestProblems,
+  type Verdict,
+} from './model.js';
+import { type ClientInfo, curlLine, type SampleInput, typeScriptSample } from './samples.js';
+import { type Auth, type Exchange, send } from './send.js';
+import { makeTenant, readTenant, type Tenant } from './tenant.js';
+
+export interface Targets {
+  /** The local sandbox's origin, when `npm start` runs one. */
+  sandbox?: string;
+  /** The Prism mock of each family, by family. */
+  mocks?: Record<string, string>;
+}
+
+export interface ConsoleProps {
+  family: string;
+  doc: OpenApiDocument;
+  entry: OperationEntry;
+  route: Route;
+  client: ClientInfo;
+  targets: Targets;
+  onClose(): void;
+}
+
+type TargetKind = 'sandbox' | 'mock' | 'other';
+
+interface Outcome {
+  exchange?: Exchange;
+  verdict?: Verdict;
+  message?: string;
+  /** The request broke the description and was sent anyway. */
+  onPurpose: boolean;
+}
+
+/** Prism checks only that a secured call carries a bearer token: any will do, and none is a secret. */
+const MOCK_TOKEN = 'prism-mock-accepts-any-token';
+const TARGET_KEY = 'ramp-console-target';
+const OTHER_KEY = 'ramp-console-other-url';
+
+export function Console({ family, doc, entry, route, client, targets, onClose }: ConsoleProps) {
+  const mock = targets.mocks?.[family];
+  const [kind, setKind] = useState<TargetKind>(
+    () =>
+      (sessionStorage.getItem(TARGET_KEY) as TargetKind | null) ??
+      (targets.sandbox ? 'sandbox' : mock ? 'mock' : 'other'),
+  );
+  const [otherUrl, setOtherUrl] = useState(() => sessionStorage.getItem(OTHER_KEY) ?? '');
+  const baseUrl = kind === 'sandbox' ? (targets.sandbox ?? '') : kind === 'mock' ? (mock ?? '') : otherUrl.trim();
+  const [tenant, setTenant] = useState<Tenant | undefined>(() => readTenant(targets.sandbox));
+  const [tenantMessage, setTenantMessage] = useState('');
+  const [typedCredentials, setTypedCredentials] = useState('{}');
+  const [adminToken, setAdminToken] = useState('');
+  const [preferCode, setPreferCode] = useState('');
+  const [inputs, setInputs] = useState<Inputs>(() => withTenant(initialInputs(doc, entry), entry, tenant));
+  const [outcome, setOutcome] = useState<Outcome>();
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => sessionStorage.setItem(TARGET_KEY, kind), [kind]);
+  useEffect(() => sessionStorage.setItem(OTHER_KEY, otherUrl), [otherUrl]);
+  // Another operation: its own inputs, and no answer yet.
+  useEffect(() => {
+    setInputs(withTenant(initialInputs(doc, entry), entry, tenant));
+    setOutcome(undefined);
+    setPreferCode('');
+  }, [entry]);
+
+  const secured = route.secured;
+  const isTokenOperation = client.token?.operationId === entry.operationId;
+  const useTenant = kind === 'sandbox' && family !== 'sandbox' && tenant !== undefined;
+  const credentials = useTenant ? tenant[family === 'business' ? 'businessCredentials' : 'v1Credentials'] : undefined;
+  /** The token operation itself, with credentials at hand, sends them as its body without showing them. */
+  const credentialsAsBody = isTokenOperation && (useTenant || (kind === 'other' && typedCredentials.trim() !== ''));
+  const auth: Auth =
+    client.auth === 'adminToken'
+      ? adminToken
+        ? { adminToken }
+        : undefined
+      : useTenant
+        ? { credentials }
+        : kind === 'mock'
+          ? { token: MOCK_TOKEN }
+          : kind === 'other'
+            ? { credentials: parseOr(typedCredentials, {}) }
+            : undefined;
+
+  const call = useMemo(() => {
+    const built = buildCall(entry, inputs);
+    if (credentialsAsBody) {
+      built.body = useTenant ? credentials : parseOr(typedCredentials, {});
+      delete built.bodyError;
+    }
+    return built;
+  }, [entry, inputs, credentialsAsBody, credentials, typedCredentials]);
+  const problems = useMemo(() => requestProblems(route, entry, call), [route, entry, call]);
+  const extraHeaders: Record<string, string> = kind === 'mock' && preferCode ? { Prefer: `code=${preferCode}` } : {};
+  const sample: SampleInput = {
+    client,
+    baseUrl: baseUrl || 'http://127.0.0.1:4020',
+    operationId: entry.operationId,
+    method: entry.method,
+    path: entry.path,
+    secured,
+    signed: client.auth === 'adminToken' && adminToken !== '',
+    ...(kind === 'mock' && client.auth === 'credentials' && secured ? { fixedToken: MOCK_TOKEN } : {}),
+    takesBody: entry.operation.requestBody !== undefined,
+    call,
+    extraHeaders,
+    credentialsBody: credentialsAsBody,
+  };
+  const needsTenant = kind === 'sandbox' && family !== 'sandbox' && secured && !tenant;
+
+  const sendNow = async () => {
+    setSending(true);
+    const onPurpose = problems.length > 0;
+    const result = await send({
+      family,
+      baseUrl,
+      auth,
+      operationId: entry.operationId,
+      ...(client.token ? { token: client.token } : {}),
+      call,
+      takesBody: entry.operation.requestBody !== undefined,
+      extraHeaders,
+    });
+    setSending(false);
+    if (!result.ok) return setOutcome({ message: result.message, onPurpose });
+    const verdict = checkAnswer(route, entry, result.exchange.status, result.exchange.bodyText);
+    setOutcome({ exchange: result.exchange, verdict, onPurpose });
+  };
+
+  const makeOne = async () => {
+    if (!targets.sandbox) return;
+    setTenantMessage('Making a tenant...');
+    try {
+      const made = await makeTenant(targets.sandbox);
+      setTenant(made);
+      setInputs((now) => withTenant(now, entry, made));
+      setTenantMessage('');
+    } catch (error) {
+      setTenantMessage((error as Error).message);
+    }
+  };
+
+  const heading = `${entry.method.toUpperCase()} ${entry.path}`;
+  return (
+    <aside class="rc-console" aria-label={`Console: ${entry.operationId}`}>
+      <header class="rc-head">
+        <h2>
+          Try <code>{entry.operationId}</code>
+        </h2>
+        <button type="button" class="rc-close" onClick={onClose}>
+          Close the console
+        </button>
+      </header>
+      <p class="rc-op">
+        <code>{heading}</code>
+      </p>
+
+      <fieldset class="rc-targets">
+        <legend>Send to</legend>
+        {targets.sandbox && (
+          <label>
+            <input type="radio" name="rc-target" checked={kind === 'sandbox'} onChange={() => setKind('sandbox')} />
+            The local sandbox <code>{targets.sandbox}</code>
+          </label>
+        )}
+        {mock && (
+          <label>
+            <input type="radio" name="rc-target" checked={kind === 'mock'} onChange={() => setKind('mock')} />
+            The Prism mock <code>{mock}</code>
+          </label>
+        )}
+        <label>
+          <input type="radio" name="rc-target" checked={kind === 'other'} onChange={() => setKind('other')} />
+          Another address
+        </label>
+        {kind === 'other' && (
+          <label class="rc-field">
+            Base URL
+            <input
+              type="url"
+              value={otherUrl}
+              placeholder="https://api.example.co"
+              onInput={(e) => setOtherUrl(e.currentTarget.value)}
+            />
+          </label>
+        )}
+      </fieldset>
+
+      <section class="rc-auth" aria-label="Signing in">
+        {kind === 'sandbox' && family !== 'sandbox' && (
+          <>
+            <button type="button" onClick={makeOne}>
+              Make a tenant
+            </button>{' '}
+            <span role="status" aria-label="Tenant">
+              {tenant ? (
+                <>
+                  Tenant <strong>{tenant.name}</strong>, clientId <code>{tenant.clientId}</code>: the console signs in
+                  with its credentials through <code>{client.token?.operationId}</code>; they stay in this tab.
+                </>
+              ) : (
+                <>
+                  No tenant yet: <code>createTenant</code> makes one and the console keeps its credentials in this tab.
+                </>
+              )}
+            </span>
+            {tenantMessage && <p role="alert">{tenantMessage}</p>}
+          </>
+        )}
+        {kind === 'mock' && client.auth === 'credentials' && secured && (
+          <p>
+            The mock checks only that a token is sent: the console sends <code>{MOCK_TOKEN}</code>.
+          </p>
+        )}
+        {kind === 'other' && client.auth === 'credentials' && (secured || isTokenOperation) && (
+          <label class="rc-field">
+            Credentials (the body of {client.token?.operationId}, JSON)
+            <input
+              type="password"
+              autocomplete="off"
+              value={typedCredentials}
+              onInput={(e) => setTypedCredentials(e.currentTarget.value)}
+            />
+          </label>
+        )}
+        {client.auth === 'adminToken' && (
+          <label class="rc-field">
+            Admin token (only for a sandbox started with one)
+            <input
+              type="password"
+              autocomplete="off"
+              value={adminToken}
+              onInput={(e) => setAdminToken(e.currentTarget.value)}
+            />
+          </label>
+        )}
+        {kind === 'mock' && (
+          <label class="rc-field">
+            Ask the mock for status
+            <select value={preferCode} onChange={(e) => setPreferCode(e.currentTarget.value)}>
+              <option value="">the mock's choice</option>
+              {documentedStatuses(entry)
+                .filter((s) => /^\d{3}$/.test(s))
+                .map((s) => (
+                  <option value={s}>{s}</option>
+                ))}
+            </select>
+          </label>
+        )}
+      </section>
+
+      <Parameters entry={entry} inputs={inputs} setInputs={setInputs} problems={problems} />
+
+      {entry.operation.requestBody &&
+        (credentialsAsBody ? (
+          <p class="rc-note">
+            Body: the credentials {useTenant ? `of tenant ${tenant?.name}` : 'typed above'}, kept in this tab (the
+            samples read <code>{client.env.secret}</code>).
+          </p>
+        ) : (
+          <div class="rc-body">
+            <span class="rc-label" id="rc-body-label">
+              Request body (JSON)
+            </span>
+            <BodyEditor
+              label="Request body (JSON)"
+              value={inputs.bodyText}
+              onChange={(bodyText) => setInputs((now) => ({ ...now, bodyText }))}
+              problems={problems}
+            />
+          </div>
+        ))}
+
+      <section class="rc-check" aria-label="Request check">
+        {problems.length === 0 ? (
+          <p>The request follows the description.</p>
+        ) : (
+          <>
+            <p>The request breaks the description; it can still be sent, to try a refusal:</p>
+            <ProblemList problems={problems} />
+          </>
+        )}
+      </section>
+      {needsTenant && <p class="rc-note">Make a tenant first: this operation needs its token.</p>}
+      <button type="button" class="rc-send" disabled={sending || !baseUrl} onClick={sendNow}>
+        {sending ? 'Sending...' : problems.length ? 'Send anyway (breaks the description)' : 'Send'}
+      </button>
+
+      {outcome && <Answer outcome={outcome} />}
+
+      <Sample title="TypeScript sample" text={typeScriptSample(sample)} />
+      <Sample title="curl" text={curlLine(sample)} />
+    </aside>
+  );
+}
+
+function Parameters({
+  entry,
+  inputs,
+  setInputs,
+  problems,
+}: {
+  entry: OperationEntry;
+  inputs: Inputs;
+  setInputs: (update: (now: Inputs) => Inputs) => void;
+  problems: Problem[];
+}) {
+  const list = parameterInputs(entry);
+  if (list.length === 0) return null;
+  return (
+    <fieldset class="rc-params">
+      <legend>Parameters</legend>
+      {list.map((p) => {
+        const id = `rc-${p.in}-${p.name}`;
+        const own = problems.filter((problem) => problem.where === `${p.in} ${p.name}`);
+        return (
+          <div class="rc-param">
+            <label for={id}>
+              {p.name} ({p.in}
+              {p.required ? ', required' : ''})
+            </label>
+            <input
+              id={id}
+              value={inputs.values[inputKey(p)] ?? ''}
+              aria-describedby={`${id}-rules`}
+              aria-invalid={own.length > 0}
+              onInput={(e) => {
+                const value = e.currentTarget.value;
+                setInputs((now) => ({ ...now, values: { ...now.values, [inputKey(p)]: value } }));
+              }}
+            />
+            <small id={`${id}-rules`}>
+              {p.constraints || 'any value'}
+              {own.map((problem) => ` (${problem.message})`).join('')}
+            </small>
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+function ProblemList({ problems }: { problems: Problem[] }) {
+  return (
+    <ul class="rc-problems">
+      {problems.map((p) => (
+        <li>
+          <code>{p.where}</code> {p.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Answer({ outcome }: { outcome: Outcome }) {
+  const { exchange, verdict, message, onPurpose } = outcome;
+  return (
+    <section class="rc-answer" aria-label="Answer">
+      <h3>Answer</h3>
+      {onPurpose && <p class="rc-note">Sent on purpose against the description.</p>}
+      {message && <p role="alert">{message}</p>}
+      {exchange && verdict && (
+        <>
+          <p class="rc-status">
+            <strong>HTTP {exchange.status}</strong> {exchange.statusText} in {Math.round(exchange.ms)} ms
+          </p>
+          <div role="status" class={verdict.problems.length ? 'rc-verdict rc-bad' : 'rc-verdict rc-good'}>
+            {verdict.problems.length === 0 ? (
+              <p>Checked: the answer matches the documented {verdict.documented} response.</p>
+            ) : (
+              <>
+                <p>
+                  Checked: the answer breaks the description
+                  {verdict.documented ? ` (documented ${verdict.documented} response)` : ''}:
+                </p>
+                <ProblemList problems={verdict.problems} />
+              </>
+            )}
+          </div>
+          <details>
+            <summary>Response headers ({exchange.responseHeaders.length})</summary>
+            <pre>{exchange.responseHeaders.map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
+          </details>
+          <details>
+            <summary>Request as sent</summary>
+            <pre>
+              {`${exchange.method} ${exchange.url}\n${exchange.requestHeaders.map(([k, v]) => `${k}: ${v}`).join('\n')}${exchange.requestBody ? `\n\n${exchange.requestBody}` : ''}`}
+            </pre>
+          </details>
+          <section aria-label="Response body">
+            <pre class="rc-response">{pretty(exchange.bodyText)}</pre>
+          </section>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Sample({ title, text }: { title: string; text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <section class="rc-sample" aria-label={title}>
+      <h3>{title}</h3>
+      <button
+        type="button"
+        onClick={async () => {
+          await navigator.clipboard?.writeText(text).catch(() => undefined);
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        }}
+      >
+        {copied ? 'Copied' : `Copy the ${title}`}
+      </button>
+      <pre>
+        <code>{text}</code>
+      </pre>
+    </section>
+  );
+}
+
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function parseOr(text: string, fallback: unknown): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
+/** The tenant's values in the parameters that carry them: `clientId` and the registration header. */
+function withTenant(inputs: Inputs, entry: OperationEntry, tenant: Tenant | undefined): Inputs {
+  if (!tenant) return inputs;
+  const values = { ...inputs.values };
+  for (const p of entry.parameters) {
+    if (p.name === 'clientId') values[inputKey(p as { in: string; name: string })] = tenant.clientId;
+    if (String(p.name).toLowerCase() === 'x-integration-register')
+      values[inputKey(p as { in: string; name: string })] = tenant.integrationRegister;
+  }
+  return { ...inputs, values };
+}

@@ -1,0 +1,134 @@
+// The call as text: a TypeScript sample with the `ramp-api` client and a curl line, both built from the same
+// request the console sends. Credentials and tokens are never in them: each reads an environment variable.
+import type { Call } from './model.js';
+
+/** How a family's client is made and authenticated, as scripts/lib/samples.ts describes it for the docs. */
+export interface ClientInfo {
+  create: string;
+  from: string;
+  variable: string;
+  auth: 'credentials' | 'adminToken';
+  env: { url: string; secret: string };
+  /** The family's token operation (`createToken`, `createClientToken`), for the families signed in with credentials. */
+  token?: { operationId: string; method: string; path: string };
+}
+
+export interface SampleInput {
+  client: ClientInfo;
+  baseUrl: string;
+  operationId: string;
+  method: string;
+  /** The path template (`/api/accounts/{clientId}`). */
+  path: string;
+  secured: boolean;
+  /** Whether the console sends a token: an admin token for the control API only when one was given. */
+  signed: boolean;
+  takesBody: boolean;
+  call: Call;
+  /** Headers the console adds (Prism's `Prefer`). */
+  extraHeaders: Record<string, string>;
+  /** The body is the family's credentials (the token operation): the samples read them from the environment. */
+  credentialsBody?: boolean;
+  /** A token sent as it is instead of signing in (a mock, which takes any): not a secret. */
+  fixedToken?: string;
+}
+
+const isIdentifier = (name: string) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
+
+/** A string as TypeScript source, in single quotes. */
+const quoted = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+
+/** A value as TypeScript source, indented; keys unquoted where they can be, strings in single quotes. */
+function literal(value: unknown, indent: string): string {
+  if (value === undefined) return 'undefined';
+  return JSON.stringify(value, null, 2)
+    .replace(/"((?:[^"\\]|\\.)*)"/g, (_, inner: string) => quoted(JSON.parse(`"${inner}"`) as string))
+    .replace(/^(\s*)'([^']+)':/gm, (_, space: string, name: string) =>
+      isIdentifier(name) ? `${space}${name}:` : `${space}'${name}':`,
+    )
+    .split('\n')
+    .join(`\n${indent}`);
+}
+
+const plainHttpElsewhere = (baseUrl: string) => {
+  try {
+    const url = new URL(baseUrl);
+    return url.protocol === 'http:' && !/^(127\.|localhost$|\[::1\]$)/.test(url.hostname);
+  } catch {
+    return false;
+  }
+};
+
+export function typeScriptSample(input: SampleInput): string {
+  const { client, call } = input;
+  const lines: string[] = [`import { ${client.create} } from '${client.from}';`, ''];
+  if (input.credentialsBody) lines.push(`// ${client.env.secret}: the body of ${input.operationId}, as JSON.`);
+  const options = [`  baseUrl: ${literal(input.baseUrl, '')},`];
+  if (input.secured && input.fixedToken) {
+    lines.push('// A Prism mock checks only that a token is sent.');
+    options.push(`  auth: { token: ${literal(input.fixedToken, '')} },`);
+  } else if (input.secured && client.auth === 'credentials') {
+    lines.push(`// ${client.env.secret}: the body of ${client.token?.operationId ?? 'the token call'}, as JSON.`);
+    options.push(`  auth: { credentials: JSON.parse(process.env.${client.env.secret} ?? '{}') },`);
+  } else if (input.signed) {
+    lines.push(`// ${client.env.secret}: the sandbox's admin token.`);
+    options.push(`  adminToken: process.env.${client.env.secret},`);
+  }
+  if (plainHttpElsewhere(input.baseUrl)) options.push('  allowInsecureHttp: true,');
+  // The console sends each request once; the sample does the same.
+  options.push('  retry: false,');
+  lines.push(`const ${client.variable} = ${client.create}({`, ...options, '});', '');
+  const params = Object.fromEntries(
+    (['path', 'query', 'header'] as const)
+      .filter((where) => Object.keys(call[where]).length > 0)
+      .map((where) => [where, call[where]]),
+  );
+  const args: string[] = [];
+  if (Object.keys(params).length) args.push(`  params: ${literal(params, '  ')},`);
+  if (input.takesBody && input.credentialsBody)
+    args.push(`  body: JSON.parse(process.env.${client.env.secret} ?? '{}'),`);
+  else if (input.takesBody && call.body !== undefined) args.push(`  body: ${literal(call.body, '  ')},`);
+  if (Object.keys(input.extraHeaders).length) args.push(`  headers: ${literal(input.extraHeaders, '  ')},`);
+  const argument = args.length ? `{\n${args.join('\n')}\n}` : '';
+  lines.push(
+    `const { response, data, error } = await ${client.variable}.${input.operationId}(${argument});`,
+    'console.log(response.status, JSON.stringify(data ?? error));',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** The URL the request goes to: the path's parameters filled in, the query appended. */
+export function requestUrl(baseUrl: string, path: string, call: Call): string {
+  const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(call.path[name] ?? `{${name}}`));
+  const query = new URLSearchParams(Object.entries(call.query).map(([k, v]) => [k, String(v)])).toString();
+  return `${baseUrl.replace(/\/+$/, '')}${filled}${query ? `?${query}` : ''}`;
+}
+
+export function curlLine(input: SampleInput): string {
+  const { client, call } = input;
+  const tokenVariable =
+    client.auth === 'credentials' ? client.env.secret.replace(/CREDENTIALS$/, 'TOKEN') : client.env.secret;
+  const lines: string[] = [];
+  const parts = [`curl -i -X ${input.method.toUpperCase()} ${shellQuote(requestUrl(input.baseUrl, input.path, call))}`];
+  if (input.secured && input.fixedToken) {
+    parts.push(`-H ${shellQuote(`Authorization: Bearer ${input.fixedToken}`)}`);
+  } else if ((input.secured && client.auth === 'credentials') || input.signed) {
+    if (client.auth === 'credentials' && client.token)
+      lines.push(
+        `# ${tokenVariable}: an access token from ${client.token.operationId} (${client.token.method.toUpperCase()} ${client.token.path} with ${client.env.secret} as its body).`,
+      );
+    parts.push(`-H "Authorization: Bearer $${tokenVariable}"`);
+  }
+  for (const [name, value] of Object.entries({ ...call.header, ...input.extraHeaders }))
+    parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  if (input.takesBody && input.credentialsBody) {
+    lines.push(`# ${client.env.secret}: the body of ${input.operationId}, as JSON.`);
+    parts.push(`-H 'Content-Type: application/json'`, `--data-raw "$${client.env.secret}"`);
+  } else if (input.takesBody && call.body !== undefined) {
+    parts.push(`-H 'Content-Type: application/json'`, `--data-raw ${shellQuote(JSON.stringify(call.body))}`);
+  }
+  lines.push(parts.join(' \\\n  '));
+  return `${lines.join('\n')}\n`;
+}
