@@ -155,7 +155,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await loadClockOffset(db),
     db.shared ? () => loadClockOffset(db) : undefined,
   );
-  const instance = createInstanceState(createEventCatalog());
+  const instance = createInstanceState(createEventCatalog(bundles.find((b) => b.family === 'v1')?.doc));
   const events = await startEvents(db, clock, endpoints);
   undo.push(() => events.close());
   const violations: string[] = [];

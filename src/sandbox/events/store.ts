@@ -92,19 +92,27 @@ export function webhookSchemas(doc: OpenApiDocument): Map<string, unknown> {
 }
 
 /** The events of the v1 description `doc` (default: the package's bundle), for one sandbox. */
-export function createEventCatalog(doc: OpenApiDocument = readBundleFile('v1')): EventCatalog {
-  const schemas = webhookSchemas(doc);
-  let validator: SchemaValidator | undefined;
+export function createEventCatalog(doc?: OpenApiDocument): EventCatalog {
+  // Read when first needed (the first event, or a list of them): nothing of it is needed to start.
+  let loaded: { doc: OpenApiDocument; schemas: Map<string, unknown>; validator?: SchemaValidator } | undefined;
+  const events = () => {
+    if (!loaded) {
+      const v1 = doc ?? readBundleFile('v1');
+      loaded = { doc: v1, schemas: webhookSchemas(v1) };
+    }
+    return loaded;
+  };
   const check = (event: string, payload: unknown): string[] => {
-    const schema = schemas.get(event);
+    const known = events();
+    const schema = known.schemas.get(event);
     if (!schema) throw new Error(`The v1 description lists no event ${event}.`);
-    validator ??= createSchemaValidator(doc, validatorId(EVENTS_VALIDATORS), {
+    known.validator ??= createSchemaValidator(known.doc, validatorId(EVENTS_VALIDATORS), {
       precompiled: precompiledValidators(EVENTS_VALIDATORS),
     });
-    return validator.validate(schema, payload);
+    return known.validator.validate(schema, payload);
   };
   return {
-    documented: () => [...schemas.keys()],
+    documented: () => [...events().schemas.keys()],
     check,
     emit: (ctx, tenantId, event, data) => emitEvent(ctx, check, tenantId, event, data),
   };

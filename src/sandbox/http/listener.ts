@@ -27,6 +27,7 @@ function send(
     'content-length': Buffer.byteLength(text),
     'cache-control': 'no-store',
     'content-security-policy': JSON_POLICY,
+    ...COMMON_HEADERS,
     ...headers,
     ...unread,
   });
@@ -47,15 +48,16 @@ export function createListener(
   return createServer((req, res) => {
     void (async () => {
       const method = (req.method ?? 'GET').toLowerCase();
-      for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
       try {
         guard.checkHost(req);
         if (method === 'options' && req.headers.origin !== undefined) {
-          res.writeHead(204, { ...guard.preflight(req), 'content-length': 0 }).end();
+          res.writeHead(204, { ...COMMON_HEADERS, ...guard.preflight(req), 'content-length': 0 }).end();
           return;
         }
         guard.checkOrigin(req, method);
-        for (const [name, value] of Object.entries(guard.corsHeaders(req))) res.setHeader(name, value);
+        // Only a request from a web page carries an Origin; the clients, curl and tests send none.
+        if (req.headers.origin !== undefined)
+          for (const [name, value] of Object.entries(guard.corsHeaders(req))) res.setHeader(name, value);
         const target = requestTarget(req.url ?? '/');
         if (method === 'get' && target.pathname === '/sandbox/openapi.json' && controlDoc)
           return send(res, 200, JSON.stringify(controlDoc));
