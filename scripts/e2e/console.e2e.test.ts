@@ -11,7 +11,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchChromium } from '../../src/testing/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allApiFamilies, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from '../lib/apis.js';
 import { redocRoute } from '../lib/landing.js';
@@ -23,7 +24,6 @@ import { until } from '../../src/testing/until.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const reports = join(repoRoot, 'reports');
 const work = mkdtempSync(join(tmpdir(), 'ramp-console-e2e-'));
 
@@ -61,19 +61,7 @@ beforeAll(async () => {
       [...output.matchAll(/^(\S+) API mock:\s+(http:\/\/\S+)/gm)].map((m) => [m[1]!, m[2]!] as [string, string]),
     ),
   };
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: addresses.site });
   await context.route('**/*', (route) => {

@@ -7,7 +7,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../src/testing/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allApiFamilies, apiFamilies, readBundle, repoRoot, SANDBOX_FAMILY } from '../lib/apis.js';
 import { collectInferred } from '../lib/inferred.js';
@@ -20,7 +21,6 @@ import { buildSite, siteDir } from '../lib/site.js';
 import { serveFolder, type StaticServer } from '../lib/static-server.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const reports = join(repoRoot, 'reports');
 let server: StaticServer;
 let browser: Browser;
@@ -30,19 +30,7 @@ beforeAll(async () => {
   buildSite();
   server = await serveFolder(siteDir);
   sandbox = await startSandbox({ memory: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   mkdirSync(reports, { recursive: true });
 });
 afterAll(async () => {

@@ -3,7 +3,8 @@
 // forms (the body-less resetSandbox and approveUser, and createTenant with a JSON-looking text/plain body) change
 // nothing, and its script cannot read the control API; meanwhile the dashboard's own buttons still work in the
 // same browser.
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchChromium } from '../../testing/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from 'ramp-api';
 import { createSandboxClient, type SandboxClient } from 'ramp-api/sandbox';
@@ -11,7 +12,6 @@ import { startLocalServer, type LocalServer } from '../../testing/local-server.j
 import { registerExampleUser } from '../../testing/sandbox-users.js';
 import { startSandbox, type Sandbox } from '../server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** How long a page or the API may take to show a change on this busy machine. */
 const SHOWN_MS = 15_000;
 
@@ -58,19 +58,7 @@ beforeAll(async () => {
   hostile = await startLocalServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hostilePage());
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../testing/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createV1Client, orThrow, type V1Client } from 'ramp-api';
 import { createSandboxClient, type SandboxClient } from 'ramp-api/sandbox';
@@ -21,7 +22,6 @@ import { registerExampleUser } from '../../testing/sandbox-users.js';
 import { until } from '../../testing/until.js';
 import { startSandbox, type Sandbox } from '../server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const reports = join(repoRoot, 'reports');
 const ADMIN_TOKEN = `adm_${randomUUID()}`;
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -90,19 +90,7 @@ beforeAll(async () => {
       .end('<!doctype html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>');
   });
   failing = await startEventReceiver('error500');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
