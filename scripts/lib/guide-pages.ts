@@ -14,7 +14,8 @@ export interface ReferenceLink {
   page: string;
 }
 
-const esc = (text: unknown) =>
+/** `text` escaped for HTML text and attribute values. */
+export const esc = (text: unknown) =>
   String(text ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -5,14 +5,7 @@ import type { InferredItem } from './inferred.js';
 import { listOperations } from './openapi-lookup.js';
 import { clientOf } from './samples.js';
 import type { Guide } from './guides.js';
-import { searchBox } from './guide-pages.js';
-
-const esc = (text: unknown) =>
-  String(text ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+import { esc, searchBox } from './guide-pages.js';
 /** Inline `code` spans of the descriptions, escaped. */
 const prose = (text: unknown) =>
   esc(text)

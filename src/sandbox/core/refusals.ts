@@ -19,10 +19,14 @@ export class Refusal extends Error {
   }
 }
 
-/** The answer's body: the control API's error schema has `error` and `message` only; the service's families take details. */
-export function refusalBody(refusal: Refusal, family: string): Record<string, unknown> {
+/**
+ * The answer's body, shaped here only: `error` and `message`, and the refusal's details on an operation of the
+ * service's families (`family`); the control API's error schema, and an answer given before any operation is
+ * known (no `family`), have `error` and `message` only.
+ */
+export function refusalBody(refusal: Refusal, family?: string): Record<string, unknown> {
   const body = { error: refusal.code, message: refusal.message };
-  return family === 'sandbox' ? body : { ...body, ...refusal.details };
+  return family === undefined || family === 'sandbox' ? body : { ...body, ...refusal.details };
 }
 
 /** 400 or 422: the status the operation documents for a request that breaks its description. */

@@ -5,7 +5,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { OpenApiDocument } from '../contract/document.js';
 import { readReferencePage } from '../contract/reference.js';
 import type { Route } from '../contract/router.js';
-import { Refusal, refusals } from '../core/refusals.js';
+import { Refusal, refusalBody, refusals } from '../core/refusals.js';
 import { answerOperation, type Pipeline } from '../pipeline/index.js';
 import { findRoute, requestTarget } from '../pipeline/target.js';
 import { unbuiltDocsPage } from './docs-page.js';
@@ -35,7 +35,7 @@ function send(
 }
 
 const sendRefusal = (res: ServerResponse, refusal: Refusal) =>
-  send(res, refusal.status, JSON.stringify({ error: refusal.code, message: refusal.message }));
+  send(res, refusal.status, JSON.stringify(refusalBody(refusal)));
 
 export function createListener(
   routes: readonly Route[],

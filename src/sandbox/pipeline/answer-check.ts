@@ -1,7 +1,7 @@
 // Stage 7, the answer check: every answer against the operation's documented responses. One that breaks the
 // description is recorded and, by default, replaced with a 500 naming the operation and the field.
 import type { Route } from '../contract/router.js';
-import { refusals } from '../core/refusals.js';
+import { refusalBody, refusals } from '../core/refusals.js';
 
 export type CheckAnswer = (route: Route, status: number, body: unknown) => { status: number; body: unknown };
 
@@ -14,6 +14,6 @@ export function createAnswerCheck(violations: string[], onViolation: 'fail' | 'l
     console.error(`[sandbox] ${message}`);
     if (onViolation === 'log') return { status, body };
     const violation = refusals.contractViolation(message);
-    return { status: violation.status, body: { error: violation.code, message: violation.message } };
+    return { status: violation.status, body: refusalBody(violation) };
   };
 }
