@@ -10,6 +10,7 @@
 //   forEachStore(name, body)  one describe block per store under test: `forEachStore('flows', (store) => { const
 //                             sandbox = useSandbox({ store }); it(...) })`.
 //   storeNamed(name)          one store of the matrix, or undefined when this run has none (`describe.skipIf`).
+//   newPostgresDatabase()     a fresh database of the run's cluster, for a sandbox started as a process.
 //
 // `options` are startSandbox's, plus `store` (default: PGlite in memory) and `shareWith` (another sandbox of this
 // fixture whose PostgreSQL database this one opens too: several instances on one database). Options naming a
@@ -18,8 +19,6 @@
 import { afterAll, beforeAll, describe, inject, onTestFinished } from 'vitest';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/server.js';
 import { createDatabase } from './postgres.js';
-
-export { createDatabase };
 
 export type StoreName = 'PGlite' | 'PostgreSQL';
 
@@ -43,11 +42,17 @@ const PGLITE: StoreUnderTest = { name: 'PGlite', options: async () => ({ memory:
 export function storesUnderTest(): StoreUnderTest[] {
   const adminUrl = inject('postgresUrl');
   if (!adminUrl) return [PGLITE];
-  return [PGLITE, { name: 'PostgreSQL', options: async () => ({ databaseUrl: await createDatabase(adminUrl) }) }];
+  return [PGLITE, { name: 'PostgreSQL', options: async () => ({ databaseUrl: await newPostgresDatabase() }) }];
 }
 
 export function storeNamed(name: StoreName): StoreUnderTest | undefined {
   return storesUnderTest().find((store) => store.name === name);
+}
+
+export async function newPostgresDatabase(): Promise<string> {
+  const adminUrl = inject('postgresUrl');
+  if (!adminUrl) throw new Error('This run has no PostgreSQL cluster: skip the suite with storeNamed.');
+  return createDatabase(adminUrl);
 }
 
 export function forEachStore(name: string, body: (store: StoreUnderTest) => void): void {

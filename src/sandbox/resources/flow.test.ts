@@ -1,13 +1,19 @@
 // The sandbox, driven over HTTP with the typed clients: the README quickstart as written, then every refusal
 // the source documents (and those the sandbox chose where it is silent).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BusinessClient, createBusinessClient, createV1Client, orThrow, type V1Client } from '../client/index.js';
-import { createSandboxClient, type SandboxClient } from '../client/sandbox/client.js';
-import { runReadmeBlock } from '../testing/readme-block.js';
-import { sandboxToken } from '../testing/sandbox-users.js';
-import { forEachStore, sandboxInTest, type TestSandbox, useSandbox } from '../testing/sandbox-fixture.js';
-import { readBundleFile } from './contract/document.js';
-import { REFUSALS } from './core/refusals.js';
+import {
+  type BusinessClient,
+  createBusinessClient,
+  createV1Client,
+  orThrow,
+  type V1Client,
+} from '../../client/index.js';
+import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
+import { runReadmeBlock } from '../../testing/readme-block.js';
+import { sandboxToken } from '../../testing/sandbox-users.js';
+import { forEachStore, sandboxInTest, type TestSandbox, useSandbox } from '../../testing/sandbox-fixture.js';
+import { readBundleFile } from '../contract/document.js';
+import { REFUSALS } from '../core/refusals.js';
 
 // One sandbox per store (the suites below, one per store, run one after the other).
 let sandbox: TestSandbox;
