@@ -126,6 +126,8 @@ const rewordings: [from: string, to: string][] = [
     'and the bundles under `site/openapi/`',
     'the guides under `site/guides/` (from `docs/guides/`), and the bundles under `site/openapi/`',
   ],
+  // The resources' SQL became numbered migration files.
+  ['resources with their SQL', 'resources, SQL migrations'],
   // Tests that moved beside the layer they test.
   ...(
     [
