@@ -71,26 +71,49 @@ export interface FlatStep {
   /** The source description the operation belongs to: `v1`, `business` or `sandbox`. */
   source: string;
   operationId: string;
+  /** The workflow's inputs as far as they are literal values (given by the calling step, or defaults). */
+  inputs: Record<string, unknown>;
+}
+
+/** The literal inputs a child workflow gets: the calling step's literal parameters, then the inputs' defaults. */
+function childInputs(
+  step: ArazzoStep,
+  child: ArazzoWorkflow,
+  inputs: Record<string, unknown>,
+): Record<string, unknown> {
+  const properties = (child.inputs?.properties ?? {}) as Record<string, { default?: unknown }>;
+  const values: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(properties))
+    if (schema.default !== undefined) values[name] = schema.default;
+  for (const p of step.parameters ?? []) {
+    const resolved = typeof p.value === 'string' && p.value.startsWith('$inputs.') ? inputs[p.value.slice(8)] : p.value;
+    if (typeof resolved !== 'string' || !resolved.startsWith('$')) values[p.name] = resolved;
+  }
+  return values;
 }
 
 /** Every operation step a workflow runs, its child workflows' (in this file or another) included, in order. */
-export function flattenSteps(files: ArazzoFile[], file: ArazzoFile, workflow: ArazzoWorkflow): FlatStep[] {
+export function flattenSteps(
+  files: ArazzoFile[],
+  file: ArazzoFile,
+  workflow: ArazzoWorkflow,
+  inputs: Record<string, unknown> = {},
+): FlatStep[] {
   return workflow.steps.flatMap((step): FlatStep[] => {
     const target = stepTarget(step);
     if (target.kind === 'operation') {
       if (!target.source) throw new Error(`${file.name} ${workflow.workflowId}.${step.stepId}: name the source`);
       const type = file.doc.sourceDescriptions.find((s) => s.name === target.source)?.type;
       if (type !== 'openapi') throw new Error(`${file.name}: ${target.source} is not an OpenAPI source`);
-      return [
-        { file: file.name, workflowId: workflow.workflowId, step, source: target.source, operationId: target.name },
-      ];
+      const where = { file: file.name, workflowId: workflow.workflowId };
+      return [{ ...where, step, source: target.source, operationId: target.name, inputs }];
     }
     const childFile = target.source
       ? files.find((f) => f.name === file.doc.sourceDescriptions.find((s) => s.name === target.source)?.url)
       : file;
     const child = childFile?.doc.workflows.find((w) => w.workflowId === target.name);
     if (!childFile || !child) throw new Error(`${file.name} ${workflow.workflowId}.${step.stepId}: no ${target.name}`);
-    return flattenSteps(files, childFile, child);
+    return flattenSteps(files, childFile, child, childInputs(step, child, inputs));
   });
 }
 
@@ -123,6 +146,8 @@ export function journeys(files = readJourneyFiles()): Journey[] {
 
 export interface RespectRun {
   file: string;
+  /** The tenant the run's workflows used. */
+  tenant?: TenantInputs;
   workflows: string[];
   ok: boolean;
   ms: number;
@@ -212,7 +237,7 @@ export function runJourneysOnSandbox(
     groups.map(([file, list]) => async () => {
       const tenant = await sandboxTenant(sandboxUrl, `Journeys of ${basename(file)}`);
       const ids = list.map((j) => j.workflow.workflowId);
-      return runRespect(file, ids, servers, tenant, options.signal);
+      return { ...(await runRespect(file, ids, servers, tenant, options.signal)), tenant };
     }),
   );
 }
