@@ -3,7 +3,13 @@
 // the step's success criteria. Then what respect cannot compute: the failing endpoint's calls came on the
 // documented schedule (1000 ms after the first failed call, then 4 times longer).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journeys, type RespectRun, runJourneysOnSandbox } from '../../scripts/lib/journeys.js';
+import {
+  journeys,
+  type RespectRun,
+  runJourneysOnSandbox,
+  runServiceJourneys,
+  sandboxTenant,
+} from '../../scripts/lib/journeys.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { storesUnderTest } from '../../src/testing/stores.js';
 
@@ -63,5 +69,22 @@ for (const store of storesUnderTest()) {
       expect(gap(second!, third!)).toBeGreaterThanOrEqual(4000);
       expect(gap(second!, third!)).toBeLessThan(16000);
     });
+
+    it.runIf(store.name === 'PGlite')(
+      'the service-only journeys run unchanged as against a deployment: no sandbox input, no control call',
+      async () => {
+        const { sandboxUrl, ...tenant } = await sandboxTenant(sandbox.url, 'A deployment');
+        const service = await runServiceJourneys({ business: sandbox.url, v1: sandbox.url }, tenant);
+        expect(service.flatMap((r) => r.workflows).sort()).toEqual(
+          journeys()
+            .filter((j) => j.kind === 'service')
+            .map((j) => j.workflow.workflowId)
+            .sort(),
+        );
+        for (const run of service) expect(run.ok, `${run.file}:\n${failures(run)}`).toBe(true);
+        expect(sandboxUrl).toBe(sandbox.url);
+      },
+      300_000,
+    );
   });
 }

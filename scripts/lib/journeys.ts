@@ -16,7 +16,9 @@ export interface TenantInputs {
   businessCredentials: unknown;
   v1Credentials: unknown;
   integrationRegister: string;
-  /** The sandbox's address, for its own webhook receiver; absent against a deployment. */
+  /** Where the journeys' webhook endpoints point: the sandbox's own receiver, or the team's on a deployment. */
+  receiverUrl?: string;
+  /** The sandbox's address (for its failing receiver); absent against a deployment. */
   sandboxUrl?: string;
 }
 
@@ -215,7 +217,8 @@ export async function sandboxTenant(sandboxUrl: string, name: string): Promise<T
   });
   if (answer.status !== 201) throw new Error(`createTenant answered ${answer.status}: ${await answer.text()}`);
   const { clientId, businessCredentials, v1Credentials, integrationRegister } = (await answer.json()) as TenantInputs;
-  return { clientId, businessCredentials, v1Credentials, integrationRegister, sandboxUrl };
+  const receiverUrl = `${sandboxUrl}/sandbox/receivers/accept`;
+  return { clientId, businessCredentials, v1Credentials, integrationRegister, receiverUrl, sandboxUrl };
 }
 
 /** Groups journeys by file: one respect process runs a file's workflows. */
@@ -240,4 +243,24 @@ export function runJourneysOnSandbox(
       return { ...(await runRespect(file, ids, servers, tenant, options.signal)), tenant };
     }),
   );
+}
+
+/** The journeys that use only the service's own API, unchanged, against a deployment (or anything that serves it). */
+export async function runServiceJourneys(
+  servers: Servers,
+  inputs: TenantInputs,
+  only: (j: Journey) => boolean = () => true,
+): Promise<RespectRun[]> {
+  const service = journeys().filter((j) => j.kind === 'service' && only(j));
+  const runs: RespectRun[] = [];
+  for (const [file, list] of byFile(service))
+    runs.push(
+      await runRespect(
+        file,
+        list.map((j) => j.workflow.workflowId),
+        servers,
+        inputs,
+      ),
+    );
+  return runs;
 }
