@@ -46,10 +46,10 @@ create table if not exists sandbox_delivery_attempts (
   primary key (delivery_id, attempt)
 );
 -- Every claim of a delivery has a row of its own, keyed by claim (the delivery's attempts counter after the
--- claim), so two claims that make the same attempt (the second taken when the first one's lease ran out with its
--- call in flight, or its instance died) never share a row and no call made is lost from the log. attempt is
--- the scheduled call the claim made, which decides the next retry's delay. abandoned: a claim whose outcome
--- its instance never recorded (it died), logged by the next claim as a timeout, and overwritten if it is recorded after all.
+-- claim), so no call made is lost from the log, whichever instance records it. attempt is the scheduled call
+-- the claim made, which decides the next retry's delay: each claim makes the attempt after the previous one's.
+-- abandoned: a claim whose outcome its instance never recorded (it died, or its lease ran out with the call in
+-- flight), logged by the next claim as a timeout, and overwritten if it is recorded after all.
 alter table sandbox_delivery_attempts add column if not exists claim integer;
 alter table sandbox_delivery_attempts add column if not exists abandoned boolean not null default false;
 update sandbox_delivery_attempts set claim = attempt where claim is null;

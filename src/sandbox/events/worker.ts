@@ -1,6 +1,8 @@
 // The delivery worker: takes due attempts from the database (sandbox time), POSTs the envelope, records the
 // outcome and schedules the next retry per deliverySchedule(). A claimed attempt is leased: its
-// next_attempt_at moves past its timeout, so a sandbox killed mid-call retries it when it comes back.
+// next_attempt_at moves past its timeout, so a delivery held by a sandbox killed mid-call is taken again when
+// the lease runs out. Every claim makes the next attempt: one whose instance died before recording it is logged
+// as a timeout and counts as made, so the endpoint never gets more calls than the schedule has.
 // On PostgreSQL, `for update skip locked` lets several instances share the queue; each pass reads the shared
 // clock first, so a lease runs out in the same sandbox time for every instance.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
@@ -9,7 +11,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Clock } from '../core/clock.js';
 import { endpointPolicy, type EndpointPolicy } from '../core/addresses.js';
-import type { Db } from '../store/db.js';
+import type { Db, Sql } from '../store/db.js';
 import { loadClockOffset } from '../store/clock-offset.js';
 
 export interface DeliveryWorker {
@@ -28,12 +30,17 @@ interface DueRow {
   retry_delays_ms: number[];
   /** Claims made so far (this one not counted). */
   attempts: number;
-  /** The highest attempt made and recorded so far: this claim makes attempt `recorded + 1`. */
-  recorded: number;
+  /** The attempt the previous claim made (0: none); this claim makes the one after it. */
+  last_attempt: number;
+  /** When the previous claim started. */
+  claimed_at: Date | string | null;
   /** Whether the previous claim is not in the log: its instance died before recording it (or is still calling). */
   unlogged: boolean;
   payload: unknown;
 }
+
+/** A claimed delivery: the row, the attempt this claim makes and when it started. */
+type Claimed = DueRow & { attempt: number; startedAt: Date };
 
 const LEASE_MARGIN_MS = 5_000;
 /** Calls of one tenant in flight at once on one instance, and of all tenants. */
@@ -143,7 +150,7 @@ export function startDeliveryWorker(
     return row.orphaned === true || (row.due !== null && new Date(row.due).getTime() <= now.getTime());
   }
 
-  async function claim(): Promise<(DueRow & { startedAt: Date })[]> {
+  async function claim(): Promise<Claimed[]> {
     if (!(await anythingToClaim(clock.now()))) return [];
     return db.transaction(async (tx) => {
       // Sandbox time is shared by the instances on one database: another may have advanced it. Without this,
@@ -155,10 +162,9 @@ export function startDeliveryWorker(
         `update sandbox_deliveries d set status = 'skipped', next_attempt_at = null from business_webhooks w
           where d.status = 'pending' and d.endpoint_kind = 'business' and w.id = d.endpoint_id and not w.status`,
       );
-      // `attempts` counts claims; the attempt a claim makes is the one after those recorded. A claim whose
-      // instance died before recording it (never made, or made and not recorded) is made again under its number,
-      // so a killed instance never uses up a scheduled call; it is logged all the same (it may have reached the
-      // endpoint): the next claim records it as a timeout, under its own claim number, unless it is recorded.
+      // `attempts` counts claims; each claim makes the attempt after the previous claim's. A claim whose instance
+      // died before recording it (it may have reached the endpoint) is logged by the next claim as a timeout and
+      // counts as made: the next attempt follows the schedule after it, and none follows the last.
       // Tenants apart: at most PER_TENANT calls of one tenant in flight on this instance and MAX_IN_FLIGHT in all,
       // each tenant's due deliveries taken in turn (its first, then every tenant's second...), so one tenant's
       // hanging or failing endpoints never hold up another's deliveries nor use up the process's connections.
@@ -166,8 +172,7 @@ export function startDeliveryWorker(
       if (room <= 0) return [];
       const rows = await tx.query<DueRow>(
         `select d.id, d.tenant_id, d.url, d.timeout_ms, d.retry_delays_ms, d.attempts,
-                (select coalesce(max(a.attempt), 0) from sandbox_delivery_attempts a
-                  where a.delivery_id = d.id and not a.abandoned)::int as recorded,
+                coalesce(d.claim_attempt, 0) as last_attempt, d.claimed_at,
                 d.claim_attempt is not null and not exists
                   (select 1 from sandbox_delivery_attempts a where a.delivery_id = d.id and a.claim = d.attempts) as unlogged,
                 e.payload
@@ -179,32 +184,46 @@ export function startDeliveryWorker(
           order by ranked.turn, d.next_attempt_at limit $4 for update of d skip locked`,
         [now.toISOString(), PER_TENANT, JSON.stringify(Object.fromEntries(busy)), room],
       );
+      const claimed: Claimed[] = [];
       for (const r of rows) {
-        // The previous claim's lease has run out unrecorded: logged as the call the sandbox got no answer to.
-        if (r.unlogged)
-          await tx.query(
-            `insert into sandbox_delivery_attempts (delivery_id, claim, attempt, started_at, finished_at, outcome, http_status, abandoned)
-             select id, attempts, claim_attempt, claimed_at, claimed_at + timeout_ms * interval '1 millisecond', 'timeout', null, true
-               from sandbox_deliveries where id = $1
-             on conflict (delivery_id, claim) do nothing`,
-            [r.id],
-          );
+        if (r.unlogged && !(await settleAbandoned(tx, r, now))) continue;
+        const attempt = r.last_attempt + 1;
         await tx.query(
           'update sandbox_deliveries set attempts = attempts + 1, next_attempt_at = $2, claim_attempt = $3, claimed_at = $4 where id = $1',
-          [
-            r.id,
-            new Date(now.getTime() + r.timeout_ms + LEASE_MARGIN_MS).toISOString(),
-            r.recorded + 1,
-            now.toISOString(),
-          ],
+          [r.id, new Date(now.getTime() + r.timeout_ms + LEASE_MARGIN_MS).toISOString(), attempt, now.toISOString()],
         );
+        claimed.push({ ...r, attempt, startedAt: now });
       }
-      return rows.map((r) => ({ ...r, startedAt: now }));
+      return claimed;
     });
   }
 
-  async function record(row: DueRow & { startedAt: Date }, result: Outcome): Promise<void> {
-    const attempt = row.recorded + 1;
+  /**
+   * The previous claim of `row` ran out its lease unrecorded: logs it as a timeout (the call the sandbox got no
+   * answer to) and schedules what follows it as after any failed attempt: the next attempt its retry delay after
+   * the timeout, or none after the last. Resolves whether the next attempt is due now.
+   */
+  async function settleAbandoned(tx: Sql, row: DueRow, now: Date): Promise<boolean> {
+    await tx.query(
+      `insert into sandbox_delivery_attempts (delivery_id, claim, attempt, started_at, finished_at, outcome, http_status, abandoned)
+       select id, attempts, claim_attempt, claimed_at, claimed_at + timeout_ms * interval '1 millisecond', 'timeout', null, true
+         from sandbox_deliveries where id = $1
+       on conflict (delivery_id, claim) do nothing`,
+      [row.id],
+    );
+    const delay = row.retry_delays_ms[row.last_attempt - 1];
+    if (delay === undefined) {
+      await tx.query(`update sandbox_deliveries set status = 'failed', next_attempt_at = null where id = $1`, [row.id]);
+      return false;
+    }
+    const due = new Date(new Date(row.claimed_at!).getTime() + row.timeout_ms + delay);
+    if (due.getTime() <= now.getTime()) return true;
+    await tx.query('update sandbox_deliveries set next_attempt_at = $2 where id = $1', [row.id, due.toISOString()]);
+    return false;
+  }
+
+  async function record(row: Claimed, result: Outcome): Promise<void> {
+    const attempt = row.attempt;
     const claim = row.attempts + 1;
     const delays = row.retry_delays_ms;
     const done = result.outcome === 'delivered';
