@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
+import { repoRoot } from '../testing/repo.js';
 import { launchSandbox, sandboxBin, type SandboxProcess } from '../testing/sandbox-process.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
 
@@ -27,7 +28,7 @@ function refused(
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = spawn(process.execPath, [sandboxBin, 'sandbox', ...args], {
-    cwd: join(import.meta.dirname, '..', '..'),
+    cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '', SANDBOX_HOST: '', SANDBOX_ADMIN_TOKEN: '', ...env },
   });
@@ -113,6 +114,15 @@ describe.concurrent('bad options: one line naming the option, exit status 2, no 
       {},
       /^--allowed-hosts: "bad host" is not a host name/,
     ],
+    [
+      '--allowed-hosts with a port out of range',
+      ['--memory', '--allowed-hosts', 'sandbox.test:99999'],
+      {},
+      /^--allowed-hosts: "sandbox\.test:99999": 99999 is not a port \(a whole number from 1 to 65535\)/,
+    ],
+    ['--port with the next option taken for its value', ['--port', '--memory'], {}, /^--port needs a value/],
+    ['--admin-token', ['--memory', '--admin-token=secret'], {}, /^There is no --admin-token/],
+    ['a stray word', ['--memory', 'extra'], {}, /^Unknown option extra/],
     [
       '--allowed-origins with a path',
       ['--memory', '--allowed-origins', 'http://127.0.0.1:4000/docs'],
