@@ -278,12 +278,10 @@ function startRefusal(error: unknown, options: CliOptions): string | null {
 /**
  * V8 compiles PGlite's WebAssembly with its baseline compiler, then recompiles each function that runs a lot with
  * its optimising one, on background threads. With V8's default threshold, PostgreSQL's start alone sets off so
- * much of that recompiling that on two cores it delayed the first answer by about 0.1 s. A threshold about 550
- * times higher (a function is recompiled once about 1 GB of its code has run) leaves a start to the baseline code.
- * Measured on a sandbox in memory (POST /sandbox/tenants, 8 connections, eight 2 s rounds one after another, in
- * requests per second): default 496, 895, 850, 922, 910, 897, 949, 947; this threshold 593, 760, 831, 848, 893,
- * 895, 890, 907, so as fast after about 10 s of load; the baseline compiler alone (`--liftoff-only`) stayed near
- * 790. Set for the command's own process only: the library's `startSandbox` leaves its host's V8 as it is.
+ * much of that recompiling that on two cores it delays the first answer. A much higher threshold (a function is
+ * recompiled once about 1 GB of its code has run) leaves a start to the baseline code, and a sandbox under load
+ * reaches the same throughput within seconds (BENCHMARKS.md). Set for the command's own process only: the
+ * library's `startSandbox` leaves its host's V8 as it is.
  */
 function favourStartOverPeakSpeed(): void {
   setFlagsFromString('--wasm-tiering-budget=1000000000');

@@ -105,11 +105,11 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     ...(snapshot ? { fs: snapshotFilesystem(MemoryFS, PGlite.paths.PGDATA, snapshot) } : {}),
     startParams: [
       ...PGlite.defaultStartParams,
-      // PostgreSQL's default of 128 MB of shared buffers is zeroed at every start (40 ms of a start) and held
-      // for the store's life. A new store's data is 10 MB; pages beyond 32 MB are read back from its files.
+      // PostgreSQL's default of 128 MB of shared buffers is zeroed at every start and held for the store's
+      // life, and a new store's data is far smaller; pages beyond 32 MB are read back from its files.
       ...['-c', 'shared_buffers=32MB'],
       // In memory, nothing outlives the process, so a commit need not wait for its WAL to be flushed: a commit
-      // is still a commit (seen by every later statement), at about 15% less CPU per write. A --data folder
+      // is still a commit (seen by every later statement), for less CPU per write. A --data folder
       // keeps PostgreSQL's default: what was answered 201 is on disk.
       ...(options.memory ? ['-c', 'synchronous_commit=off'] : []),
     ],

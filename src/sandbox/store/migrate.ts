@@ -16,8 +16,7 @@ export function schemaOf(migrations: readonly string[]): Schema {
 
 /**
  * Creates every table (idempotent: `create ... if not exists`), unless the store records that these very
- * migrations ran (`sandbox_schema`): then a start sends one select instead of every statement (about 0.25 s
- * on PGlite).
+ * migrations ran (`sandbox_schema`): then a start sends one select instead of every statement.
  */
 export async function migrate(
   db: { transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> },
