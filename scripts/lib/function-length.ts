@@ -40,7 +40,11 @@ function nameOf(node: ts.Node, source: ts.SourceFile): string {
 
 /** Every function of `file` (relative to the repository) with its length in lines. */
 export function functionLengths(file: string): FunctionLength[] {
-  const text = readFileSync(join(repoRoot, file), 'utf8');
+  return measureFunctions(file, readFileSync(join(repoRoot, file), 'utf8'));
+}
+
+/** Every function of `text`, the source of `file`, with its length in lines. */
+export function measureFunctions(file: string, text: string): FunctionLength[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: FunctionLength[] = [];
   const visit = (node: ts.Node) => {
