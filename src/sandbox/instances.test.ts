@@ -352,17 +352,21 @@ describe.skipIf(!adminUrl).each(['connects', 'has sent its call'] as const)(
       survivor = await startSandbox({ databaseUrl });
       const again = createSandboxClient({ baseUrl: survivor.url });
       const schedule = deliverySchedule();
-      // Past the dead instance's lease, then past each retry delay, until the delivery has failed for good.
-      for (let round = 0; round < schedule.calls + 2; round++) {
+      const delivery0 = async () => (await orThrow(again.listDeliveries({}))).deliveries[0]!;
+      // Past the dead instance's lease, then past each retry delay, until the delivery has failed for good. After
+      // each move, the attempt it made due is waited for (logged, and its call over) before the clock moves on:
+      // a move while a call is under way would time that call out.
+      for (let round = 0; round < schedule.calls + 2 && (await delivery0()).status !== 'failed'; round++) {
+        const logged = (await delivery0()).attempts.length;
         await orThrow(
           again.advanceClock({
             body: { seconds: schedule.timeoutMs / 1000 + 60 + Math.max(0, ...schedule.retryDelaysMs) / 1000 },
           }),
         );
+        await until(async () => (await delivery0()).attempts.length > logged, 'the next attempt', 20_000);
         await survivor.events.worker.idle();
-        if ((await orThrow(again.listDeliveries({}))).deliveries[0]?.status === 'failed') break;
       }
-      const [delivery] = (await orThrow(again.listDeliveries({}))).deliveries;
+      const delivery = await delivery0();
       expect(delivery!.status).toBe('failed');
       const log = delivery!.attempts.map((a) => `${a.attempt}:${a.outcome === 'timeout' ? 'timeout' : a.httpStatus}`);
       expect(log, 'the delivery log (attempt:outcome)').toEqual([
