@@ -90,9 +90,8 @@ export function approximateBytes(value: unknown, limit = Number.POSITIVE_INFINIT
 /** Bytes of select results PGlite's reads remember at most (approximateBytes); a result over a quarter is not kept. */
 export const REMEMBERED_BYTES = 32 * 1024 * 1024;
 
-export async function openPglite(options: DbOptions): Promise<Db> {
-  if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+/** PGlite on `options`' store, started from the build's snapshot where there is one for its schema. */
+async function startPglite(options: DbOptions) {
   // A new store starts from the build's snapshot: in memory, its files are written into PGlite's file system
   // (read while PGlite itself loads); a folder PostgreSQL has not been initialised in gets it unpacked first.
   // Without one, PGlite runs initdb.
@@ -109,7 +108,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     import('@electric-sql/pglite'),
     Promise.resolve(options.schemaDigest).then(fromSnapshot),
   ]);
-  const pg = await PGlite.create({
+  return PGlite.create({
     ...(options.memory ? {} : { dataDir: options.dataDir! }),
     ...(snapshot ? { fs: snapshotFilesystem(MemoryFS, PGlite.paths.PGDATA, snapshot) } : {}),
     startParams: [
@@ -123,6 +122,12 @@ export async function openPglite(options: DbOptions): Promise<Db> {
       ...(options.memory ? ['-c', 'synchronous_commit=off'] : []),
     ],
   });
+}
+
+export async function openPglite(options: DbOptions): Promise<Db> {
+  if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pg = await startPglite(options);
   const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
     query: async <Row>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as Row[],
   });
