@@ -16,6 +16,7 @@ import { killTree } from '../../src/testing/process-tree.js';
 import { referencePagePath } from '../../src/sandbox/contract/reference.js';
 import { EVENTS_VALIDATORS } from '../../src/sandbox/events/store.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
+import { MIGRATIONS_DIR } from '../../src/sandbox/store/migrate.js';
 import { SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from '../../src/sandbox/store/snapshot.js';
 import { PAGES } from '../build-sandbox-pages.js';
 import { allApiFamilies, repoRoot } from './apis.js';
@@ -77,6 +78,9 @@ const allowedFiles = {
       `dist/${basename(referencePagePath())}`,
       `dist/${SNAPSHOT_FILE}`,
       `dist/${SNAPSHOT_MANIFEST}`,
+      ...readdirSync(MIGRATIONS_DIR)
+        .filter((file) => file.endsWith('.sql'))
+        .map((file) => `store/migrations/${file}`),
     ].sort(),
 };
 let tarballs: Record<string, string>;
