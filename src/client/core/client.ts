@@ -6,14 +6,7 @@ import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
 import { redactText, redactValue, secretForms } from './redact.js';
 import { createTokenSource, fixedTokenSource, readTokenFromBody, type AuthOptions, type TokenSource } from './token.js';
-import {
-  checkMs,
-  createTransport,
-  pathSerializer,
-  recordedCallOf,
-  type Logger,
-  type RetryOptions,
-} from './transport.js';
+import { checkMs, createTransport, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
 
 type Media = `${string}/${string}`;
 
@@ -145,12 +138,8 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
     maxResponseBytes: checkMs('maxResponseBytes', options.maxResponseBytes ?? 10 * 2 ** 20, true),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const clientOptions = {
-    baseUrl,
-    fetch: transport.fetch,
-    pathSerializer,
-    ...(options.headers ? { headers: options.headers } : {}),
-  };
+  // Every call gives openapi-fetch a fetch of its own (the transport's), so the clients need none.
+  const clientOptions = { baseUrl, ...(options.headers ? { headers: options.headers } : {}) };
   const client = createClient<Paths, Media>(clientOptions);
   const tokenClient = createClient(clientOptions);
   // Every call, by path or by operationId, runs through the transport's call: timeout, retries, 401 repeat.
