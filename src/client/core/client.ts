@@ -2,10 +2,26 @@
 // operationId, all going through the ramp transport.
 import createClient, { type Client, type ClientForPath, type Middleware } from 'openapi-fetch';
 import { checkBaseUrl } from './base-url.js';
-import { ApiError, ConfigurationError, TokenError } from './errors.js';
+import {
+  type CredentialWords,
+  credentialsEmpty,
+  emptyCredentialsCause,
+  emptyFields,
+  NO_TOKEN_ENDPOINT,
+  refusedCredentialsCause,
+  unreachableCause,
+} from './causes.js';
+import { ApiError, ConfigurationError, NetworkError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
 import { redactText, redactValue, secretForms } from './redact.js';
-import { createTokenSource, fixedTokenSource, readTokenFromBody, type AuthOptions, type TokenSource } from './token.js';
+import {
+  createTokenSource,
+  fixedTokenSource,
+  readTokenFromBody,
+  type AuthOptions,
+  type TokenCacheOptions,
+  type TokenSource,
+} from './token.js';
 import { checkMs, createTransport, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
 
 type Media = `${string}/${string}`;
@@ -55,6 +71,8 @@ interface FamilyConfig<Table extends OperationTable> {
   /** operationId of the family's token call. */
   tokenOperationId: keyof Table & string;
   defaultTokenLifetimeSeconds: number | null;
+  /** How its token call's errors speak of the credentials (not for a family without a credentials call). */
+  credentialWords?: CredentialWords;
 }
 
 const DEFAULT_RETRY: Required<RetryOptions> = {
@@ -71,14 +89,71 @@ function retryOptions(retry: RetryOptions | false | undefined): Required<RetryOp
   return merged;
 }
 
+/** The family's token call, as the client makes it, and where it goes (its full URL). */
+interface TokenCall {
+  (init: { body: unknown }): Promise<{ data?: unknown; response: Response }>;
+  readonly url: string;
+}
+
+/**
+ * The built-in token call: a call of the client like any other, unsecured, so it never waits for a token
+ * itself, never retried (a POST), bounded by the client's timeout, and it follows no redirect: the credentials
+ * go to baseUrl and nowhere else. Its error bodies are never kept (they may echo the credentials). Its errors
+ * name the call, its URL and status, and the likely cause (causes.ts).
+ */
+function credentialsSource<Table extends OperationTable>(
+  auth: Extract<AuthOptions, { credentials: unknown }>,
+  family: FamilyConfig<Table>,
+  tokenCall: TokenCall,
+  cache: TokenCacheOptions,
+): TokenSource {
+  const { credentials } = auth;
+  const read = auth.readToken ?? readTokenFromBody;
+  const words = family.credentialWords;
+  const call = `The token call ${family.tokenOperationId} (POST ${tokenCall.url})`;
+  return createTokenSource(async () => {
+    if (credentialsEmpty(credentials)) {
+      throw new TokenError(`${call} was not sent: ${emptyCredentialsCause(words)}.`);
+    }
+    let result: { data?: unknown; response: Response };
+    try {
+      result = await tokenCall({ body: credentials });
+    } catch (cause) {
+      const status = (cause as { status?: number }).status;
+      if (cause instanceof NetworkError) {
+        const why = unreachableCause(cause.host, cause.code);
+        const reason = `${call} got no answer from ${cause.host}${cause.code ? ` (${cause.code})` : ''}`;
+        throw new TokenError(`${reason}${why ? `: ${why}` : ''}.`, { cause });
+      }
+      throw new TokenError(`${call} failed: ${(cause as Error).message}`, { cause, status });
+    }
+    const { response } = result;
+    if (!response.ok) {
+      const why =
+        response.status === 400 || response.status === 401 || response.status === 403
+          ? refusedCredentialsCause(words, emptyFields(credentials))
+          : response.status === 404 || response.status === 405
+            ? (recordedCallOf(response)?.hint ?? NO_TOKEN_ENDPOINT)
+            : undefined;
+      throw new TokenError(`${call} failed with HTTP ${response.status}${why ? `: ${why}` : ''}.`, {
+        status: response.status,
+      });
+    }
+    return read(result.data);
+  }, cache);
+}
+
 function tokenSourceFor<Table extends OperationTable>(
   auth: AuthOptions | undefined,
   family: FamilyConfig<Table>,
-  tokenCall: (init: { body: unknown }) => Promise<{ data?: unknown; response: Response }>,
+  tokenCall: TokenCall,
   timeoutMs: number,
 ): TokenSource | undefined {
   if (auth === undefined) return undefined;
-  const cache = { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds, grantTimeoutMs: timeoutMs };
+  const cache: TokenCacheOptions = {
+    defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds,
+    grantTimeoutMs: timeoutMs,
+  };
   if ('token' in auth) return fixedTokenSource(auth.token);
   if ('getToken' in auth) {
     if (typeof auth.getToken !== 'function') throw new ConfigurationError('`auth.getToken` must be a function.');
@@ -91,27 +166,7 @@ function tokenSourceFor<Table extends OperationTable>(
       }
     }, cache);
   }
-  if ('credentials' in auth) {
-    const read = auth.readToken ?? readTokenFromBody;
-    const name = family.tokenOperationId;
-    // The token call is a call of the client like any other: unsecured, so it never waits for a token itself,
-    // never retried (a POST), bounded by the client's timeout, and it follows no redirect: the credentials
-    // go to baseUrl and nowhere else. Its error bodies are never kept (they may echo the credentials).
-    return createTokenSource(async () => {
-      let result: { data?: unknown; response: Response };
-      try {
-        result = await tokenCall({ body: auth.credentials });
-      } catch (cause) {
-        throw new TokenError(`The token call ${name} failed: ${(cause as Error).message}`, {
-          cause,
-          status: (cause as { status?: number }).status,
-        });
-      }
-      const status = result.response.status;
-      if (!result.response.ok) throw new TokenError(`The token call ${name} failed with HTTP ${status}.`, { status });
-      return read(result.data);
-    }, cache);
-  }
+  if ('credentials' in auth) return credentialsSource(auth, family, tokenCall, cache);
   throw new ConfigurationError('`auth` must have `token`, `getToken` or `credentials`.');
 }
 
@@ -132,7 +187,14 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
     tokenOperationId: family.tokenOperationId,
     // The token call goes through the transport too (below), on a client of its own: middleware added to the
     // caller's client never sees the credentials.
-    token: tokenSourceFor(options.auth, family, (init) => tokenCall(init), timeoutMs),
+    token: tokenSourceFor(
+      options.auth,
+      family,
+      Object.assign((init: { body: unknown }) => tokenCall(init), {
+        url: baseUrl + family.operations[family.tokenOperationId]!.path,
+      }),
+      timeoutMs,
+    ),
     timeoutMs,
     retry,
     maxResponseBytes: checkMs('maxResponseBytes', options.maxResponseBytes ?? 10 * 2 ** 20, true),
@@ -198,15 +260,15 @@ export function unwrap<R extends ResultLike>(result: R): SuccessData<R> {
       if (name !== 'set-cookie') headers[name] = redactText(value, forms);
     });
     const status = result.response.status;
+    const hint =
+      status === 401 && call?.noAuth ? 'the client was created without `auth`, so no token was sent' : call?.hint;
     throw new ApiError<ErrorBody<R>>({
       ...info,
       status,
       body: body as ErrorBody<R>,
       url: redactText(call?.url ?? result.response.url, forms),
       headers,
-      ...(status === 401 && call?.noAuth
-        ? { hint: 'the client was created without `auth`, so no token was sent' }
-        : {}),
+      ...(hint ? { hint } : {}),
     });
   }
   return result.data as SuccessData<R>;

@@ -13,6 +13,7 @@ import {
   TokenError,
   type CallInfo,
 } from './errors.js';
+import { baseUrlCause, sharedPrefix } from './causes.js';
 import type { OperationTable } from './operations.js';
 import { ResponseTooLarge, send, type Attempt } from './send.js';
 import { sleep, startDeadline, within } from './signals.js';
@@ -62,8 +63,8 @@ export interface RecordedCall extends CallInfo {
   url: string;
   /** A secured operation called by a client created without `auth`. */
   noAuth: boolean;
-  /** The path part of the client's `baseUrl` (empty when it has none). */
-  basePath: string;
+  /** The likely cause of a 404 or 405 when `baseUrl` has a path of its own (see causes.ts). */
+  hint: string | undefined;
 }
 
 /** The key under which a failed call's Response carries its RecordedCall (not enumerable). */
@@ -182,7 +183,7 @@ export function createTransport(options: TransportOptions) {
   const { retry, token, logger } = options;
   const limit = options.maxResponseBytes;
   const base = new URL(options.baseUrl);
-  const basePath = base.pathname.replace(/\/+$/, '');
+  const prefix = sharedPrefix(Object.values(options.operations).map((spec) => spec.path));
   const operations = operationIndex(options.operations, options.tokenOperationId);
   // A path the description does not document is still guarded, and secured unless known otherwise.
   const operationAt = (method: string, path: string): KnownOperation =>
@@ -266,13 +267,15 @@ export function createTransport(options: TransportOptions) {
   }
 
   function record(response: Response, context: Attempt, op: KnownOperation): void {
+    const { status } = response;
+    const calledPath = context.url ? new URL(context.url).pathname : context.path;
     const recorded: RecordedCall = {
       ...callInfo(context),
       token: context.token,
       sensitive: op.sensitive === true,
       url: context.url,
       noAuth: op.secured && token === undefined,
-      basePath,
+      hint: status === 404 || status === 405 ? baseUrlCause(options.baseUrl, prefix, calledPath) : undefined,
     };
     Reflect.defineProperty(response, RECORDED, { value: recorded });
   }

@@ -1,0 +1,160 @@
+// The errors of a first hour name the call, its URL and status, and the likely cause with its fix, against a
+// running sandbox; and never show a credential. Each case is one a newcomer meets.
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/server.js';
+import { freePort } from '../../testing/local-server.js';
+import { ApiError, NetworkError, TokenError, createBusinessClient, createV1Client, orThrow } from '../index.js';
+import { createSandboxClient } from '../sandbox/index.js';
+
+let sandbox: Sandbox;
+let tenant: {
+  clientId: string;
+  businessCredentials: { clientId: string; clientSecret: string };
+  v1Credentials: { clientId: string; clientSecret: string };
+};
+beforeAll(async () => {
+  sandbox = await startSandbox({ memory: true });
+  tenant = await orThrow(createSandboxClient({ baseUrl: sandbox.url }).createTenant({ body: { name: 'First hour' } }));
+}, 60_000);
+afterAll(() => sandbox?.close());
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable('the call succeeded'),
+    (error: unknown) => error as Error,
+  );
+/** Every way an error can be shown: message, String, stack, JSON, util.inspect, and each enumerable property. */
+const renderings = (error: Error) => [
+  error.message,
+  String(error),
+  error.stack ?? '',
+  JSON.stringify(error),
+  inspect(error, { depth: 10, showHidden: true }),
+  ...Object.values(error).map((value) => JSON.stringify(value) ?? String(value)),
+];
+function expectNoSecret(error: Error, ...secrets: string[]) {
+  for (const shown of renderings(error)) for (const secret of secrets) expect(shown).not.toContain(secret);
+}
+
+describe('a baseUrl with a path the operations already carry', () => {
+  it('names the token call, its URL and status, and the baseUrl to use instead', async () => {
+    const { businessCredentials, v1Credentials } = tenant;
+    const business = createBusinessClient({
+      baseUrl: `${sandbox.url}/api`,
+      auth: { credentials: businessCredentials },
+    });
+    const v1 = createV1Client({ baseUrl: `${sandbox.url}/api/`, auth: { credentials: v1Credentials } });
+    const errors = [await failure(business.getClientInfo()), await failure(v1.listAdminBanks())];
+    expect(errors[0]).toBeInstanceOf(TokenError);
+    expect(errors[0]!.message).toBe(
+      `The token call createToken (POST ${sandbox.url}/api/api/token) failed with HTTP 404: likely cause: \`baseUrl\` ends with /api, which the operations' paths already start with, so the call went to /api/api/token; fix: use \`baseUrl: '${sandbox.url}'\`.`,
+    );
+    expect(errors[1]!.message).toContain(`createClientToken (POST ${sandbox.url}/api/api/v1/client/token)`);
+    expect(errors[1]!.message).toContain(`ends with /api`);
+    expect(errors[1]!.message).toContain(`fix: use \`baseUrl: '${sandbox.url}'\``);
+    expectNoSecret(errors[0]!, businessCredentials.clientSecret);
+    expectNoSecret(errors[1]!, v1Credentials.clientSecret);
+  });
+
+  it('says the same in the error of an operation called there', async () => {
+    const business = createBusinessClient({ baseUrl: `${sandbox.url}/api` });
+    const error = await failure(orThrow(business.listBanks()));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe(
+      `listBanks (GET /api/parameters/banks) failed with HTTP 404: likely cause: \`baseUrl\` ends with /api, which the operations' paths already start with, so the call went to /api/api/parameters/banks; fix: use \`baseUrl: '${sandbox.url}'\``,
+    );
+    expect((error as ApiError).url).toBe(`${sandbox.url}/api/api/parameters/banks`);
+  });
+
+  it('names another path before the operations as such, and no path as no cause of its own', async () => {
+    const elsewhere = createBusinessClient({ baseUrl: `${sandbox.url}/ramp` });
+    expect((await failure(orThrow(elsewhere.listBanks()))).message).toContain(
+      'likely cause: `baseUrl` has the path /ramp, which goes before every operation',
+    );
+    const plain = createBusinessClient({ baseUrl: sandbox.url });
+    const missing = await failure(orThrow(plain.GET('/api/nothing-here' as never)));
+    expect(missing.message).toBe('request (GET /api/nothing-here) failed with HTTP 404');
+  });
+});
+
+describe('credentials the token call refuses', () => {
+  it('names credentials of the other API as a likely cause, both ways, without showing them', async () => {
+    const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.businessCredentials } });
+    const wrongForV1 = await failure(v1.listAdminBanks());
+    expect(wrongForV1).toBeInstanceOf(TokenError);
+    expect(wrongForV1).toMatchObject({ status: 401 });
+    expect(wrongForV1.message).toContain(
+      `The token call createClientToken (POST ${sandbox.url}/api/v1/client/token) failed with HTTP 401`,
+    );
+    expect(wrongForV1.message).toContain("either they are the Business API's");
+    expect(wrongForV1.message).toContain('createV1Client takes the v1 credentials, `v1Credentials`');
+    expectNoSecret(wrongForV1, tenant.businessCredentials.clientSecret, tenant.v1Credentials.clientSecret);
+
+    const business = createBusinessClient({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials } });
+    const wrongForBusiness = await failure(business.getClientInfo());
+    expect(wrongForBusiness.message).toContain(`createToken (POST ${sandbox.url}/api/token) failed with HTTP 401`);
+    expect(wrongForBusiness.message).toContain("either they are the v1 API's");
+    expect(wrongForBusiness.message).toContain('createBusinessClient takes the Business credentials');
+    expectNoSecret(wrongForBusiness, tenant.v1Credentials.clientSecret);
+  });
+
+  it('names credentials no client of the deployment has', async () => {
+    const secret = 'made-up-secret-value-9f3c';
+    const business = createBusinessClient({
+      baseUrl: sandbox.url,
+      auth: { credentials: { clientId: crypto.randomUUID(), clientSecret: secret } },
+    });
+    const error = await failure(business.getClientInfo());
+    expect(error).toMatchObject({ name: 'TokenError', status: 401 });
+    expect(error.message).toContain('likely cause: the service does not know these credentials');
+    expect(error.message).toContain("or no client of this deployment has them (mistyped, another deployment's");
+    expect(error.message).toContain("fix: pass this deployment's Business credentials");
+    expectNoSecret(error, secret);
+  });
+
+  it('does not send empty credentials, and names the field that has no value', async () => {
+    let sent = 0;
+    const counting = ((input: Request, init?: RequestInit) => {
+      sent++;
+      return fetch(input, init);
+    }) as typeof fetch;
+    for (const credentials of [{}, { clientId: '', clientSecret: '  ' }, { clientId: undefined }]) {
+      const v1 = createV1Client({ baseUrl: sandbox.url, fetch: counting, auth: { credentials } });
+      const error = await failure(v1.listAdminBanks());
+      expect(error).toBeInstanceOf(TokenError);
+      expect(error.message).toBe(
+        `The token call createClientToken (POST ${sandbox.url}/api/v1/client/token) was not sent: likely cause: \`auth.credentials\` is empty (no field with a value): the variables it is read from are often not set; fix: pass the v1 credentials the operator issued (against the sandbox, a tenant's \`v1Credentials\` from createTenant).`,
+      );
+    }
+    expect(sent).toBe(0);
+    const halfEmpty = createBusinessClient({
+      baseUrl: sandbox.url,
+      fetch: counting,
+      auth: { credentials: { clientId: tenant.clientId, clientSecret: '' } },
+    });
+    const error = await failure(halfEmpty.getClientInfo());
+    expect(error.message).toBe(
+      `The token call createToken (POST ${sandbox.url}/api/token) failed with HTTP 401: likely cause: \`auth.credentials\` has no value for \`clientSecret\`: the variable it is read from may not be set.`,
+    );
+    expect(sent).toBe(1);
+  });
+});
+
+describe('a sandbox that is not running', () => {
+  it('says that nothing listens at the address, for the token call and for an operation', async () => {
+    const baseUrl = `http://127.0.0.1:${await freePort()}`;
+    const host = baseUrl.slice('http://'.length);
+    const business = createBusinessClient({ baseUrl, auth: { credentials: tenant.businessCredentials } });
+    const tokenError = await failure(business.getClientInfo());
+    expect(tokenError).toBeInstanceOf(TokenError);
+    expect(tokenError.message).toBe(
+      `The token call createToken (POST ${baseUrl}/api/token) got no answer from ${host} (ECONNREFUSED): likely cause: nothing is listening at ${host}: the service (or the sandbox) is not running, or runs at another address; fix: start it (\`npx ramp-api-sandbox\`) and use the address it prints as \`baseUrl\`.`,
+    );
+    expectNoSecret(tokenError, tenant.businessCredentials.clientSecret);
+
+    const operationError = await failure(createBusinessClient({ baseUrl, retry: false }).listBanks());
+    expect(operationError).toBeInstanceOf(NetworkError);
+    expect(operationError.message).toContain(`(ECONNREFUSED); likely cause: nothing is listening at ${host}`);
+  });
+});
