@@ -17,11 +17,6 @@ export function createBusinessClient(options: RampClientOptions): BusinessClient
     operations: businessOperations,
     tokenOperationId: 'createToken',
     defaultTokenLifetimeSeconds: businessTokenLifetimeSeconds,
-    credentialWords: {
-      api: 'Business',
-      other: 'v1',
-      factory: 'createBusinessClient',
-      sandboxField: 'businessCredentials',
-    },
+    credentialsOf: 'Business',
   });
 }

@@ -2,16 +2,8 @@
 // operationId, all going through the ramp transport.
 import createClient, { type Client, type ClientForPath, type Middleware } from 'openapi-fetch';
 import { checkBaseUrl } from './base-url.js';
-import {
-  type CredentialWords,
-  credentialsEmpty,
-  emptyCredentialsCause,
-  emptyFields,
-  NO_TOKEN_ENDPOINT,
-  refusedCredentialsCause,
-  unreachableCause,
-} from './causes.js';
-import { ApiError, ConfigurationError, NetworkError, TokenError } from './errors.js';
+import { type CredentialsOf, emptyCredentialsCause, emptyFields, refusedCredentialsCause } from './causes.js';
+import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
 import { redactText, redactValue, secretForms } from './redact.js';
 import {
@@ -71,8 +63,8 @@ interface FamilyConfig<Table extends OperationTable> {
   /** operationId of the family's token call. */
   tokenOperationId: keyof Table & string;
   defaultTokenLifetimeSeconds: number | null;
-  /** How its token call's errors speak of the credentials (not for a family without a credentials call). */
-  credentialWords?: CredentialWords;
+  /** The API whose credentials its token call takes, for the causes its errors name (none for the sandbox). */
+  credentialsOf?: CredentialsOf;
 }
 
 const DEFAULT_RETRY: Required<RetryOptions> = {
@@ -109,35 +101,29 @@ function credentialsSource<Table extends OperationTable>(
 ): TokenSource {
   const { credentials } = auth;
   const read = auth.readToken ?? readTokenFromBody;
-  const words = family.credentialWords;
+  // Only the sandbox's family has no credentials call, and its client takes no `auth` but a token.
+  const api = family.credentialsOf!;
   const call = `The token call ${family.tokenOperationId} (POST ${tokenCall.url})`;
   return createTokenSource(async () => {
-    if (credentialsEmpty(credentials)) {
-      throw new TokenError(`${call} was not sent: ${emptyCredentialsCause(words)}.`);
-    }
+    const empty = emptyFields(credentials);
+    if (empty.length === Object.keys(credentials ?? {}).length)
+      throw new TokenError(`${call} was not sent: ${emptyCredentialsCause(api)}.`);
     let result: { data?: unknown; response: Response };
     try {
       result = await tokenCall({ body: credentials });
     } catch (cause) {
-      const status = (cause as { status?: number }).status;
-      if (cause instanceof NetworkError) {
-        const why = unreachableCause(cause.host, cause.code);
-        const reason = `${call} got no answer from ${cause.host}${cause.code ? ` (${cause.code})` : ''}`;
-        throw new TokenError(`${reason}${why ? `: ${why}` : ''}.`, { cause });
-      }
-      throw new TokenError(`${call} failed: ${(cause as Error).message}`, { cause, status });
-    }
-    const { response } = result;
-    if (!response.ok) {
-      const why =
-        response.status === 400 || response.status === 401 || response.status === 403
-          ? refusedCredentialsCause(words, emptyFields(credentials))
-          : response.status === 404 || response.status === 405
-            ? (recordedCallOf(response)?.hint ?? NO_TOKEN_ENDPOINT)
-            : undefined;
-      throw new TokenError(`${call} failed with HTTP ${response.status}${why ? `: ${why}` : ''}.`, {
-        status: response.status,
+      throw new TokenError(`${call} failed: ${(cause as Error).message}`, {
+        cause,
+        status: (cause as { status?: number }).status,
       });
+    }
+    const { status } = result.response;
+    if (!result.response.ok) {
+      const why =
+        status === 400 || status === 401 || status === 403
+          ? refusedCredentialsCause(api, empty)
+          : recordedCallOf(result.response)?.hint;
+      throw new TokenError(`${call} failed with HTTP ${status}${why ? `: ${why}` : ''}.`, { status });
     }
     return read(result.data);
   }, cache);

@@ -48,11 +48,11 @@ describe('a baseUrl with a path the operations already carry', () => {
     const errors = [await failure(business.getClientInfo()), await failure(v1.listAdminBanks())];
     expect(errors[0]).toBeInstanceOf(TokenError);
     expect(errors[0]!.message).toBe(
-      `The token call createToken (POST ${sandbox.url}/api/api/token) failed with HTTP 404: likely cause: \`baseUrl\` ends with /api, which the operations' paths already start with, so the call went to /api/api/token; fix: use \`baseUrl: '${sandbox.url}'\`.`,
+      `The token call createToken (POST ${sandbox.url}/api/api/token) failed with HTTP 404: likely cause: \`baseUrl\` has the path /api, which the operations' paths already carry; fix: \`baseUrl: '${sandbox.url}'\`.`,
     );
     expect(errors[1]!.message).toContain(`createClientToken (POST ${sandbox.url}/api/api/v1/client/token)`);
-    expect(errors[1]!.message).toContain(`ends with /api`);
-    expect(errors[1]!.message).toContain(`fix: use \`baseUrl: '${sandbox.url}'\``);
+    expect(errors[1]!.message).toContain("has the path /api, which the operations' paths already carry");
+    expect(errors[1]!.message).toContain(`fix: \`baseUrl: '${sandbox.url}'\``);
     expectNoSecret(errors[0]!, businessCredentials.clientSecret);
     expectNoSecret(errors[1]!, v1Credentials.clientSecret);
   });
@@ -62,15 +62,15 @@ describe('a baseUrl with a path the operations already carry', () => {
     const error = await failure(orThrow(business.listBanks()));
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe(
-      `listBanks (GET /api/parameters/banks) failed with HTTP 404: likely cause: \`baseUrl\` ends with /api, which the operations' paths already start with, so the call went to /api/api/parameters/banks; fix: use \`baseUrl: '${sandbox.url}'\``,
+      `listBanks (GET /api/parameters/banks) failed with HTTP 404: likely cause: \`baseUrl\` has the path /api, which the operations' paths already carry; fix: \`baseUrl: '${sandbox.url}'\``,
     );
     expect((error as ApiError).url).toBe(`${sandbox.url}/api/api/parameters/banks`);
   });
 
   it('names another path before the operations as such, and no path as no cause of its own', async () => {
     const elsewhere = createBusinessClient({ baseUrl: `${sandbox.url}/ramp` });
-    expect((await failure(orThrow(elsewhere.listBanks()))).message).toContain(
-      'likely cause: `baseUrl` has the path /ramp, which goes before every operation',
+    expect((await failure(orThrow(elsewhere.listBanks()))).message).toMatch(
+      /failed with HTTP 404: likely cause: `baseUrl` has the path \/ramp$/,
     );
     const plain = createBusinessClient({ baseUrl: sandbox.url });
     const missing = await failure(orThrow(plain.GET('/api/nothing-here' as never)));
@@ -87,15 +87,17 @@ describe('credentials the token call refuses', () => {
     expect(wrongForV1.message).toContain(
       `The token call createClientToken (POST ${sandbox.url}/api/v1/client/token) failed with HTTP 401`,
     );
-    expect(wrongForV1.message).toContain("either they are the Business API's");
-    expect(wrongForV1.message).toContain('createV1Client takes the v1 credentials, `v1Credentials`');
+    expect(wrongForV1.message).toContain(
+      "failed with HTTP 401: likely cause: the Business API's credentials (this client takes `v1Credentials`) or unknown ones.",
+    );
     expectNoSecret(wrongForV1, tenant.businessCredentials.clientSecret, tenant.v1Credentials.clientSecret);
 
     const business = createBusinessClient({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials } });
     const wrongForBusiness = await failure(business.getClientInfo());
     expect(wrongForBusiness.message).toContain(`createToken (POST ${sandbox.url}/api/token) failed with HTTP 401`);
-    expect(wrongForBusiness.message).toContain("either they are the v1 API's");
-    expect(wrongForBusiness.message).toContain('createBusinessClient takes the Business credentials');
+    expect(wrongForBusiness.message).toContain(
+      "likely cause: the v1 API's credentials (this client takes `businessCredentials`) or unknown ones.",
+    );
     expectNoSecret(wrongForBusiness, tenant.v1Credentials.clientSecret);
   });
 
@@ -107,9 +109,9 @@ describe('credentials the token call refuses', () => {
     });
     const error = await failure(business.getClientInfo());
     expect(error).toMatchObject({ name: 'TokenError', status: 401 });
-    expect(error.message).toContain('likely cause: the service does not know these credentials');
-    expect(error.message).toContain("or no client of this deployment has them (mistyped, another deployment's");
-    expect(error.message).toContain("fix: pass this deployment's Business credentials");
+    expect(error.message).toBe(
+      `The token call createToken (POST ${sandbox.url}/api/token) failed with HTTP 401: likely cause: the v1 API's credentials (this client takes \`businessCredentials\`) or unknown ones.`,
+    );
     expectNoSecret(error, secret);
   });
 
@@ -124,7 +126,7 @@ describe('credentials the token call refuses', () => {
       const error = await failure(v1.listAdminBanks());
       expect(error).toBeInstanceOf(TokenError);
       expect(error.message).toBe(
-        `The token call createClientToken (POST ${sandbox.url}/api/v1/client/token) was not sent: likely cause: \`auth.credentials\` is empty (no field with a value): the variables it is read from are often not set; fix: pass the v1 credentials the operator issued (against the sandbox, a tenant's \`v1Credentials\` from createTenant).`,
+        `The token call createClientToken (POST ${sandbox.url}/api/v1/client/token) was not sent: likely cause: empty \`auth.credentials\` (variables not set?); fix: pass \`v1Credentials\`.`,
       );
     }
     expect(sent).toBe(0);
@@ -135,7 +137,7 @@ describe('credentials the token call refuses', () => {
     });
     const error = await failure(halfEmpty.getClientInfo());
     expect(error.message).toBe(
-      `The token call createToken (POST ${sandbox.url}/api/token) failed with HTTP 401: likely cause: \`auth.credentials\` has no value for \`clientSecret\`: the variable it is read from may not be set.`,
+      `The token call createToken (POST ${sandbox.url}/api/token) failed with HTTP 401: likely cause: no value for clientSecret.`,
     );
     expect(sent).toBe(1);
   });
@@ -148,13 +150,18 @@ describe('a sandbox that is not running', () => {
     const business = createBusinessClient({ baseUrl, auth: { credentials: tenant.businessCredentials } });
     const tokenError = await failure(business.getClientInfo());
     expect(tokenError).toBeInstanceOf(TokenError);
-    expect(tokenError.message).toBe(
-      `The token call createToken (POST ${baseUrl}/api/token) got no answer from ${host} (ECONNREFUSED): likely cause: nothing is listening at ${host}: the service (or the sandbox) is not running, or runs at another address; fix: start it (\`npx ramp-api-sandbox\`) and use the address it prints as \`baseUrl\`.`,
+    expect(tokenError.message).toMatch(
+      new RegExp(`^The token call createToken \\(POST ${baseUrl}/api/token\\) failed: `),
+    );
+    expect(tokenError.message).toMatch(
+      new RegExp(
+        `\\(ECONNREFUSED\\); likely cause: nothing listens at ${host}; fix: start the sandbox or service there$`,
+      ),
     );
     expectNoSecret(tokenError, tenant.businessCredentials.clientSecret);
 
     const operationError = await failure(createBusinessClient({ baseUrl, retry: false }).listBanks());
     expect(operationError).toBeInstanceOf(NetworkError);
-    expect(operationError.message).toContain(`(ECONNREFUSED); likely cause: nothing is listening at ${host}`);
+    expect(operationError.message).toContain(`(ECONNREFUSED); likely cause: nothing listens at ${host}; fix: start`);
   });
 });

@@ -268,14 +268,13 @@ export function createTransport(options: TransportOptions) {
 
   function record(response: Response, context: Attempt, op: KnownOperation): void {
     const { status } = response;
-    const calledPath = context.url ? new URL(context.url).pathname : context.path;
     const recorded: RecordedCall = {
       ...callInfo(context),
       token: context.token,
       sensitive: op.sensitive === true,
       url: context.url,
       noAuth: op.secured && token === undefined,
-      hint: status === 404 || status === 405 ? baseUrlCause(options.baseUrl, prefix, calledPath) : undefined,
+      hint: status === 404 || status === 405 ? baseUrlCause(options.baseUrl, prefix) : undefined,
     };
     Reflect.defineProperty(response, RECORDED, { value: recorded });
   }

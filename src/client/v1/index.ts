@@ -18,6 +18,6 @@ export function createV1Client(options: RampClientOptions): V1Client {
     operations: v1Operations,
     tokenOperationId: 'createClientToken',
     defaultTokenLifetimeSeconds: v1TokenLifetimeSeconds,
-    credentialWords: { api: 'v1', other: 'Business', factory: 'createV1Client', sandboxField: 'v1Credentials' },
+    credentialsOf: 'v1',
   });
 }
