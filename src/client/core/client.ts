@@ -101,7 +101,7 @@ function credentialsSource<Table extends OperationTable>(
 ): TokenSource {
   const { credentials } = auth;
   const read = auth.readToken ?? readTokenFromBody;
-  // Only the sandbox's family has no credentials call, and its client takes no `auth` but a token.
+  // Only the sandbox's family has no credentials call, and its client's options have no `auth`.
   const api = family.credentialsOf!;
   const call = `The token call ${family.tokenOperationId} (POST ${tokenCall.url})`;
   return createTokenSource(async () => {

@@ -28,8 +28,7 @@ export interface SandboxClientOptions extends Omit<RampClientOptions, 'auth'> {
  * `createTenant` answers carry credentials, so its error bodies are kept out of `ApiError`, as a token call's are.
  */
 export function createSandboxClient(options: SandboxClientOptions): SandboxClient {
-  // `auth` is not an option of this client (its type has none): only `adminToken` authenticates it.
-  const { adminToken, auth: _auth, ...rest } = (options ?? {}) as SandboxClientOptions & { auth?: unknown };
+  const { adminToken, ...rest } = options ?? ({} as SandboxClientOptions);
   if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken === ''))
     throw new ConfigurationError('`adminToken` must be a non-empty string.');
   return createRampClient<paths, typeof sandboxOperations>(
