@@ -45,13 +45,13 @@ export async function send(request: Request, attempt: Attempt): Promise<Response
 }
 
 /** `response`, whose body cannot be read past `limit` bytes, counted after decompression. */
-async function bounded(response: Response, limit: number): Promise<Response> {
+function bounded(response: Response, limit: number): Response {
   const length = response.headers.get('content-length');
   const encoding = response.headers.get('content-encoding');
   if (length !== null && (encoding === null || encoding === 'identity')) {
     // An uncompressed body of declared length: HTTP framing bounds it, so it is handed on untouched.
     if (Number(length) > limit) {
-      await response.body?.cancel().catch(() => {});
+      response.body?.cancel().catch(() => {});
       throw new ResponseTooLarge();
     }
     return response;

@@ -16,7 +16,7 @@ import {
 import { baseUrlCause, sharedPrefix } from './causes.js';
 import type { OperationTable } from './operations.js';
 import { ResponseTooLarge, send, type Attempt } from './send.js';
-import { sleep, startDeadline, within } from './signals.js';
+import { type Deadline, sleep, startDeadline, within } from './signals.js';
 import type { TokenSource } from './token.js';
 
 export interface RetryOptions {
@@ -144,6 +144,9 @@ export interface KnownOperation {
   parameters: string[];
 }
 
+/** The init a caller gives one call: openapi-fetch's, with the client's per-request options. */
+type CallInit = Record<string, unknown> & PerRequestOptions;
+
 /** openapi-fetch's generic call: method, path template, init. */
 type Invoke = (
   method: string,
@@ -220,49 +223,73 @@ export function createTransport(options: TransportOptions) {
     return new NetworkError({ ...info, attempts: run.attempt, host: base.host, cause: error });
   }
 
-  /** The attempts of one call: retries of a safe request, the repeat after a 401; the result to return. */
-  async function attempts(invoke: Invoke, callInit: Record<string, unknown>, op: KnownOperation, run: Run) {
+  /**
+   * The attempts of one call (retries of a safe request, the repeat after a 401) under its deadline; the result
+   * to return, or the named error.
+   */
+  async function attempts(
+    invoke: Invoke,
+    init: CallInit | undefined,
+    op: KnownOperation,
+    run: Run,
+    deadline: Deadline,
+  ) {
     const { context } = run;
     const { method, path } = context;
+    const callInit = initFor(init, context);
     const source = op.secured ? token : undefined;
     const maxAttempts = retry && (method === 'GET' || method === 'HEAD') ? retry.attempts : 1;
     let repeatedAfter401 = false;
-    for (; ; run.attempt++) {
-      if (source) context.token = source.peek() ?? (await within(source.get(), context.signal));
-      let result: { response: Response };
-      try {
-        const pending = invoke(method, path, callInit);
-        // Middleware may hold the call before or after its fetch: the deadline bounds it there too.
-        const held = state.middleware || callInit.middleware !== undefined;
-        result = await (held ? within(pending, context.signal) : pending);
-      } catch (error) {
-        const failure = named(error, run);
-        const retried =
-          failure instanceof NetworkError &&
-          run.attempt < maxAttempts &&
-          (await pause(backoff(run.attempt), `no answer (attempt ${run.attempt}/${maxAttempts})`, run));
-        if (retried) continue;
-        throw failure;
+    let streaming = false;
+    try {
+      for (; ; run.attempt++) {
+        if (source) context.token = source.peek() ?? (await within(source.get(), context.signal));
+        let result: { response: Response };
+        try {
+          const pending = invoke(method, path, callInit);
+          // Middleware may hold the call before or after its fetch: the deadline bounds it there too.
+          const held = state.middleware || callInit.middleware !== undefined;
+          result = await (held ? within(pending, context.signal) : pending);
+        } catch (error) {
+          const failure = named(error, run);
+          const retried =
+            failure instanceof NetworkError &&
+            run.attempt < maxAttempts &&
+            (await pause(backoff(run.attempt), `no answer (attempt ${run.attempt}/${maxAttempts})`, run));
+          if (retried) continue;
+          throw failure;
+        }
+        const status = result.response.status;
+        if (status === 401 && source?.renewable && !repeatedAfter401) {
+          // The service refused the token before doing anything: renew it and repeat this request once.
+          repeatedAfter401 = true;
+          source.invalidate(context.token!);
+          logger?.warn(`${context.operationId ?? path}: HTTP 401; repeating once with a new token`);
+          run.attempt--; // the repeat does not use up a retry attempt
+          continue;
+        }
+        if (run.attempt < maxAttempts && retry && RETRYABLE_STATUS(status)) {
+          const hinted = retryAfterMs(result.response.headers.get('retry-after'));
+          const waited =
+            (hinted === undefined || hinted <= retry.maxRetryAfterMs) &&
+            (await pause(
+              hinted ?? backoff(run.attempt),
+              `HTTP ${status} (attempt ${run.attempt}/${maxAttempts})`,
+              run,
+            ));
+          if (waited) continue;
+        }
+        // Only a failed call's result is ever unwrapped into an ApiError, which needs what the call was.
+        if (!result.response.ok) record(result.response, context, op);
+        // A streamed answer is read after this returns: the deadline keeps bounding it.
+        streaming = init?.parseAs === 'stream';
+        return result;
       }
-      const status = result.response.status;
-      if (status === 401 && source?.renewable && !repeatedAfter401) {
-        // The service refused the token before doing anything: renew it and repeat this request once.
-        repeatedAfter401 = true;
-        source.invalidate(context.token!);
-        logger?.warn(`${context.operationId ?? path}: HTTP 401; repeating once with a new token`);
-        run.attempt--; // the repeat does not use up a retry attempt
-        continue;
-      }
-      if (run.attempt < maxAttempts && retry && RETRYABLE_STATUS(status)) {
-        const hinted = retryAfterMs(result.response.headers.get('retry-after'));
-        const waited =
-          (hinted === undefined || hinted <= retry.maxRetryAfterMs) &&
-          (await pause(hinted ?? backoff(run.attempt), `HTTP ${status} (attempt ${run.attempt}/${maxAttempts})`, run));
-        if (waited) continue;
-      }
-      // Only a failed call's result is ever unwrapped into an ApiError, which needs what the call was.
-      if (!result.response.ok) record(result.response, context, op);
-      return result;
+    } catch (error) {
+      throw named(error, run);
+    } finally {
+      if (streaming) deadline.timer.unref?.();
+      else clearTimeout(deadline.timer);
     }
   }
 
@@ -279,26 +306,35 @@ export function createTransport(options: TransportOptions) {
     Reflect.defineProperty(response, RECORDED, { value: recorded });
   }
 
-  /** Runs one call through `invoke` (openapi-fetch), with its retries, 401 repeat and whole-call bound. */
-  async function call(
+  /**
+   * Runs one call through `invoke` (openapi-fetch), with its retries, 401 repeat and whole-call bound. What is
+   * wrong with the call itself (a path parameter, a timeout, an aborted signal) rejects before anything starts.
+   */
+  function call(
     invoke: Invoke,
     method: string,
     path: string,
-    init: (Record<string, unknown> & PerRequestOptions) | undefined,
+    init: CallInit | undefined,
     known?: KnownOperation,
-  ) {
+  ): Promise<{ response: Response }> {
     const op = known ?? operationAt(method, path);
-    const info: CallInfo = { operationId: op.operationId, method, path };
-    const problem = pathProblem(op.parameters, init);
-    if (problem) throw new ParameterError({ ...info, ...problem });
-    const timeoutMs = init?.timeoutMs === undefined ? options.timeoutMs : checkMs('timeoutMs', init.timeoutMs);
-    const callerSignal = init?.signal as AbortSignal | undefined;
-    if (callerSignal?.aborted) throw callerSignal.reason;
-
-    const started = Date.now();
+    const { operationId } = op;
+    let timeoutMs = options.timeoutMs;
+    let callerSignal: AbortSignal | undefined;
+    try {
+      const problem = pathProblem(op.parameters, init);
+      if (problem) throw new ParameterError({ operationId, method, path, ...problem });
+      if (init?.timeoutMs !== undefined) timeoutMs = checkMs('timeoutMs', init.timeoutMs);
+      callerSignal = init?.signal as AbortSignal | undefined;
+      if (callerSignal?.aborted) throw callerSignal.reason;
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const deadline = startDeadline(timeoutMs, callerSignal);
     const context: Attempt = {
-      ...info,
+      operationId,
+      method,
+      path,
       // One call's own `fetch` is the one that sends, still with the call's token, signal and bounds.
       fetch: (init?.fetch as typeof globalThis.fetch | undefined) ?? options.fetch,
       signal: deadline.signal,
@@ -307,19 +343,8 @@ export function createTransport(options: TransportOptions) {
       url: '',
       status: 0,
     };
-    const run: Run = { context, callerSignal, started, timeoutMs, attempt: 1 };
-    let streaming = false;
-    try {
-      const result = await attempts(invoke, initFor(init, context), op, run);
-      // A streamed answer is read after this returns: the deadline keeps bounding it.
-      streaming = init?.parseAs === 'stream';
-      return result;
-    } catch (error) {
-      throw named(error, run);
-    } finally {
-      if (streaming) deadline.timer.unref?.();
-      else clearTimeout(deadline.timer);
-    }
+    const run: Run = { context, callerSignal, started: Date.now(), timeoutMs, attempt: 1 };
+    return attempts(invoke, init, op, run, deadline);
   }
 
   return { call, operationAt, state };
