@@ -1,11 +1,6 @@
-// Stage 1, the target: the request's path and query, and the route (operation) they name.
-import type { Route } from '../contract/router.js';
+// The request target: its path and query, as the listener, the router and the request check read them.
+import type { Target } from '../contract/router.js';
 import { refusals } from '../core/refusals.js';
-
-export interface Target {
-  pathname: string;
-  searchParams: URLSearchParams;
-}
 
 /**
  * A plain origin-form target: `/`, then unreserved characters and `/`, then an optional query. Each part is one
@@ -32,22 +27,4 @@ export function requestTarget(target: string): Target {
   } catch {
     throw refusals.malformedTarget();
   }
-}
-
-/** The route `method` and `pathname` name, with its path parameters; 404 for no path, 405 for another method. */
-export function findRoute(
-  routes: readonly Route[],
-  method: string,
-  pathname: string,
-): { route: Route; params: Record<string, string> } {
-  let pathMatched = false;
-  const segments = pathname.split('/').length;
-  for (const route of routes) {
-    if (route.segments !== segments) continue;
-    const params = route.match(pathname);
-    if (!params) continue;
-    pathMatched = true;
-    if (route.entry.method === method) return { route, params };
-  }
-  throw pathMatched ? refusals.methodNotAllowed(method, pathname) : refusals.noOperation(method, pathname);
 }
