@@ -1,23 +1,21 @@
 // The errors of a first hour name the call, its URL and status, and the likely cause with its fix, against a
 // running sandbox; and never show a credential. Each case is one a newcomer meets.
 import { inspect } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../sandbox/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/local-server.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { ApiError, NetworkError, TokenError, createBusinessClient, createV1Client, orThrow } from '../index.js';
 import { createSandboxClient } from '../sandbox/index.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let tenant: {
   clientId: string;
   businessCredentials: { clientId: string; clientSecret: string };
   v1Credentials: { clientId: string; clientSecret: string };
 };
 beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
   tenant = await orThrow(createSandboxClient({ baseUrl: sandbox.url }).createTenant({ body: { name: 'First hour' } }));
-}, 60_000);
-afterAll(() => sandbox?.close());
+});
 
 const failure = (promise: Promise<unknown>) =>
   promise.then(
