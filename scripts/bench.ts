@@ -33,7 +33,8 @@ const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick'); // fewer rounds, for trying the script itself
 // The client's part alone: its comparisons, profile, allocations and bundle sizes, without start times or sandbox.
 const onlyClient = args.has('--only-client');
-if (onlyClient && args.has('--write')) throw new Error('--only-client does not write BENCHMARKS.md: run the whole bench');
+if (onlyClient && args.has('--write'))
+  throw new Error('--only-client does not write BENCHMARKS.md: run the whole bench');
 // The client and the sandbox as consumers run them: the built packages (`npm run build`), not the TypeScript
 // sources through tsx.
 await buildAll();
