@@ -1,0 +1,185 @@
+// The floor under the sandbox's writes: the statements `createPayout` runs (check the user and the destination,
+// debit the balance, insert the payout and its event, look up the endpoints that receive it), sent straight to
+// the store from this process with nothing else: no HTTP, no validation, no handler. Three ways, taking turns:
+// through the store interface as the handlers send them (one transaction, one statement at a time), and as one
+// statement (data-modifying CTEs) straight on PGlite's own `query`. Transactions per second, per turn.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { schema } from '../../src/sandbox/resources/index.js';
+import { type Db, type Sql, openPglite } from '../../src/sandbox/store/db.js';
+import { migrate } from '../../src/sandbox/store/migrate.js';
+import { percentile } from './percentile.js';
+
+export interface FloorRow {
+  variant: string;
+  transactions: number;
+  perSecond: number;
+  /** Transactions per second of each turn: median, 10th and 90th percentile. */
+  turns: { median: number; p10: number; p90: number };
+}
+
+interface Seed {
+  tenantId: string;
+  userId: string;
+  accountId: string;
+}
+
+async function seed(db: Pick<Db, 'transaction'>): Promise<Seed> {
+  const s = { tenantId: randomUUID(), userId: randomUUID(), accountId: randomUUID() };
+  const now = new Date().toISOString();
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `insert into tenants (id, name, business_secret, v1_secret, integration_register, created_at) values ($1, 'Floor', 'x', 'y', 'z', $2)`,
+      [s.tenantId, now],
+    );
+    await tx.query(
+      `insert into users (id, tenant_id, status, record, created_at) values ($1, $2, 'approved', '{}', $3)`,
+      [s.userId, s.tenantId, now],
+    );
+    await tx.query(
+      `insert into bank_accounts (id, tenant_id, user_id, status, holder_name, nickname, account_number, account_type, bank_name, created_at)
+       values ($1, $2, $3, 'accepted', 'A', 'B', '1', 'SAVINGS', 'Bank', $4)`,
+      [s.accountId, s.tenantId, s.userId, now],
+    );
+    await tx.query(`insert into balances (tenant_id, owner_id, currency, amount) values ($1, $2, 'COP', 1e15)`, [
+      s.tenantId,
+      s.userId,
+    ]);
+  });
+  return s;
+}
+
+/** createPayout's statements, one at a time in one transaction, as the handler and the event store send them. */
+async function statements(sql: Sql, s: Seed): Promise<void> {
+  const now = new Date().toISOString();
+  await sql.query('select * from users where id = $1 and tenant_id = $2', [s.userId, s.tenantId]);
+  await sql.query('select * from bank_accounts where id = $1 and tenant_id = $2 and user_id = $3', [
+    s.accountId,
+    s.tenantId,
+    s.userId,
+  ]);
+  const debited = await sql.query(
+    'update balances set amount = amount - $4 where tenant_id = $1 and owner_id = $2 and currency = $3 and amount >= $4 returning amount',
+    [s.tenantId, s.userId, 'COP', 1000],
+  );
+  if (debited.length !== 1) throw new Error('The floor ran out of balance.');
+  const id = randomUUID();
+  await sql.query(
+    `insert into payouts (id, tenant_id, user_id, account_id, amount, currency, payment_method, status, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
+    [id, s.tenantId, s.userId, s.accountId, 1000, 'COP', 'ACH', 'PENDING', now],
+  );
+  const payload = JSON.stringify({ event: 'fiat.payout.created', id: randomUUID(), data: { id } });
+  await sql.query(
+    'insert into sandbox_events (id, tenant_id, event, payload, created_at) values ($1, $2, $3, $4, $5)',
+    [randomUUID(), s.tenantId, 'fiat.payout.created', payload, now],
+  );
+  await sql.query(
+    'select id, config, is_active from integration_endpoints where tenant_id = $1 and trigger_event = $2',
+    [s.tenantId, 'fiat.payout.created'],
+  );
+  await sql.query('select id, url, status from business_webhooks where tenant_id = $1 and process = $2', [
+    s.tenantId,
+    'PAYOUT',
+  ]);
+}
+
+/** The same work as one statement: every check, the debit and both inserts in data-modifying CTEs. */
+const ONE_STATEMENT = `
+with checked as (
+  select 1 from users u join bank_accounts a on a.user_id = u.id and a.tenant_id = u.tenant_id
+  where u.id = $2 and u.tenant_id = $1 and a.id = $3 and a.status = 'accepted'
+), debited as (
+  update balances set amount = amount - $4
+  where tenant_id = $1 and owner_id = $2 and currency = 'COP' and amount >= $4 and exists (select 1 from checked)
+  returning amount
+), payout as (
+  insert into payouts (id, tenant_id, user_id, account_id, amount, currency, payment_method, status, created_at)
+  select $5, $1, $2, $3, $4, 'COP', 'ACH', 'PENDING', $7 from debited returning id
+), event as (
+  insert into sandbox_events (id, tenant_id, event, payload, created_at)
+  select $6, $1, 'fiat.payout.created', jsonb_build_object('id', payout.id), $7 from payout returning id
+)
+select (select count(*) from event) as events,
+  (select count(*) from integration_endpoints where tenant_id = $1 and trigger_event = 'fiat.payout.created') as endpoints,
+  (select count(*) from business_webhooks where tenant_id = $1 and process = 'PAYOUT') as hooks`;
+
+/** The floor on PGlite in memory, the variants taking turns of `turnMs` until each has had `seconds`. */
+export async function writeFloor(seconds = 4, turnMs = 500): Promise<FloorRow[]> {
+  const db = await openPglite({ memory: true });
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    await migrate(db, schema);
+    const s = await seed(db);
+    // The PGlite instance itself, for the one-statement variant: reached through a transaction's runner would
+    // add a begin and a commit, which one statement does not need (it is a transaction of its own).
+    const { PGlite } = await import('@electric-sql/pglite');
+    const own = await PGlite.create({ startParams: [...PGlite.defaultStartParams, '-c', 'synchronous_commit=off'] });
+    stops.push(() => own.close());
+    const ownDb = {
+      transaction: <T>(work: (tx: Sql) => Promise<T>) =>
+        own.transaction((tx) =>
+          work({ query: async <Row>(t: string, p?: unknown[]) => (await tx.query<Row>(t, p)).rows }),
+        ),
+    };
+    await migrate(ownDb, schema);
+    const ownSeed = await seed(ownDb);
+    const variants: [string, () => Promise<void>][] = [
+      [
+        "PGlite's own query and transaction, createPayout's 7 statements",
+        () => ownDb.transaction((tx) => statements(tx, ownSeed)),
+      ],
+      [
+        'the store interface (store/db.ts), the same 7 statements in a transaction',
+        () => db.transaction((tx) => statements(tx, s)),
+      ],
+      [
+        'PGlite, the same work as 1 statement (CTEs), no explicit transaction',
+        () =>
+          db
+            .query(ONE_STATEMENT, [
+              s.tenantId,
+              s.userId,
+              s.accountId,
+              1000,
+              randomUUID(),
+              randomUUID(),
+              new Date().toISOString(),
+            ])
+            .then(() => undefined),
+      ],
+    ];
+    const tallies = variants.map(() => ({ count: 0, ms: 0, turns: [] as number[] }));
+    for (const [, run] of variants) for (let i = 0; i < 200; i++) await run();
+    for (let done = 0; done < seconds * 1000; done += turnMs) {
+      for (const [i, [, run]] of variants.entries()) {
+        const tally = tallies[i]!;
+        const start = performance.now();
+        let count = 0;
+        while (performance.now() - start < turnMs) {
+          await run();
+          count++;
+        }
+        const ms = performance.now() - start;
+        tally.count += count;
+        tally.ms += ms;
+        tally.turns.push((1000 * count) / ms);
+      }
+    }
+    return variants.map(([variant], i) => {
+      const { count, ms, turns } = tallies[i]!;
+      const sorted = turns.sort((a, b) => a - b);
+      return {
+        variant,
+        transactions: count,
+        perSecond: (1000 * count) / ms,
+        turns: { median: percentile(sorted, 0.5), p10: percentile(sorted, 0.1), p90: percentile(sorted, 0.9) },
+      };
+    });
+  } finally {
+    for (const stop of stops) await stop();
+    await db.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.table(await writeFloor(Number(process.argv[2] ?? 4)));
