@@ -3,6 +3,7 @@
 // to what both PGlite (PostgreSQL 18) and PostgreSQL 15 run.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createStatementRunner } from './pglite-statements.js';
 
 export interface Sql {
   /** Rows of one statement, with `$1`... parameters. */
@@ -96,10 +97,11 @@ export async function openPglite(options: DbOptions): Promise<Db> {
         : existsSync(join(options.dataDir!, 'PG_VERSION'))
           ? undefined
           : unpackSnapshot(options.dataDir!, digest).then(() => undefined);
-  const [{ PGlite, MemoryFS }, snapshot] = await Promise.all([
+  const [pglite, snapshot] = await Promise.all([
     import('@electric-sql/pglite'),
     Promise.resolve(options.schemaDigest).then(fromSnapshot),
   ]);
+  const { PGlite, MemoryFS } = pglite;
   const pg = await PGlite.create({
     ...(options.memory ? {} : { dataDir: options.dataDir! }),
     ...(snapshot ? { fs: snapshotFilesystem(MemoryFS, PGlite.paths.PGDATA, snapshot) } : {}),
@@ -114,9 +116,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
       ...(options.memory ? ['-c', 'synchronous_commit=off'] : []),
     ],
   });
-  const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
-    query: async <Row>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as Row[],
-  });
+  const statements = createStatementRunner(pg, pglite);
   // PGlite has one connection: a query from one request must never land inside another request's
   // transaction, so every statement and transaction takes its turn.
   let turn: Promise<unknown> = Promise.resolve();
@@ -125,7 +125,27 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     turn = run.catch(() => undefined);
     return run;
   };
-  const direct = wrap(pg);
+  // A statement in one exchange with PGlite (./pglite-statements.ts); one with a parameter only PGlite's own
+  // serializers know (an array, an object) through PGlite's `query`.
+  const direct: Sql = {
+    query: <Row>(text: string, params?: unknown[]) =>
+      statements.run<Row>(text, params) ?? pg.query<Row>(text, params).then((result) => result.rows),
+  };
+  // begin, the work, commit: each a statement of PGlite's one session, which runs one transaction at a time.
+  const transaction = async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
+    await statements.simple('begin');
+    try {
+      const result = await work(direct);
+      // A statement that failed and was caught inside `work` left the transaction aborted: commit rolls it back.
+      if ((await statements.simple('commit')) === 'ROLLBACK')
+        throw new Error('The transaction was rolled back: one of its statements failed.');
+      await pg.syncToFs();
+      return result;
+    } catch (error) {
+      await statements.simple('rollback').catch(() => undefined);
+      throw error;
+    }
+  };
   // Results of selects, kept until the next write. Statements run one at a time (above), so a select that
   // ran while `generation` stayed the same saw no write start or end, and its rows are current until the
   // next one. The remembered rows are frozen (a handler that writes to one throws) and each caller gets its
@@ -193,7 +213,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     reads,
     shared: false,
     generation: () => generation,
-    transaction: (work) => writing(() => pg.transaction((tx) => work(wrap(tx)))),
+    transaction: (work) => writing(() => transaction(work)),
     close: () => exclusive(() => pg.close()),
   };
 }
