@@ -132,17 +132,28 @@ export async function openPglite(options: DbOptions): Promise<Db> {
       statements.run<Row>(text, params) ?? pg.query<Row>(text, params).then((result) => result.rows),
   };
   // begin, the work, commit: each a statement of PGlite's one session, which runs one transaction at a time.
+  // The begin goes in the same exchange as the transaction's first statement.
   const transaction = async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
-    await statements.simple('begin');
+    let begun = false;
+    const tx: Sql = {
+      query: <Row>(text: string, params?: unknown[]) => {
+        if (begun) return direct.query<Row>(text, params);
+        begun = true;
+        return (
+          statements.run<Row>(text, params, 'begin') ??
+          statements.simple('begin').then(() => direct.query<Row>(text, params))
+        );
+      },
+    };
     try {
-      const result = await work(direct);
+      const result = await work(tx);
       // A statement that failed and was caught inside `work` left the transaction aborted: commit rolls it back.
-      if ((await statements.simple('commit')) === 'ROLLBACK')
+      if (begun && (await statements.simple('commit')) === 'ROLLBACK')
         throw new Error('The transaction was rolled back: one of its statements failed.');
       await pg.syncToFs();
       return result;
     } catch (error) {
-      await statements.simple('rollback').catch(() => undefined);
+      if (begun) await statements.simple('rollback').catch(() => undefined);
       throw error;
     }
   };

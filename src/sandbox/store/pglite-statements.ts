@@ -12,8 +12,11 @@ type PgliteModule = typeof import('@electric-sql/pglite');
 const PREPARED_STATEMENTS = 500;
 
 export interface StatementRunner {
-  /** The rows of one statement with `$1`... parameters, or undefined when a parameter cannot be sent as text. */
-  run<Row>(text: string, params?: unknown[]): Promise<Row[]> | undefined;
+  /**
+   * The rows of one statement with `$1`... parameters, or undefined when a parameter cannot be sent as text.
+   * `before`: a statement without parameters (a transaction's `begin`) sent ahead of it in the same exchange.
+   */
+  run<Row>(text: string, params?: unknown[], before?: string): Promise<Row[]> | undefined;
   /** One statement without parameters by the simple protocol (begin, commit, rollback); its command tag. */
   simple(text: string): Promise<string | undefined>;
 }
@@ -54,12 +57,13 @@ export function createStatementRunner(pg: PGlite, { protocol, parse }: PgliteMod
     return messages;
   };
   return {
-    run<Row>(text: string, params: unknown[] = []) {
+    run<Row>(text: string, params: unknown[] = [], before?: string) {
       const values = params.map(asText);
       if (values.includes(undefined)) return undefined;
       const known = names.get(text);
       const name = known ?? (reusable(text) && names.size < PREPARED_STATEMENTS ? `s${names.size}` : '');
       const parts = [
+        ...(before ? [serialize.query(before)] : []),
         ...(known ? [] : [serialize.parse({ name, text })]),
         serialize.bind({ statement: name, values: values as (string | null)[] }),
         describe,
@@ -71,7 +75,7 @@ export function createStatementRunner(pg: PGlite, { protocol, parse }: PgliteMod
         if (name && !known && messages.some((m) => m.name === 'parseComplete')) names.set(text, name);
         const error = messages.find((m) => m.name === 'error');
         if (error) throw error;
-        return parse.parseResults(messages, pg.parsers)[0]!.rows as Row[];
+        return parse.parseResults(messages, pg.parsers).at(-1)!.rows as Row[];
       });
     },
     async simple(text) {
