@@ -5,9 +5,8 @@
 // one statement (data-modifying CTEs) through the store interface. Transactions per second, per turn.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { schema } from '../../src/sandbox/resources/index.js';
-import { type Db, type Sql, openPglite } from '../../src/sandbox/store/db.js';
-import { migrate } from '../../src/sandbox/store/migrate.js';
+import { type Db, type Sql, type Tx, openPglite } from '../../src/sandbox/store/db.js';
+import { migrate, schema } from '../../src/sandbox/store/migrate.js';
 import { percentile } from './percentile.js';
 
 export interface FloorRow {
@@ -98,9 +97,12 @@ export async function writeFloor(seconds = 4, turnMs = 500): Promise<FloorRow[]>
     const own = await PGlite.create({ startParams: [...PGlite.defaultStartParams, '-c', 'synchronous_commit=off'] });
     stops.push(() => own.close());
     const ownDb = {
-      transaction: <T>(work: (tx: Sql) => Promise<T>) =>
+      transaction: <T>(work: (tx: Tx) => Promise<T>) =>
         own.transaction((tx) =>
-          work({ query: async <Row>(t: string, p?: unknown[]) => (await tx.query<Row>(t, p)).rows }),
+          work({
+            query: async <Row>(t: string, p?: unknown[]) => (await tx.query<Row>(t, p)).rows,
+            script: async (text: string) => void (await tx.exec(text)),
+          }),
         ),
     };
     await migrate(ownDb, schema);

@@ -10,6 +10,15 @@ export interface Sql {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
 }
 
+/** A transaction's statements: `query`, and `script` for a migration file. */
+export interface Tx extends Sql {
+  /**
+   * Runs `text`, any number of statements, as one script (PGlite's exec, PostgreSQL's simple-query protocol),
+   * without parameters and without splitting it: what a migration file holds.
+   */
+  script(text: string): Promise<void>;
+}
+
 export interface Db extends Sql {
   /**
    * For reads (GET handlers): the same answers as `query`. On PGlite, which only this process can change,
@@ -28,7 +37,7 @@ export interface Db extends Sql {
    */
   generation?: () => number;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -133,9 +142,9 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   };
   // begin, the work, commit: each a statement of PGlite's one session, which runs one transaction at a time.
   // The begin goes in the same exchange as the transaction's first statement.
-  const transaction = async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
+  const transaction = async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
     let begun = false;
-    const tx: Sql = {
+    const tx: Tx = {
       query: <Row>(text: string, params?: unknown[]) => {
         if (begun) return direct.query<Row>(text, params);
         begun = true;
@@ -143,6 +152,11 @@ export async function openPglite(options: DbOptions): Promise<Db> {
           statements.run<Row>(text, params, 'begin') ??
           statements.simple('begin').then(() => direct.query<Row>(text, params))
         );
+      },
+      script: async (text) => {
+        if (!begun) await statements.simple('begin');
+        begun = true;
+        await statements.simple(text);
       },
     };
     try {
@@ -322,7 +336,11 @@ export async function openPostgres(connectionString: string): Promise<Db> {
       const held = await begin();
       const { client } = held;
       try {
-        const result = await work({ query: (text, params) => query(client, text, params) });
+        const result = await work({
+          query: (text, params) => query(client, text, params),
+          // Without parameters, node-postgres sends the simple query, which may hold several statements.
+          script: async (text) => void (await client.query(text)),
+        });
         await client.query('commit');
         return result;
       } catch (error) {

@@ -17,7 +17,10 @@ export interface StatementRunner {
    * `before`: a statement without parameters (a transaction's `begin`) sent ahead of it in the same exchange.
    */
   run<Row>(text: string, params?: unknown[], before?: string): Promise<Row[]> | undefined;
-  /** One statement without parameters by the simple protocol (begin, commit, rollback); its command tag. */
+  /**
+   * Statements without parameters by the simple protocol (begin, commit, rollback, a migration file's script);
+   * the first one's command tag.
+   */
   simple(text: string): Promise<string | undefined>;
 }
 
