@@ -24,6 +24,7 @@ import { sandboxTable, sandboxTargets, sandboxVsPrism } from './lib/sandbox-benc
 import { startTable, startTargets, startTimes } from './lib/start-bench.js';
 import { type SandboxTarget, WRITES, writeTable, writeTargets, writesVsPrism } from './lib/write-bench.js';
 import { writeFloor } from './lib/write-floor.js';
+import { twoInstances } from './lib/postgres-write-bench.js';
 import { buildAll } from './lib/build.js';
 
 // A signal ends the run through exit, so the exit hooks stop what it started (Prism, the sandbox); the
@@ -49,7 +50,29 @@ const sandboxes: SandboxTarget[] = [
 async function writeSectionNow(): Promise<{ lines: string[]; targets: string[] }> {
   const floor = await writeFloor(quick ? 1 : 4);
   const rows = await writesVsPrism(quick ? 1 : 4, sandboxes);
-  return { lines: writeTable(rows, floor), targets: writeTargets(rows) };
+  const postgres = await twoInstances(quick ? 2 : 6);
+  const two = postgres
+    ? `${postgres.ratio.median.toFixed(2)}x (${postgres.ratio.p10.toFixed(2)}–${postgres.ratio.p90.toFixed(2)})`
+    : '';
+  return {
+    lines: [
+      ...writeTable(rows, floor),
+      '',
+      '| createPayout on one PostgreSQL server, 32 clients in two groups of 16 | One instance, per second | Two instances, per second | Two / one, per turn: median (p10–p90) | Not 201 |',
+      '| --- | --- | --- | --- | --- |',
+      postgres
+        ? `| both groups to instance A, or one group to A and one to B, taking turns | ${postgres.one.toFixed(0)} | ${postgres.two.toFixed(0)} | ${two} | ${postgres.failures} |`
+        : '| PostgreSQL is not installed here: not measured | | | | |',
+    ],
+    targets: [
+      ...writeTargets(rows),
+      ...(postgres
+        ? [
+            `- PostgreSQL, two sandbox instances against one: ${two} (target at least 1.3x, median of per-turn ratios): ${postgres.ratio.median >= 1.3 ? 'met' : 'missed'}`,
+          ]
+        : []),
+    ],
+  };
 }
 if (args.has('--only-writes')) {
   const writes = await writeSectionNow();
@@ -105,7 +128,8 @@ completePayout, which needs a new pending payout in its path each time (made bef
 compared with Prism answering createPayout, a POST of the same shape, each request built anew for both. The
 floor is createPayout's own statements sent straight to PGlite in memory from the bench process, with nothing
 else (no HTTP, no validation, no handler), its variants taking turns; the last column of the writes gives each
-sandbox row's rate as a share of the floor's best.
+sandbox row's rate as a share of the floor's best. Last, two sandbox instances on one PostgreSQL server against one
+(\`scripts/lib/postgres-write-bench.ts\`).
 
 ${table.join('\n')}
 
