@@ -129,7 +129,11 @@ compared with Prism answering createPayout, a POST of the same shape, each reque
 floor is createPayout's own statements sent straight to PGlite in memory from the bench process, with nothing
 else (no HTTP, no validation, no handler), its variants taking turns; the last column of the writes gives each
 sandbox row's rate as a share of the floor's best. Last, two sandbox instances on one PostgreSQL server against one
-(\`scripts/lib/postgres-write-bench.ts\`).
+(\`scripts/lib/postgres-write-bench.ts\`).${
+    process.env.BENCH_BASELINE_BIN
+      ? ` The rows "sandbox (baseline)" are another build loaded in the same turns (BENCH_BASELINE_BIN=${process.env.BENCH_BASELINE_BIN}${process.env.BENCH_BASELINE_NOTE ? `: ${process.env.BENCH_BASELINE_NOTE}` : ''}).`
+      : ''
+  }
 
 ${table.join('\n')}
 
