@@ -620,6 +620,11 @@ if (args.has('--write')) {
   // BENCHMARKS.md itself may differ: it is what this run rewrites.
   const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!BENCHMARKS.md') !== '';
   const commit = git('rev-parse', '--short', 'HEAD') + (changed ? ' with uncommitted changes' : '');
+  // The measurements behind the code's choices are written by hand, not by this run: carried over as they are.
+  const designFigures =
+    /<!-- design-figures:start -->[\s\S]*?<!-- design-figures:end -->/.exec(
+      readFileSync(join(repoRoot, 'BENCHMARKS.md'), 'utf8'),
+    )?.[0] ?? '';
   writeFileSync(
     join(repoRoot, 'BENCHMARKS.md'),
     `# Benchmarks
@@ -671,7 +676,7 @@ ${starts ? startSection(startLines, startTargets(starts)) : ''}
 ${targets.join('\n')}
 
 The benchmark is not a test: \`npm test\` never fails on timings (the bundle budget is a test).
-`,
+${designFigures ? `\n${designFigures}\n` : ''}`,
   );
   console.log('\nWrote BENCHMARKS.md');
 }
