@@ -29,10 +29,12 @@ export interface LaunchOptions {
    * the command runs through `sh -c 'ulimit -n N && exec node ...'`, so signals still reach the sandbox itself.
    */
   openFiles?: number;
+  /** Another build's `bin.js` to run instead of this tree's (a benchmark of before against after). */
+  bin?: string;
 }
 
 export async function launchSandbox(args: string[], options: LaunchOptions = {}): Promise<SandboxProcess> {
-  const command = [process.execPath, sandboxBin, 'sandbox', '--port', '0', ...args];
+  const command = [process.execPath, options.bin ?? sandboxBin, 'sandbox', '--port', '0', ...args];
   const [file, ...argv] =
     options.openFiles === undefined
       ? command
