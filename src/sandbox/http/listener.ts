@@ -35,7 +35,7 @@ function send(
 }
 
 const sendRefusal = (res: ServerResponse, refusal: Refusal) =>
-  send(res, refusal.status, JSON.stringify(refusalBody(refusal)));
+  send(res, refusal.status, JSON.stringify(refusalBody(refusal)), undefined, refusal.headers);
 
 export function createListener(
   routes: readonly Route[],

@@ -34,20 +34,23 @@ export function requestTarget(target: string): Target {
   }
 }
 
-/** The route `method` and `pathname` name, with its path parameters; 404 for no path, 405 for another method. */
+/**
+ * The route `method` and `pathname` name, with its path parameters; 404 for no path, 405 for another method
+ * (with the methods the path takes, for `Allow`).
+ */
 export function findRoute(
   routes: readonly Route[],
   method: string,
   pathname: string,
 ): { route: Route; params: Record<string, string> } {
-  let pathMatched = false;
+  const allowed: string[] = [];
   const segments = pathname.split('/').length;
   for (const route of routes) {
     if (route.segments !== segments) continue;
     const params = route.match(pathname);
     if (!params) continue;
-    pathMatched = true;
     if (route.entry.method === method) return { route, params };
+    allowed.push(route.entry.method.toUpperCase());
   }
-  throw pathMatched ? refusals.methodNotAllowed(method, pathname) : refusals.noOperation(method, pathname);
+  throw allowed.length ? refusals.methodNotAllowed(method, pathname, allowed) : refusals.noOperation(method, pathname);
 }
