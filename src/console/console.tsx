@@ -17,6 +17,8 @@ import {
   requestProblems,
   type Verdict,
 } from './model.js';
+import { outcomeOf } from './outcome.js';
+import { ProblemList, VerdictView } from './verdict.js';
 import { type ClientInfo, curlLine, type SampleInput, typeScriptSample } from './samples.js';
 import { type Auth, type Exchange, send } from './send.js';
 import { makeTenant, readTenant, type Tenant } from './tenant.js';
@@ -35,6 +37,8 @@ export interface ConsoleProps {
   route: Route;
   client: ClientInfo;
   targets: Targets;
+  /** The reference page's address of each control operation a refusal's next step names. */
+  controlLinks?: Record<string, string>;
   onClose(): void;
 }
 
@@ -53,7 +57,7 @@ const MOCK_TOKEN = 'prism-mock-accepts-any-token';
 const TARGET_KEY = 'ramp-console-target';
 const OTHER_KEY = 'ramp-console-other-url';
 
-export function Console({ family, doc, entry, route, client, targets, onClose }: ConsoleProps) {
+export function Console({ family, doc, entry, route, client, targets, controlLinks, onClose }: ConsoleProps) {
   const mock = targets.mocks?.[family];
   const [kind, setKind] = useState<TargetKind>(
     () =>
@@ -303,7 +307,7 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
         {sending ? 'Sending...' : problems.length ? 'Send anyway (breaks the description)' : 'Send'}
       </button>
 
-      {outcome && <Answer outcome={outcome} />}
+      {outcome && <Answer outcome={outcome} {...(controlLinks ? { controlLinks } : {})} />}
 
       <Sample title="TypeScript sample" text={typeScriptSample(sample)} />
       <Sample title="curl" text={curlLine(sample)} />
@@ -357,19 +361,7 @@ function Parameters({
   );
 }
 
-function ProblemList({ problems }: { problems: Problem[] }) {
-  return (
-    <ul class="rc-problems">
-      {problems.map((p) => (
-        <li>
-          <code>{p.where}</code> {p.message}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function Answer({ outcome }: { outcome: Outcome }) {
+function Answer({ outcome, controlLinks }: { outcome: Outcome; controlLinks?: Record<string, string> }) {
   const { exchange, verdict, message, onPurpose } = outcome;
   return (
     <section class="rc-answer" aria-label="Answer">
@@ -381,19 +373,11 @@ function Answer({ outcome }: { outcome: Outcome }) {
           <p class="rc-status">
             <strong>HTTP {exchange.status}</strong> {exchange.statusText} in {Math.round(exchange.ms)} ms
           </p>
-          <div role="status" class={verdict.problems.length ? 'rc-verdict rc-bad' : 'rc-verdict rc-good'}>
-            {verdict.problems.length === 0 ? (
-              <p>Checked: the answer matches the documented {verdict.documented} response.</p>
-            ) : (
-              <>
-                <p>
-                  Checked: the answer breaks the description
-                  {verdict.documented ? ` (documented ${verdict.documented} response)` : ''}:
-                </p>
-                <ProblemList problems={verdict.problems} />
-              </>
-            )}
-          </div>
+          <VerdictView
+            verdict={verdict}
+            outcome={outcomeOf(exchange.status, exchange.bodyText)}
+            {...(controlLinks ? { controlLinks } : {})}
+          />
           <details>
             <summary>Response headers ({exchange.responseHeaders.length})</summary>
             <pre>{exchange.responseHeaders.map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
