@@ -17,6 +17,8 @@ import {
   requestProblems,
   type Verdict,
 } from './model.js';
+import { CopyBox } from './copy-box.js';
+import { CredentialsOffer } from './credentials.js';
 import { outcomeOf } from './outcome.js';
 import { ProblemList, VerdictView } from './verdict.js';
 import { type ClientInfo, curlLine, type SampleInput, typeScriptSample } from './samples.js';
@@ -55,6 +57,7 @@ interface Outcome {
 /** Prism checks only that a secured call carries a bearer token: any will do, and none is a secret. */
 const MOCK_TOKEN = 'prism-mock-accepts-any-token';
 const TARGET_KEY = 'ramp-console-target';
+const EXAMPLE_BASE_URL = 'https://api.example.co';
 const OTHER_KEY = 'ramp-console-other-url';
 
 export function Console({ family, doc, entry, route, client, targets, controlLinks, onClose }: ConsoleProps) {
@@ -115,7 +118,8 @@ export function Console({ family, doc, entry, route, client, targets, controlLin
   const extraHeaders: Record<string, string> = kind === 'mock' && preferCode ? { Prefer: `code=${preferCode}` } : {};
   const sample: SampleInput = {
     client,
-    baseUrl: baseUrl || 'http://127.0.0.1:4020',
+    // No address chosen yet: the placeholder the address field shows, never a port that may be another's.
+    baseUrl: baseUrl || EXAMPLE_BASE_URL,
     operationId: entry.operationId,
     method: entry.method,
     path: entry.path,
@@ -200,7 +204,7 @@ export function Console({ family, doc, entry, route, client, targets, controlLin
             <input
               type="url"
               value={otherUrl}
-              placeholder="https://api.example.co"
+              placeholder={EXAMPLE_BASE_URL}
               onInput={(e) => setOtherUrl(e.currentTarget.value)}
             />
           </label>
@@ -309,8 +313,11 @@ export function Console({ family, doc, entry, route, client, targets, controlLin
 
       {outcome && <Answer outcome={outcome} {...(controlLinks ? { controlLinks } : {})} />}
 
-      <Sample title="TypeScript sample" text={typeScriptSample(sample)} />
-      <Sample title="curl" text={curlLine(sample)} />
+      {useTenant && client.auth === 'credentials' && (
+        <CredentialsOffer client={client} baseUrl={baseUrl} credentials={credentials} />
+      )}
+      <CopyBox title="TypeScript sample" text={typeScriptSample(sample)} />
+      <CopyBox title="curl" text={curlLine(sample)} />
     </aside>
   );
 }
@@ -393,28 +400,6 @@ function Answer({ outcome, controlLinks }: { outcome: Outcome; controlLinks?: Re
           </section>
         </>
       )}
-    </section>
-  );
-}
-
-function Sample({ title, text }: { title: string; text: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <section class="rc-sample" aria-label={title}>
-      <h3>{title}</h3>
-      <button
-        type="button"
-        onClick={async () => {
-          await navigator.clipboard?.writeText(text).catch(() => undefined);
-          setCopied(true);
-          setTimeout(() => setCopied(false), 1500);
-        }}
-      >
-        {copied ? 'Copied' : `Copy the ${title}`}
-      </button>
-      <pre>
-        <code>{text}</code>
-      </pre>
     </section>
   );
 }
