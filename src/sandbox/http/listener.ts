@@ -61,7 +61,7 @@ export function createListener(
         const target = requestTarget(req.url ?? '/');
         if (method === 'get' && target.pathname === '/sandbox/openapi.json' && controlDoc)
           return send(res, 200, JSON.stringify(controlDoc));
-        if (method === 'get' && (target.pathname === '/sandbox' || target.pathname === '/sandbox/docs') && controlDoc) {
+        if (method === 'get' && target.pathname === '/sandbox/docs' && controlDoc) {
           const html = (await readReferencePage()) ?? unbuiltDocsPage(controlDoc);
           return send(res, 200, html, 'text/html', {
             'content-security-policy': documentPolicy(html),
