@@ -17,7 +17,7 @@ import { launchChromium } from '../../src/testing/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allApiFamilies, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from '../lib/apis.js';
 import { redocRoute } from '../lib/landing.js';
-import { clientOf } from '../lib/samples.js';
+import { clientOf, defaultBaseUrl } from '../lib/samples.js';
 import { bodyExamples, listOperations, type OperationEntry } from '../lib/openapi-lookup.js';
 import { killTree } from '../../src/testing/process-tree.js';
 import { json, startLocalServer, type LocalServer } from '../../src/testing/local-server.js';
@@ -487,6 +487,33 @@ describe('the samples, copied and run', () => {
     expect(await link.getAttribute('href')).toBe('sandbox.html#/users/approveuser');
     await console_.getByRole('region', { name: 'Answer' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(reports, 'console-refused.png') });
+  });
+});
+
+describe('the addresses npm start really started', () => {
+  const documented = defaultBaseUrl();
+  const bodyText = () => page.locator('body').innerText();
+
+  it("are the running sandbox's on the landing page and in the guides, never the documented port", async () => {
+    for (const path of ['/', '/guides/first-call.html']) {
+      await page.goto(`${addresses.site}${path}`, { waitUntil: 'networkidle' });
+      const text = await bodyText();
+      expect(text, path).toContain(addresses.sandbox);
+      if (addresses.sandbox !== documented) expect(text, path).not.toContain(documented);
+    }
+  });
+
+  it("are the running sandbox's in a reference's sample", async () => {
+    const doc = bundleOf(SANDBOX_FAMILY);
+    const entry = operationOf(SANDBOX_FAMILY, 'getClock');
+    await page.goto(`${addresses.site}/${pageOf(SANDBOX_FAMILY)}`, { waitUntil: 'networkidle' });
+    await page.evaluate(
+      (route) => {
+        window.location.hash = route;
+      },
+      redocRoute(String(entry.operation.tags?.[0] ?? doc.info.title), entry.operationId),
+    );
+    await expect.poll(bodyText, { timeout: 15_000 }).toContain(`process.env.SANDBOX_URL ?? '${addresses.sandbox}'`);
   });
 });
 
