@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../scripts/lib/apis.js';
 import { createDatabase } from '../src/testing/postgres.js';
+import { captureLogger } from '../src/testing/capture-logger.js';
 import { runContractOnSandbox } from './sandbox-run.js';
 
 const postgresUrl = inject('postgresUrl');
@@ -19,12 +20,14 @@ describe.concurrent('the contract suite against the sandbox', () => {
     async (store, unexercised) => {
       if (store === 'PostgreSQL' && !postgresUrl)
         return void console.warn('PostgreSQL suite skipped: no cluster in this run (see the setup message).');
+      const logger = captureLogger();
       const run = await runContractOnSandbox({
         store:
           store === 'PostgreSQL' ? { databaseUrl: await createDatabase(postgresUrl!, 'contract') } : { memory: true },
         reportDir: join(repoRoot, 'reports', 'sandbox', store.toLowerCase()),
         postgresUrl: postgresUrl ?? undefined,
         capture: true,
+        logger,
       });
       expect(run.violations, 'answers of the sandbox that break the description').toEqual([]);
       expect(run.code, run.output).toBe(0);
@@ -34,6 +37,12 @@ describe.concurrent('the contract suite against the sandbox', () => {
       );
       expect(missing.filter((cell) => !unexercised.some((status) => cell.endsWith(` ${status}`)))).toEqual([]);
       expect(run.coverage!.covered).toBe(run.coverage!.cells - missing.length);
+      // What the sandbox reported: on PostgreSQL only the outages the 503 recipes provoke (each call refused, the
+      // delivery worker waiting for the database, the sessions ended); on PGlite, nothing.
+      const outage =
+        /^\[sandbox\] (\w+: the database is unavailable \(.+\)|delivery( worker)?[ :(].*|PostgreSQL closed an idle connection \(.+\); it will be reopened\.)$/;
+      expect(logger.lines.filter((line) => !outage.test(line))).toEqual([]);
+      expect(logger.lines.some((line) => line.includes('the database is unavailable'))).toBe(store === 'PostgreSQL');
       console.log(
         `Contract suite against the sandbox on ${store}: ${run.coverage!.covered} of ${run.coverage!.cells} documented cells exercised.`,
       );

@@ -1,6 +1,7 @@
 // The sandbox, driven over HTTP with the typed clients: the README quickstart as written, then every refusal
 // the source documents (and those the sandbox chose where it is silent).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogger } from '../testing/capture-logger.js';
 import { type BusinessClient, createBusinessClient, createV1Client, orThrow, type V1Client } from '../client/index.js';
 import { createSandboxClient, type SandboxClient } from '../client/sandbox/client.js';
 import { runReadmeBlock } from '../testing/readme-block.js';
@@ -464,8 +465,10 @@ for (const store of storesUnderTest())
     });
 
     it('fails loudly when an answer breaks the description, naming the operation and the field', async () => {
+      const logger = captureLogger();
       const broken = await startSandbox({
         ...(await store.options()),
+        logger,
         handlers: {
           listBanks: async () => ({
             status: 200,
@@ -490,6 +493,9 @@ for (const store of storesUnderTest())
           500,
           'createClientToken answered 501, which breaks the description: status 501 is not documented',
         ]);
+        // Each said on the sandbox's log, as the answer says it.
+        expect(logger.lines).toEqual(broken.violations.map((violation) => `[sandbox] ${violation}`));
+        expect(logger.lines).toHaveLength(2);
       } finally {
         await broken.close();
       }
@@ -497,8 +503,10 @@ for (const store of storesUnderTest())
 
     it('answers a 500 naming the operation for any status its description does not document, 403 and 404 included (no exemption)', async () => {
       const undocumented = { listBanks: 403, createToken: 404 } as const;
+      const logger = captureLogger();
       const broken = await startSandbox({
         ...(await store.options()),
+        logger,
         handlers: Object.fromEntries(
           Object.entries(undocumented).map(([id, status]) => [
             id,
@@ -522,6 +530,10 @@ for (const store of storesUnderTest())
           'createToken answered 404, which breaks the description: status 404 is not documented',
         ]);
         expect(broken.violations).toHaveLength(2);
+        expect(logger.lines).toEqual([
+          '[sandbox] listBanks answered 403, which breaks the description: status 403 is not documented',
+          '[sandbox] createToken answered 404, which breaks the description: status 404 is not documented',
+        ]);
       } finally {
         await broken.close();
       }

@@ -2,4 +2,5 @@
 // control API's typed client is `createSandboxClient` from `ramp-api/sandbox`.
 export { startSandbox, type Sandbox, type SandboxOptions } from './server.js';
 export { runCli } from './cli.js';
+export type { SandboxLogger } from './core/logger.js';
 export type { Db, Sql } from './store/db.js';

@@ -7,17 +7,20 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createV1Client, orThrow } from '../client/index.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
+import { captureLogger } from '../testing/capture-logger.js';
+import { until } from '../testing/until.js';
 import { startSandbox, type Sandbox } from './server.js';
 
 const adminUrl = inject('postgresUrl');
 
 describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
   let sandbox: Sandbox;
+  const logger = captureLogger();
   let databaseUrl: string;
 
   beforeAll(async () => {
     databaseUrl = await createDatabase(adminUrl!);
-    sandbox = await startSandbox({ databaseUrl });
+    sandbox = await startSandbox({ databaseUrl, logger });
   }, 60_000);
 
   afterAll(async () => {
@@ -49,6 +52,15 @@ describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
       const control = createSandboxClient({ baseUrl: sandbox.url });
       expect((await control.createTenant({ body: {} })).response.status).toBe(201);
       expect(unexpected).toEqual([]);
+      // Said once per ended connection, on the sandbox's log rather than as a crash.
+      await until(
+        () => logger.lines.some((line) => line.startsWith('[sandbox] PostgreSQL closed an idle connection (57P01)')),
+        'the sandbox to report the ended connections',
+        5_000,
+      );
+      expect(logger.lines.filter((line) => !/^\[sandbox\] PostgreSQL closed an idle connection/.test(line))).toEqual(
+        [],
+      );
     } finally {
       process.off('uncaughtException', onError);
     }

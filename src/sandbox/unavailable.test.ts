@@ -10,6 +10,7 @@ import { bodyExamples, listOperations } from './contract/lookup.js';
 import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../testing/postgres.js';
 import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
 import { until } from '../testing/until.js';
+import { captureLogger } from '../testing/capture-logger.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
 import { SANDBOX_FAMILIES, startSandbox, type Sandbox } from './server.js';
 
@@ -21,10 +22,12 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
   let sandbox: Sandbox;
   let records: Record<string, string>;
   let tokens: Record<string, string>;
+  // What the outage makes the sandbox say, kept for the assertions instead of printed.
+  const logger = captureLogger();
 
   beforeAll(async () => {
     cluster = await startPostgres();
-    sandbox = await startSandbox({ databaseUrl: await createDatabase(cluster.url, 'outage') });
+    sandbox = await startSandbox({ databaseUrl: await createDatabase(cluster.url, 'outage'), logger });
     const tenant = await orThrow(
       createSandboxClient({ baseUrl: sandbox.url }).createTenant({ body: { name: 'Outage' } }),
     );
@@ -82,6 +85,10 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
     }
     expect(sent).toBeGreaterThan(40);
     expect(sandbox.violations).toEqual([]);
+    // Each refused call is on the sandbox's log, naming its operation and the database's state.
+    expect(
+      logger.lines.filter((line) => /^\[sandbox\] \w+: the database is unavailable \(.+\)$/.test(line)).length,
+    ).toBe(sent);
 
     cluster.resume();
     // No restart of the sandbox: its next calls open fresh connections.

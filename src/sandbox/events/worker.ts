@@ -3,6 +3,7 @@
 // next_attempt_at moves past its timeout, so a sandbox killed mid-call retries it when it comes back.
 // On PostgreSQL, `for update skip locked` lets several instances share the queue; each pass reads the shared
 // clock first, so a lease runs out in the same sandbox time for every instance.
+import { type SandboxLogger, stderrLogger } from '../core/logger.js';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -100,9 +101,10 @@ function post(url: string, body: string, signal: AbortSignal, endpoints: Endpoin
 export function startDeliveryWorker(
   db: Db,
   clock: Clock,
-  options: { pollMs?: number; endpoints?: EndpointPolicy } = {},
+  options: { pollMs?: number; endpoints?: EndpointPolicy; logger?: SandboxLogger } = {},
 ): DeliveryWorker {
   const endpoints = options.endpoints ?? endpointPolicy();
+  const logger = options.logger ?? stderrLogger();
   const inflight = new Set<{ deadline: number; abort: AbortController }>();
   const tasks = new Set<Promise<void>>();
   /** Calls in flight on this instance, by tenant. */
@@ -247,7 +249,9 @@ export function startDeliveryWorker(
       busy.set(row.tenant_id, (busy.get(row.tenant_id) ?? 0) + 1);
       const task: Promise<void> = call(row)
         .then((result) => record(row, result))
-        .catch((error: unknown) => console.error('[sandbox] delivery:', error instanceof Error ? error.message : error))
+        .catch((error: unknown) =>
+          logger.error(`[sandbox] delivery: ${error instanceof Error ? error.message : String(error)}`),
+        )
         .finally(() => {
           tasks.delete(task);
           const left = (busy.get(row.tenant_id) ?? 1) - 1;
@@ -281,14 +285,13 @@ export function startDeliveryWorker(
     expire();
     kick().then(
       () => {
-        if (failing && !closed) console.error('[sandbox] delivery worker: the database answers again.');
+        if (failing && !closed) logger.error('[sandbox] delivery worker: the database answers again.');
         failing = false;
       },
       (error: unknown) => {
         if (!closed && !failing)
-          console.error(
-            '[sandbox] delivery worker (retrying every pass until the database answers):',
-            error instanceof Error ? error.message : error,
+          logger.error(
+            `[sandbox] delivery worker (retrying every pass until the database answers): ${error instanceof Error ? error.message : String(error)}`,
           );
         failing = true;
       },

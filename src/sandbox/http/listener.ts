@@ -78,7 +78,7 @@ export function createListener(
         throw error;
       }
     })().catch((error: unknown) => {
-      console.error('[sandbox] internal error:', error instanceof Error ? error.stack : error);
+      pipeline.logger.error(`[sandbox] internal error: ${error instanceof Error ? error.stack : String(error)}`);
       if (!res.headersSent) sendRefusal(res, refusals.internal());
       else res.destroy();
     });
