@@ -5,26 +5,23 @@
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../scripts/lib/apis.js';
-import { createDatabase } from '../src/testing/postgres.js';
 import { captureLogger } from '../src/testing/capture-logger.js';
+import { type StoreName, storesUnderTest } from '../src/testing/sandbox-fixture.js';
 import { runContractOnSandbox } from './sandbox-run.js';
 
 const postgresUrl = inject('postgresUrl');
 
+/** The documented cells a store cannot exercise. */
+const UNEXERCISED: Record<StoreName, string[]> = { PGlite: ['503'], PostgreSQL: [] };
+
 describe.concurrent('the contract suite against the sandbox', () => {
-  it.each([
-    ['PGlite', ['503']],
-    ['PostgreSQL', []],
-  ] as const)(
+  it.each(storesUnderTest().map((store) => [store.name, UNEXERCISED[store.name], store] as const))(
     'passes on %s, exercising every documented cell but %j',
-    async (store, unexercised) => {
-      if (store === 'PostgreSQL' && !postgresUrl)
-        return void console.warn('PostgreSQL suite skipped: no cluster in this run (see the setup message).');
+    async (name, unexercised, store) => {
       const logger = captureLogger();
       const run = await runContractOnSandbox({
-        store:
-          store === 'PostgreSQL' ? { databaseUrl: await createDatabase(postgresUrl!, 'contract') } : { memory: true },
-        reportDir: join(repoRoot, 'reports', 'sandbox', store.toLowerCase()),
+        store: await store.options(),
+        reportDir: join(repoRoot, 'reports', 'sandbox', name.toLowerCase()),
         postgresUrl: postgresUrl ?? undefined,
         capture: true,
         logger,
@@ -42,9 +39,9 @@ describe.concurrent('the contract suite against the sandbox', () => {
       const outage =
         /^\[sandbox\] (\w+: the database is unavailable \(.+\)|delivery( worker)?[ :(].*|PostgreSQL closed an idle connection \(.+\); it will be reopened\.)$/;
       expect(logger.lines.filter((line) => !outage.test(line))).toEqual([]);
-      expect(logger.lines.some((line) => line.includes('the database is unavailable'))).toBe(store === 'PostgreSQL');
+      expect(logger.lines.some((line) => line.includes('the database is unavailable'))).toBe(name === 'PostgreSQL');
       console.log(
-        `Contract suite against the sandbox on ${store}: ${run.coverage!.covered} of ${run.coverage!.cells} documented cells exercised.`,
+        `Contract suite against the sandbox on ${name}: ${run.coverage!.covered} of ${run.coverage!.cells} documented cells exercised.`,
       );
     },
     120_000,

@@ -1,17 +1,16 @@
 // checkSandbox: a ramp-api sandbox says so on GET /sandbox; another service at the address, or none, is named as
 // such instead of being called by accident.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../sandbox/server.js';
 import { json, type LocalServer, startLocalServer } from '../../testing/local-server.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { ConfigurationError } from '../core/errors.js';
 import { checkSandbox } from './client.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let other: LocalServer;
 let page: LocalServer;
 let closed: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
   // Another service: a JSON API that knows no /sandbox, and a static site that answers every path with a page.
   other = await startLocalServer((_req, res) => json(res, 404, { message: 'Not Found' }));
   page = await startLocalServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi'));
@@ -20,7 +19,6 @@ beforeAll(async () => {
   await gone.close();
 }, 60_000);
 afterAll(async () => {
-  await sandbox?.close();
   await other?.close();
   await page?.close();
 });

@@ -1,10 +1,11 @@
 // A method a path does not take answers 405 with `Allow` naming the methods it does take (RFC 9110, 15.5.6), on
 // every path of the three bundles (paths and methods read from them, not listed here).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBundleFile } from '../contract/document.js';
-import { listOperations } from '../contract/lookup.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
+import { readBundleFile } from './document.js';
+import { listOperations } from './lookup.js';
 import { REFUSALS } from '../core/refusals.js';
-import { SANDBOX_FAMILIES, type Sandbox, startSandbox } from '../server.js';
+import { SANDBOX_FAMILIES } from '../server.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
@@ -16,11 +17,7 @@ for (const family of SANDBOX_FAMILIES)
     paths.set(concrete, (paths.get(concrete) ?? new Set()).add(entry.method));
   }
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
-});
-afterAll(() => sandbox?.close());
+const sandbox = useSandbox();
 
 describe('405 Method Not Allowed', () => {
   it('is derived from the bundles: every path has a method it does not take', () => {
