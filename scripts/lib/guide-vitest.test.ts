@@ -12,7 +12,7 @@ import { markedBlock } from './guides.js';
 
 const run = promisify(execFile);
 /** The guide's vitest blocks, by the file name each one's first line gives. */
-export const VITEST_BLOCKS = ['sandbox-vitest-config', 'sandbox-vitest-setup', 'sandbox-vitest-test'];
+const VITEST_BLOCKS = ['sandbox-vitest-config', 'sandbox-vitest-setup', 'sandbox-vitest-test'];
 // Inside the repository, so that `ramp-api`, `ramp-api-sandbox` and `vitest` resolve from its node_modules.
 const project = join(repoRoot, 'dist', `guide-vitest-${process.pid}`);
 afterAll(() => rmSync(project, { recursive: true, force: true }));
