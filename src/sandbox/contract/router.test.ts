@@ -61,8 +61,14 @@ describe('matching a method and path', () => {
     expect(refusalOf(() => router.match('post', '/things/1'))).toEqual({
       status: 405,
       code: REFUSALS.methodNotAllowed.code,
-      message: 'No operation for POST /things/1.',
+      message: 'No operation for POST /things/1; it takes GET, DELETE.',
     });
+    // The methods the path takes go out as the answer's Allow (method-not-allowed.test.ts checks every path).
+    try {
+      router.match('post', '/things/1');
+    } catch (error) {
+      expect((error as Refusal).headers).toEqual({ allow: 'GET, DELETE' });
+    }
   });
 
   it('matches no operation with a path parameter that is not valid percent-encoding', () => {

@@ -609,7 +609,8 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
   it('answers 401 to a control call without the admin token, whatever was sent instead, and never repeats it', async () => {
     const before = await snapshotOf(a);
     const wrong = `wrong-${ADMIN_TOKEN.slice(4)}x`;
-    // The KYC and checkout links' operations take no token (their ID is their credential): not here.
+    // The KYC and checkout links' operations take no token (their ID is their credential), nor does getSandbox
+    // (it says only that this is a sandbox): not here.
     const control = ops.filter((o) => o.family === 'sandbox' && o.credentials.length);
     expect(
       ops
@@ -620,6 +621,7 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
       'approveKycSession',
       'getCheckout',
       'getKycSession',
+      'getSandbox',
       'payCheckout',
       'rejectCheckout',
       'rejectKycSession',
