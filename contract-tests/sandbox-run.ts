@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { orThrow } from '../src/client/index.js';
 import { createSandboxClient } from '../src/client/sandbox/client.js';
 import { readBundleFile } from '../src/sandbox/contract/document.js';
+import type { SandboxLogger } from '../src/sandbox/core/logger.js';
 import { startSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { registerExampleUser, sandboxToken } from '../src/testing/sandbox-users.js';
 import { repoRoot } from '../scripts/lib/apis.js';
@@ -24,6 +25,8 @@ export interface SandboxRunOptions {
   args?: string[];
   /** Keep the suite's output (returned) instead of passing it through to this process's own. */
   capture?: boolean;
+  /** Where the sandbox reports the faults the suite provokes (the 503 recipes' outages); default standard error. */
+  logger?: SandboxLogger;
 }
 
 export interface SandboxRunResult {
@@ -44,8 +47,9 @@ export async function runContractOnSandbox({
   postgresUrl,
   args = [],
   capture = false,
+  logger,
 }: SandboxRunOptions): Promise<SandboxRunResult> {
-  const sandbox = await startSandbox(store);
+  const sandbox = await startSandbox({ ...store, ...(logger ? { logger } : {}) });
   let code = 1;
   let output = '';
   let violations: string[] = [];

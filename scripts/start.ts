@@ -5,6 +5,7 @@ import { apiFamilies } from './lib/apis.js';
 import { startPrism, type PrismServer } from './lib/prism.js';
 import { writeTargets } from './lib/console-build.js';
 import { buildSite, siteDir } from './lib/site.js';
+import { withLiveAddresses } from './lib/live-addresses.js';
 import { listenOrExit, serveFolder } from './lib/static-server.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { portNumber, UsageError } from '../src/sandbox/cli.js';
@@ -38,7 +39,11 @@ const stop = async (code = 0) => {
 // half-way, leaving mocks running and their folders behind.
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
-site = await listenOrExit(() => serveFolder(siteDir, ports.site), String(ports.site));
+// Each page shows the sandbox's address as it really started, not the documented one (./lib/live-addresses.ts).
+site = await listenOrExit(
+  () => serveFolder(siteDir, ports.site, { html: (text) => withLiveAddresses(text, sandbox?.url) }),
+  String(ports.site),
+);
 buildSite();
 buildSandboxPages();
 try {

@@ -54,7 +54,12 @@ const PROMISED = [
   'rejectCheckout',
   // The sandbox's own webhook receiver, for journeys and tests with no server of their own.
   'receiveDelivery',
+  // Who answers at an address (`checkSandbox`): another service on the port is told apart from the sandbox.
+  'getSandbox',
 ];
+
+/** Operations that say only what the sandbox is (nothing of a tenant): they take no token. */
+const PUBLIC_OPERATIONS = ['getSandbox'];
 
 /** Operations behind a link's own page (KYC, checkout): the link's ID is their credential, so they take no token. */
 const LINK_OPERATIONS = [
@@ -74,7 +79,7 @@ describe('the sandbox control API description', () => {
     expect(report.checked.length).toBeGreaterThan(10);
   });
 
-  it("has exactly the promised operationIds, all under /sandbox/, each taking the admin token and, unless it reaches every tenant, a tenant's own token; a link's operations take none", () => {
+  it("has exactly the promised operationIds, all under /sandbox/, each taking the admin token and, unless it reaches every tenant, a tenant's own token; a link's operations and getSandbox take none", () => {
     const operations = listOperations(doc);
     expect(operations.map((o) => o.operationId).sort()).toEqual([...PROMISED].sort());
     const schemes = doc.components?.securitySchemes as Record<string, Record<string, unknown>>;
@@ -89,9 +94,10 @@ describe('the sandbox control API description', () => {
     });
     const global = ['resetSandbox', 'createTenant', 'advanceClock', 'setRateLimit', 'clearRateLimit'];
     for (const o of operations) {
-      expect(o.path.startsWith('/sandbox/'), o.operationId).toBe(true);
-      if (o.operationId === 'receiveDelivery') {
-        // Called by the delivery worker, as a team's receiver is: no token (authType NONE).
+      expect(o.path === '/sandbox' || o.path.startsWith('/sandbox/'), o.operationId).toBe(true);
+      if (PUBLIC_OPERATIONS.includes(o.operationId) || o.operationId === 'receiveDelivery') {
+        // getSandbox says only what this is; receiveDelivery is called by the delivery worker, as a team's
+        // receiver is (authType NONE): neither takes a token.
         expect(o.operation.security, o.operationId).toEqual([]);
         continue;
       }

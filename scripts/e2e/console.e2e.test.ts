@@ -2,9 +2,10 @@
 // name: every operation of the three descriptions (listed from the bundles) sent to the sandbox with what it
 // needs (a tenant made in one click, then the records earlier consoles made: a user, a wallet, an account...)
 // and its answer checked; a documented error status asked of each mock and checked; a local server answering a
-// wrong body, named as a mismatch; an address that blocks the browser (CORS), said in one line; the TypeScript
-// sample copied into a fresh consumer project and run, with the same status; no serious or critical axe-core
-// violation with the console open.
+// wrong body, named as a mismatch; an address that blocks the browser (CORS), said in one line; a refusal named
+// apart from conformance, with its next step; the TypeScript sample copied into a fresh consumer project and the
+// curl line into a fresh shell, each with the lines that set the credentials the console offers, and run, with
+// the console's status; no serious or critical axe-core violation with the console open.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,6 +17,7 @@ import { launchChromium } from '../../src/testing/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allApiFamilies, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from '../lib/apis.js';
 import { redocRoute } from '../lib/landing.js';
+import { clientOf, defaultBaseUrl } from '../lib/samples.js';
 import { bodyExamples, listOperations, type OperationEntry } from '../lib/openapi-lookup.js';
 import { killTree } from '../../src/testing/process-tree.js';
 import { json, startLocalServer, type LocalServer } from '../../src/testing/local-server.js';
@@ -107,8 +109,13 @@ async function openConsole(family: string, doc: OpenApiDocument, entry: Operatio
   return console_;
 }
 
-/** Sends, and returns the answer's status, the verdict's text and the body as JSON (when it is). */
-async function sendAndRead(console_: Locator): Promise<{ status: number; verdict: string; body: unknown }> {
+/**
+ * Sends, and returns the answer's status, the verdict's text (conformance), the outcome's (accepted, or refused
+ * with a code and the next step) and the body as JSON (when it is).
+ */
+async function sendAndRead(
+  console_: Locator,
+): Promise<{ status: number; verdict: string; outcome: string; body: unknown }> {
   await console_.getByRole('button', { name: /^Send/ }).click();
   const answer = console_.getByRole('region', { name: 'Answer' });
   await until(
@@ -122,7 +129,8 @@ async function sendAndRead(console_: Locator): Promise<{ status: number; verdict
   const alert = answer.getByRole('alert');
   if (await alert.count()) throw new Error(`No answer: ${await alert.innerText()}`);
   const statusLine = await answer.innerText();
-  const verdict = await answer.getByRole('status').innerText();
+  const verdict = await answer.getByRole('status', { name: 'Conformance' }).innerText();
+  const outcome = await answer.getByRole('status', { name: 'Outcome' }).innerText();
   const text = await answer.getByRole('region', { name: 'Response body' }).innerText();
   let body: unknown;
   try {
@@ -130,7 +138,7 @@ async function sendAndRead(console_: Locator): Promise<{ status: number; verdict
   } catch {
     body = text;
   }
-  return { status: Number(/HTTP (\d{3})/.exec(statusLine)![1]), verdict, body };
+  return { status: Number(/HTTP (\d{3})/.exec(statusLine)![1]), verdict, outcome, body };
 }
 
 async function fillParameter(console_: Locator, name: string, where: string, value: string): Promise<void> {
@@ -262,10 +270,16 @@ describe('the console against the sandbox', () => {
       }
       if (entry.operation.requestBody && (await console_.getByRole('textbox', { name: 'Request body (JSON)' }).count()))
         await fillBody(console_, bodyFor(doc, entry));
-      const { status, verdict, body } = await sendAndRead(console_);
+      const { status, verdict, outcome, body } = await sendAndRead(console_);
       results.push({ family, operationId: entry.operationId, status, verdict });
       expect(verdict, `${entry.operationId} answered ${status}: ${JSON.stringify(body)}`).toMatch(
-        /^Checked: the answer matches the documented \S+ response\.$/,
+        /^Checked: the answer matches the description \(documented \S+ response\)\.$/,
+      );
+      // The outcome reads apart from conformance: a refusal is named as one, with its code.
+      expect(outcome).toMatch(
+        status < 400
+          ? new RegExp(`^The service accepted the request \\(${status}\\)\\.$`)
+          : new RegExp(`^The service refused: .+ \\(${status}\\)\\.`),
       );
       if (status < 300) harvest(entry, body);
     });
@@ -301,7 +315,8 @@ describe('the console against a mock', () => {
         .toContain(`Prefer: code=${status}`);
       const answer = await sendAndRead(console_);
       expect(answer.status).toBe(Number(status));
-      expect(answer.verdict).toBe(`Checked: the answer matches the documented ${status} response.`);
+      expect(answer.verdict).toBe(`Checked: the answer matches the description (documented ${status} response).`);
+      expect(answer.outcome).toMatch(new RegExp(`^The service refused: .+ \\(${status}\\)\\.`));
     });
   }
 });
@@ -355,7 +370,7 @@ describe('the console against another address', () => {
   });
 });
 
-describe('the TypeScript sample, copied and run', () => {
+describe('the samples, copied and run', () => {
   let registry: LocalRegistry;
   let project: string;
   beforeAll(async () => {
@@ -387,28 +402,119 @@ describe('the TypeScript sample, copied and run', () => {
     await registry?.close();
   });
 
+  /** Makes a fresh tenant in the console (the earlier suites' was removed by resetSandbox). */
+  async function freshTenant(console_: Locator): Promise<void> {
+    const tenant = console_.getByRole('status', { name: 'Tenant' });
+    const before = await tenant.innerText();
+    await console_.getByRole('button', { name: 'Make a tenant' }).click();
+    await expect.poll(() => tenant.innerText()).toMatch(/^Tenant .* clientId/);
+    await expect.poll(() => tenant.innerText()).not.toBe(before);
+  }
+
+  /** The sample the console's copy button puts on the clipboard, checked against the one it shows. */
+  async function copied(console_: Locator, title: string): Promise<string> {
+    await console_.getByRole('button', { name: `Copy the ${title}` }).click();
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    expect(await console_.getByRole('region', { name: title }).innerText()).toContain(text.trim());
+    return text;
+  }
+
+  /** A shell or Node process with nothing of this one's environment but PATH and HOME. */
+  const freshEnv = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work });
+
   for (const [family, operationId] of [
     [SANDBOX_FAMILY, 'createTenant'],
     ['business', 'listBanks'],
+    ['v1', 'listAdminBanks'],
   ] as const) {
-    it(`${family} ${operationId}: the copied sample answers the status the console got`, async () => {
+    it(`${family} ${operationId}: the copied samples, with the credentials the console offers, answer the console's status`, async () => {
       const console_ = await openConsole(family, bundleOf(family), operationOf(family, operationId));
       await console_.getByRole('radio', { name: /The local sandbox/ }).check();
+      const secured = family !== SANDBOX_FAMILY;
+      if (secured) await freshTenant(console_);
       const answer = await sendAndRead(console_);
-      await console_.getByRole('button', { name: 'Copy the TypeScript sample' }).click();
-      const sample = await page.evaluate(() => navigator.clipboard.readText());
-      expect(await console_.getByRole('region', { name: 'TypeScript sample' }).innerText()).toContain(sample.trim());
-      const file = join(project, `${operationId}.mts`);
-      writeFileSync(file, sample);
+      expect(answer.status).toBeLessThan(300);
+      const sample = await copied(console_, 'TypeScript sample');
+      const curl = await copied(console_, 'curl');
+      let shellLines = '';
+      let typeScriptLines = '';
+      if (secured) {
+        const offer = console_.getByRole('region', { name: "The tenant's credentials" });
+        // Hidden until asked for.
+        expect(await offer.getByRole('region', { name: 'Shell variables' }).count()).toBe(0);
+        await offer.getByRole('button', { name: /^Show the tenant's credentials/ }).click();
+        shellLines = await copied(offer, 'Shell variables');
+        typeScriptLines = await copied(offer, 'TypeScript variables');
+        expect(shellLines).toContain(`export ${clientOf(family).env.secret}=`);
+        await offer.getByRole('button', { name: "Hide the tenant's credentials" }).click();
+      }
+      // The TypeScript sample in the fresh consumer project, the credentials' line at its top.
+      const file = join(project, `${family}-${operationId}.mts`);
+      writeFileSync(file, `${typeScriptLines}${sample}`);
       const tsx = require.resolve('tsx');
-      const { stdout } = await run(process.execPath, ['--import', tsx, file], { cwd: project, timeout: 30_000 });
-      expect(Number(stdout.split(' ')[0])).toBe(answer.status);
+      const ts = await run(process.execPath, ['--import', tsx, file], {
+        cwd: project,
+        timeout: 30_000,
+        env: freshEnv(),
+      });
+      rmSync(file);
+      expect(Number(ts.stdout.split(' ')[0])).toBe(answer.status);
+      // The curl line in a fresh shell, after the lines that set its variables.
+      // From a file, so that a failure's message names the file, never the credentials in it.
+      const script = join(work, `${family}-${operationId}.sh`);
+      writeFileSync(script, `set -e\n${shellLines}${curl}`);
+      const shell = await run('bash', [script], { cwd: work, timeout: 30_000, env: freshEnv() });
+      rmSync(script);
+      const statuses = [...shell.stdout.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((m) => Number(m[1]));
+      expect(statuses.at(-1)).toBe(answer.status);
       if (operationId === 'listBanks') {
         await console_.getByRole('region', { name: 'Answer' }).scrollIntoViewIfNeeded();
         await page.screenshot({ path: join(reports, 'console-valid.png') });
       }
     });
   }
+
+  it('names a refusal apart from conformance, with its code and the next step linked to the control operation', async () => {
+    const console_ = await openConsole('business', bundleOf('business'), operationOf('business', 'listCustodyWallets'));
+    await console_.getByRole('radio', { name: /The local sandbox/ }).check();
+    await fillParameter(console_, 'userId', 'path', '00000000-0000-4000-8000-000000000000');
+    const answer = await sendAndRead(console_);
+    expect(answer.status).toBe(403);
+    expect(answer.verdict).toBe('Checked: the answer matches the description (documented 403 response).');
+    expect(answer.outcome).toMatch(/^The service refused: user_not_approved \(403\)\.\n/);
+    expect(answer.outcome).toMatch(/Next: approve the user with approveUser\.$/);
+    const link = console_.getByRole('region', { name: 'Answer' }).getByRole('link', { name: 'approveUser' });
+    expect(await link.getAttribute('href')).toBe('sandbox.html#/users/approveuser');
+    await console_.getByRole('region', { name: 'Answer' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(reports, 'console-refused.png') });
+  });
+});
+
+describe('the addresses npm start really started', () => {
+  const documented = defaultBaseUrl();
+  const bodyText = () => page.locator('body').innerText();
+
+  it("are the running sandbox's on the landing page and in the guides, never the documented port", async () => {
+    for (const path of ['/', '/guides/first-call.html']) {
+      await page.goto(`${addresses.site}${path}`, { waitUntil: 'networkidle' });
+      const text = await bodyText();
+      expect(text, path).toContain(addresses.sandbox);
+      if (addresses.sandbox !== documented) expect(text, path).not.toContain(documented);
+    }
+  });
+
+  it("are the running sandbox's in a reference's sample", async () => {
+    const doc = bundleOf(SANDBOX_FAMILY);
+    const entry = operationOf(SANDBOX_FAMILY, 'getClock');
+    await page.goto(`${addresses.site}/${pageOf(SANDBOX_FAMILY)}`, { waitUntil: 'networkidle' });
+    await page.evaluate(
+      (route) => {
+        window.location.hash = route;
+      },
+      redocRoute(String(entry.operation.tags?.[0] ?? doc.info.title), entry.operationId),
+    );
+    await expect.poll(bodyText, { timeout: 15_000 }).toContain(`process.env.SANDBOX_URL ?? '${addresses.sandbox}'`);
+  });
 });
 
 describe('accessibility and the page', () => {

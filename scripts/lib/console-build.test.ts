@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './apis.js';
-import { buildConsole, consoleConfig, kilobytes, withConsole } from './console-build.js';
+import { buildConsole, consoleConfig, controlLinks, kilobytes, withConsole } from './console-build.js';
 
 const out = mkdtempSync(join(tmpdir(), 'ramp-console-build-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -30,5 +30,16 @@ describe("the references' console", () => {
     expect(config.family).toBe('business');
     expect(config.operations).toContain('listBanks');
     expect(config.client.token).toEqual({ operationId: 'createToken', method: 'post', path: '/api/token' });
+  });
+
+  it("links each control operation a refusal's next step names to its place in the control API's reference", () => {
+    const control = JSON.parse(readFileSync(join(repoRoot, 'dist', 'openapi', 'sandbox.json'), 'utf8'));
+    const links = controlLinks(control, 'sandbox.html');
+    expect(links.approveUser).toBe('sandbox.html#/users/approveuser');
+    expect(Object.keys(links)).toEqual(expect.arrayContaining(['fundUser', 'acceptBankAccount', 'createTenant']));
+    const { family: _, ...withoutFamily } = control;
+    expect(() => controlLinks({ ...withoutFamily, paths: {} }, 'sandbox.html')).toThrow(
+      /The refusal catalog names control operations the control API lacks: .*approveUser/,
+    );
   });
 });

@@ -12,6 +12,8 @@ import type { OpenApiDocument } from './apis.js';
 import { repoRoot } from './apis.js';
 import { listOperations } from './openapi-lookup.js';
 import { clientOf } from './samples.js';
+import { redocRoute } from './landing.js';
+import { REFUSALS } from '../../src/sandbox/core/refusals.js';
 
 const source = join(repoRoot, 'src', 'console');
 export const CONSOLE_DIR = 'console';
@@ -77,7 +79,29 @@ function tokenOperation(doc: OpenApiDocument) {
   return entry ? { operationId: entry.operationId, method: entry.method, path: entry.path } : undefined;
 }
 
-export function consoleConfig(family: string, doc: OpenApiDocument): PageConfig {
+/**
+ * Where the control API's reference (`page`, of `controlDoc`) shows each operation that a refusal's next step
+ * names in the sandbox's refusal catalog, for the console to link to.
+ */
+export function controlLinks(controlDoc: OpenApiDocument, page: string): Record<string, string> {
+  const named = new Set(
+    Object.values(REFUSALS).flatMap((refusal) => {
+      const next = (refusal as { next?: { operationId?: string } }).next;
+      return next?.operationId ? [next.operationId] : [];
+    }),
+  );
+  const links: Record<string, string> = {};
+  for (const entry of listOperations(controlDoc))
+    if (named.has(entry.operationId))
+      links[entry.operationId] =
+        `${page}${redocRoute(String(entry.operation.tags?.[0] ?? controlDoc.info.title), entry.operationId)}`;
+  const missing = [...named].filter((operationId) => !links[operationId]);
+  if (missing.length)
+    throw new Error(`The refusal catalog names control operations the control API lacks: ${missing.join(', ')}.`);
+  return links;
+}
+
+export function consoleConfig(family: string, doc: OpenApiDocument, links?: Record<string, string>): PageConfig {
   const client = clientOf(family);
   const token = client.auth === 'credentials' ? tokenOperation(doc) : undefined;
   return {
@@ -86,6 +110,7 @@ export function consoleConfig(family: string, doc: OpenApiDocument): PageConfig 
     targets: TARGETS_FILE,
     client: { ...client, ...(token ? { token } : {}) },
     operations: listOperations(doc).map((entry) => entry.operationId),
+    ...(links ? { controlLinks: links } : {}),
   };
 }
 

@@ -256,3 +256,29 @@ describe('links', () => {
     expect(broken).toEqual([]);
   });
 });
+
+describe("the packages' READMEs, as a registry shows them", () => {
+  it('link only to absolute addresses or within themselves: outside the repository nothing else resolves', () => {
+    const relativeLinks = ['src/client/README.md', 'src/sandbox/README.md'].flatMap((path) =>
+      [...readFileSync(join(repoRoot, path), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => m[1]!)
+        .filter((target) => !/^(https?:|mailto:|#)/.test(target))
+        .map((target) => `${path}: ${target}`),
+    );
+    expect(relativeLinks).toEqual([]);
+  });
+
+  it('say what a user of the sandbox package needs: install, run, the API in code, where faults are reported', () => {
+    const text = readFileSync(join(repoRoot, 'src', 'sandbox', 'README.md'), 'utf8');
+    for (const needed of [
+      'npm i -D ramp-api-sandbox',
+      'npx ramp-api-sandbox',
+      'startSandbox',
+      'createSandboxClient',
+      'checkSandbox',
+      '`logger`',
+    ])
+      expect(text, needed).toContain(needed);
+    expect(text, "the contributor's map lives in the contributing guide").not.toContain('How the sandbox works');
+  });
+});

@@ -9,6 +9,17 @@ import { repoRoot } from './apis.js';
 export const redoclyBin = join(repoRoot, 'node_modules', '.bin', 'redocly');
 export const redoclyEnv = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
 
+/**
+ * Redocly CLI 2.77, the last release that runs on Node 20 (the project supports Node 20.19 and later), prints a
+ * boxed "Node.js 20 support is ending" notice on every run on Node 20, with no option or variable to turn it off:
+ * the text without that box (and the blank lines around it). Any other output is kept.
+ */
+export function withoutNodeNotice(text: string): string {
+  return text.replace(/\n*[ \t]*╔═+╗\n(?:[ \t]*║[^\n]*║\n)+[ \t]*╚═+╝\n*/g, (box) =>
+    /Node\.js 20/.test(box) ? '' : box,
+  );
+}
+
 export interface RedoclyJob {
   /** The CLI's arguments, one entry per run; none when there is nothing to make. */
   runs: string[][];
@@ -20,9 +31,12 @@ export interface RedoclyJob {
 
 const failed = (args: string[], error: unknown): Error => {
   const { stderr, stdout } = error as { stderr?: Buffer | string; stdout?: Buffer | string };
-  return new Error(`redocly ${args[0]} failed:\n${String(stderr ?? '')}${String(stdout ?? '')}`.trimEnd(), {
-    cause: error,
-  });
+  return new Error(
+    `redocly ${args[0]} failed:\n${withoutNodeNotice(String(stderr ?? ''))}${String(stdout ?? '')}`.trimEnd(),
+    {
+      cause: error,
+    },
+  );
 };
 
 /** Runs the job's runs one after another, then finishes it. */

@@ -85,8 +85,11 @@ export function sourceModule(specifier: string): string {
   return join(repoRoot, 'src', 'client', `${compiled[1]}.ts`);
 }
 
-/** Where the samples call by default: the sandbox, at the address its description gives (the guides' too). */
-function defaultBaseUrl(): string {
+/**
+ * Where the samples call by default: the sandbox, at the address its description gives (the guides' too). The
+ * pages `npm start` serves show the address it really started instead (./live-addresses.ts).
+ */
+export function defaultBaseUrl(): string {
   const sandbox = allApiFamilies().find((api) => api.name === SANDBOX_FAMILY);
   const url = sandbox && (readBundle(sandbox).servers as { url?: string }[] | undefined)?.[0]?.url;
   if (!url) throw new Error(`The ${SANDBOX_FAMILY} description gives no server address for the samples to call.`);

@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { referencePagePath } from '../../src/sandbox/contract/reference.js';
 import { allApiFamilies, distDir, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
 import { bundleAll } from './bundle.js';
-import { buildConsole, consoleConfig, withConsole } from './console-build.js';
+import { buildConsole, consoleConfig, controlLinks, withConsole } from './console-build.js';
 import { runRedoclyJob, runRedoclyJobAsync, type RedoclyJob } from './redocly.js';
 import { collectInferred } from './inferred.js';
 import { renderLanding } from './landing.js';
@@ -116,6 +116,8 @@ export function buildSite(): { pages: string[] } {
   rmSync(siteDir, { recursive: true, force: true });
   mkdirSync(join(siteDir, 'openapi'), { recursive: true });
   const inputs = apis.map((api) => ({ family: api.name, doc: readBundle(api), page: `${api.name}.html` }));
+  const control = inputs.find((input) => input.family === SANDBOX_FAMILY);
+  const links = control ? controlLinks(control.doc, control.page) : undefined;
 
   for (const { family, doc, page } of inputs) {
     // The sandbox's page is the one it serves itself: built (or kept) there, and copied.
@@ -123,7 +125,7 @@ export function buildSite(): { pages: string[] } {
     else writeReference(family, doc, join(siteDir, page));
     // The site's copy gets the console; the page the sandbox serves at /sandbox/docs stays as Redoc made it.
     const built = join(siteDir, page);
-    writeFileSync(built, withConsole(readFileSync(built, 'utf8'), consoleConfig(family, doc)));
+    writeFileSync(built, withConsole(readFileSync(built, 'utf8'), consoleConfig(family, doc, links)));
     cpSync(join(distDir, `${family}.json`), join(siteDir, 'openapi', `${family}.json`));
     cpSync(join(distDir, `${family}.yaml`), join(siteDir, 'openapi', `${family}.yaml`));
   }

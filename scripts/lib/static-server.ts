@@ -1,5 +1,5 @@
 // Serves a folder over HTTP on loopback (used by `npm start` and the browser test).
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
@@ -34,7 +34,12 @@ export async function listenOrExit<T>(listen: () => Promise<T>, port: string): P
   }
 }
 
-export async function serveFolder(root: string, port = 0): Promise<StaticServer> {
+/** Options of serveFolder: `html` rewrites each HTML page as it is served (the live addresses of `npm start`). */
+export interface ServeOptions {
+  html?: (text: string) => string;
+}
+
+export async function serveFolder(root: string, port = 0, options: ServeOptions = {}): Promise<StaticServer> {
   const server = createServer((req, res) => {
     // Any client can send `//` or a broken percent escape: both are a 400, never an exception.
     let pathname: string;
@@ -58,7 +63,19 @@ export async function serveFolder(root: string, port = 0): Promise<StaticServer>
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': size });
+    const type = TYPES[extname(file)] ?? 'application/octet-stream';
+    if (options.html && extname(file) === '.html') {
+      let text: string;
+      try {
+        text = options.html(readFileSync(file, 'utf8'));
+      } catch {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+        return;
+      }
+      res.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(text) }).end(text);
+      return;
+    }
+    res.writeHead(200, { 'content-type': type, 'content-length': size });
     createReadStream(file)
       .on('error', () => res.destroy())
       .pipe(res);

@@ -17,6 +17,10 @@ import {
   requestProblems,
   type Verdict,
 } from './model.js';
+import { CopyBox } from './copy-box.js';
+import { CredentialsOffer } from './credentials.js';
+import { outcomeOf } from './outcome.js';
+import { ProblemList, VerdictView } from './verdict.js';
 import { type ClientInfo, curlLine, type SampleInput, typeScriptSample } from './samples.js';
 import { type Auth, type Exchange, send } from './send.js';
 import { makeTenant, readTenant, type Tenant } from './tenant.js';
@@ -35,6 +39,8 @@ export interface ConsoleProps {
   route: Route;
   client: ClientInfo;
   targets: Targets;
+  /** The reference page's address of each control operation a refusal's next step names. */
+  controlLinks?: Record<string, string>;
   onClose(): void;
 }
 
@@ -51,9 +57,10 @@ interface Outcome {
 /** Prism checks only that a secured call carries a bearer token: any will do, and none is a secret. */
 const MOCK_TOKEN = 'prism-mock-accepts-any-token';
 const TARGET_KEY = 'ramp-console-target';
+const EXAMPLE_BASE_URL = 'https://api.example.co';
 const OTHER_KEY = 'ramp-console-other-url';
 
-export function Console({ family, doc, entry, route, client, targets, onClose }: ConsoleProps) {
+export function Console({ family, doc, entry, route, client, targets, controlLinks, onClose }: ConsoleProps) {
   const mock = targets.mocks?.[family];
   const [kind, setKind] = useState<TargetKind>(
     () =>
@@ -111,7 +118,8 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
   const extraHeaders: Record<string, string> = kind === 'mock' && preferCode ? { Prefer: `code=${preferCode}` } : {};
   const sample: SampleInput = {
     client,
-    baseUrl: baseUrl || 'http://127.0.0.1:4020',
+    // No address chosen yet: the placeholder the address field shows, never a port that may be another's.
+    baseUrl: baseUrl || EXAMPLE_BASE_URL,
     operationId: entry.operationId,
     method: entry.method,
     path: entry.path,
@@ -196,7 +204,7 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
             <input
               type="url"
               value={otherUrl}
-              placeholder="https://api.example.co"
+              placeholder={EXAMPLE_BASE_URL}
               onInput={(e) => setOtherUrl(e.currentTarget.value)}
             />
           </label>
@@ -303,10 +311,13 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
         {sending ? 'Sending...' : problems.length ? 'Send anyway (breaks the description)' : 'Send'}
       </button>
 
-      {outcome && <Answer outcome={outcome} />}
+      {outcome && <Answer outcome={outcome} {...(controlLinks ? { controlLinks } : {})} />}
 
-      <Sample title="TypeScript sample" text={typeScriptSample(sample)} />
-      <Sample title="curl" text={curlLine(sample)} />
+      {useTenant && client.auth === 'credentials' && (
+        <CredentialsOffer client={client} baseUrl={baseUrl} credentials={credentials} />
+      )}
+      <CopyBox title="TypeScript sample" text={typeScriptSample(sample)} />
+      <CopyBox title="curl" text={curlLine(sample)} />
     </aside>
   );
 }
@@ -357,19 +368,7 @@ function Parameters({
   );
 }
 
-function ProblemList({ problems }: { problems: Problem[] }) {
-  return (
-    <ul class="rc-problems">
-      {problems.map((p) => (
-        <li>
-          <code>{p.where}</code> {p.message}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function Answer({ outcome }: { outcome: Outcome }) {
+function Answer({ outcome, controlLinks }: { outcome: Outcome; controlLinks?: Record<string, string> }) {
   const { exchange, verdict, message, onPurpose } = outcome;
   return (
     <section class="rc-answer" aria-label="Answer">
@@ -381,19 +380,11 @@ function Answer({ outcome }: { outcome: Outcome }) {
           <p class="rc-status">
             <strong>HTTP {exchange.status}</strong> {exchange.statusText} in {Math.round(exchange.ms)} ms
           </p>
-          <div role="status" class={verdict.problems.length ? 'rc-verdict rc-bad' : 'rc-verdict rc-good'}>
-            {verdict.problems.length === 0 ? (
-              <p>Checked: the answer matches the documented {verdict.documented} response.</p>
-            ) : (
-              <>
-                <p>
-                  Checked: the answer breaks the description
-                  {verdict.documented ? ` (documented ${verdict.documented} response)` : ''}:
-                </p>
-                <ProblemList problems={verdict.problems} />
-              </>
-            )}
-          </div>
+          <VerdictView
+            verdict={verdict}
+            outcome={outcomeOf(exchange.status, exchange.bodyText)}
+            {...(controlLinks ? { controlLinks } : {})}
+          />
           <details>
             <summary>Response headers ({exchange.responseHeaders.length})</summary>
             <pre>{exchange.responseHeaders.map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
@@ -409,28 +400,6 @@ function Answer({ outcome }: { outcome: Outcome }) {
           </section>
         </>
       )}
-    </section>
-  );
-}
-
-function Sample({ title, text }: { title: string; text: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <section class="rc-sample" aria-label={title}>
-      <h3>{title}</h3>
-      <button
-        type="button"
-        onClick={async () => {
-          await navigator.clipboard?.writeText(text).catch(() => undefined);
-          setCopied(true);
-          setTimeout(() => setCopied(false), 1500);
-        }}
-      >
-        {copied ? 'Copied' : `Copy the ${title}`}
-      </button>
-      <pre>
-        <code>{text}</code>
-      </pre>
     </section>
   );
 }

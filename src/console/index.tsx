@@ -19,6 +19,8 @@ export interface PageConfig {
   client: ClientInfo;
   /** The operationIds of the API, so that the page finds the one Redoc shows without loading the bundle. */
   operations: string[];
+  /** The reference page's address of each control operation a refusal's next step names (the sandbox's catalog). */
+  controlLinks?: Record<string, string>;
 }
 
 type Panel = typeof import('./panel.js');
@@ -104,6 +106,7 @@ function App({ config }: { config: PageConfig }) {
       route={route}
       client={config.client}
       targets={loaded.targets}
+      {...(config.controlLinks ? { controlLinks: config.controlLinks } : {})}
       onClose={() => setOpen(false)}
     />
   );

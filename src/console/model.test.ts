@@ -9,7 +9,7 @@ import { readBundleFile } from '../sandbox/contract/document.js';
 import { operationById } from '../sandbox/contract/lookup.js';
 import { createRouter } from '../sandbox/contract/router.js';
 import { buildCall, checkAnswer, initialInputs, inputKey, requestProblems } from './model.js';
-import { type ClientInfo, curlLine, typeScriptSample, type SampleInput } from './samples.js';
+import { type ClientInfo, credentialLines, curlLine, typeScriptSample, type SampleInput } from './samples.js';
 
 const family = (name: string) => {
   const doc = readBundleFile(name);
@@ -88,7 +88,7 @@ describe('the samples', () => {
     const { entry } = business.at(operationId);
     return {
       client,
-      baseUrl: 'http://127.0.0.1:4020',
+      baseUrl: 'http://127.0.0.1:45123',
       operationId,
       method: entry.method,
       path: entry.path,
@@ -125,5 +125,19 @@ describe('the samples', () => {
     expect(typeScriptSample(sample)).toContain("body: JSON.parse(process.env.BUSINESS_API_CREDENTIALS ?? '{}'),");
     expect(curlLine(sample)).not.toContain(secret);
     expect(curlLine(sample)).toContain('--data-raw "$BUSINESS_API_CREDENTIALS"');
+  });
+
+  it('set what the samples read from the credentials the reader asked for, in a shell and in TypeScript', () => {
+    const secret = { clientId: 'c-1', clientSecret: "it's secret" };
+    const lines = credentialLines(client, 'http://127.0.0.1:45123', secret);
+    expect(lines.shell.split('\n')).toEqual([
+      "export BUSINESS_API_URL='http://127.0.0.1:45123'",
+      `export BUSINESS_API_CREDENTIALS='{"clientId":"c-1","clientSecret":"it'\\''s secret"}'`,
+      `export BUSINESS_API_TOKEN="$(curl -s -X POST 'http://127.0.0.1:45123/api/token' -H 'Content-Type: application/json' --data-raw "$BUSINESS_API_CREDENTIALS" | sed -E 's/.*"access_token":"([^"]*)".*/\\1/')"`,
+      '',
+    ]);
+    expect(lines.typeScript).toBe(
+      `process.env.BUSINESS_API_CREDENTIALS = '{"clientId":"c-1","clientSecret":"it\\'s secret"}';\n`,
+    );
   });
 });

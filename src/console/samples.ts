@@ -106,10 +106,13 @@ export function requestUrl(baseUrl: string, path: string, call: Call): string {
   return `${baseUrl.replace(/\/+$/, '')}${filled}${query ? `?${query}` : ''}`;
 }
 
+/** The variable the curl line reads its access token from (`V1_API_TOKEN` beside `V1_API_CREDENTIALS`). */
+const tokenVariableOf = (client: ClientInfo) =>
+  client.auth === 'credentials' ? client.env.secret.replace(/CREDENTIALS$/, 'TOKEN') : client.env.secret;
+
 export function curlLine(input: SampleInput): string {
   const { client, call } = input;
-  const tokenVariable =
-    client.auth === 'credentials' ? client.env.secret.replace(/CREDENTIALS$/, 'TOKEN') : client.env.secret;
+  const tokenVariable = tokenVariableOf(client);
   const lines: string[] = [];
   const parts = [`curl -i -X ${input.method.toUpperCase()} ${shellQuote(requestUrl(input.baseUrl, input.path, call))}`];
   if (input.secured && input.fixedToken) {
@@ -131,4 +134,25 @@ export function curlLine(input: SampleInput): string {
   }
   lines.push(parts.join(' \\\n  '));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The lines that set what the samples read, for credentials the reader asked to see: for a shell (the curl line,
+ * or the TypeScript sample run from it) the address, the credentials and an access token from the family's token
+ * call; for the TypeScript sample alone, the credentials set at its top.
+ */
+export function credentialLines(
+  client: ClientInfo,
+  baseUrl: string,
+  credentials: unknown,
+): { shell: string; typeScript: string } {
+  const json = JSON.stringify(credentials);
+  const shell = [`export ${client.env.url}=${shellQuote(baseUrl)}`, `export ${client.env.secret}=${shellQuote(json)}`];
+  if (client.token) {
+    const tokenUrl = requestUrl(baseUrl, client.token.path, { path: {}, query: {}, header: {} });
+    shell.push(
+      `export ${tokenVariableOf(client)}="$(curl -s -X ${client.token.method.toUpperCase()} ${shellQuote(tokenUrl)} -H 'Content-Type: application/json' --data-raw "$${client.env.secret}" | sed -E 's/.*"access_token":"([^"]*)".*/\\1/')"`,
+    );
+  }
+  return { shell: `${shell.join('\n')}\n`, typeScript: `process.env.${client.env.secret} = ${quoted(json)};\n` };
 }

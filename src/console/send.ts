@@ -94,7 +94,7 @@ async function unreachable(baseUrl: string): Promise<string> {
   try {
     origin = new URL(baseUrl).origin;
   } catch {
-    return `${baseUrl} is not an address: type one such as http://127.0.0.1:4020.`;
+    return `${baseUrl} is not an address: type one such as https://api.example.co, or the address the sandbox printed.`;
   }
   try {
     // An opaque answer says the server is there; only the browser's CORS rule kept the page from reading it.

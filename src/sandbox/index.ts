@@ -17,6 +17,7 @@ export type SandboxOptions = Pick<
   | 'allowedHosts'
   | 'allowedOrigins'
   | 'publicUrl'
+  | 'logger'
 >;
 
 /** A running sandbox: its address, the address of its control API's reference, and how to stop it. */
@@ -24,3 +25,4 @@ export type Sandbox = Pick<RunningSandbox, 'url' | 'docsUrl' | 'close'>;
 
 /** Starts a sandbox; resolves once it serves. */
 export const startSandbox: (options?: SandboxOptions) => Promise<Sandbox> = start;
+export type { SandboxLogger } from './core/logger.js';

@@ -10,6 +10,7 @@ import { createRouter } from './contract/router.js';
 import { createClock, type Clock } from './core/clock.js';
 import { handlerOf, type Handlers } from './core/handler.js';
 import { createInstanceState } from './core/instance.js';
+import { type SandboxLogger, stderrLogger } from './core/logger.js';
 import { endpointPolicy } from './core/addresses.js';
 import { createEventCatalog, startEvents, type SandboxEvents } from './events/index.js';
 import { guardConnections, type ConnectionLimits } from './http/connections.js';
@@ -52,6 +53,11 @@ export interface SandboxOptions extends DbOptions {
    * the operation and the field, and records it in `violations`; 'log' records it and lets it through.
    */
   onViolation?: 'fail' | 'log';
+  /**
+   * Where the sandbox says what went wrong while it runs (an answer that breaks the description, a database
+   * outage, a failed delivery, an internal error), one line each; default standard error.
+   */
+  logger?: SandboxLogger;
   /** Bundles to serve; default dist/openapi/{business,v1,sandbox}.json of this package. */
   bundles?: { family: string; doc: OpenApiDocument }[];
   /** Handlers by operationId; default the sandbox's own. */
@@ -104,6 +110,7 @@ function packageBundles(): { family: string; doc: OpenApiDocument }[] {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
+  const logger = options.logger ?? stderrLogger();
   checkExposure(host, options.adminToken);
   // Checked before anything is opened: a bad host name, origin or public URL is the caller's to fix.
   const guard = createGuard({
@@ -130,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     db =
       options.db ??
       (options.databaseUrl
-        ? await openPostgres(options.databaseUrl)
+        ? await openPostgres(options.databaseUrl, logger)
         : await openPglite({ ...options, schemaDigest: schema.digest }));
   } catch (error) {
     lock?.release();
@@ -158,7 +165,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     db.shared ? () => loadClockOffset(db) : undefined,
   );
   const instance = createInstanceState(createEventCatalog(bundles.find((b) => b.family === 'v1')?.doc));
-  const events = await startEvents(db, clock, endpoints);
+  const events = await startEvents(db, clock, endpoints, logger);
   undo.push(() => events.close());
   const violations: string[] = [];
   const pipeline: Pipeline = {
@@ -168,7 +175,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     authenticate: createAuthenticator(db, clock, instance, options.adminToken),
     countCall: createRateLimit(db, clock, limitable),
     run: createTransactions(db),
-    checkAnswer: createAnswerCheck(violations, options.onViolation ?? 'fail'),
+    checkAnswer: createAnswerCheck(violations, options.onViolation ?? 'fail', logger),
+    logger,
     // Links (KYC, checkout) are made from the public URL, else the address it listens on, set below: never from
     // a request's Host, which a client chooses.
     context: { clock, endpoints, instance, origin: '' },

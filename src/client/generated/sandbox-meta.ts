@@ -2,6 +2,11 @@
 
 /** Every operation of the Sandbox control API: method, path template, and whether it needs the bearer token. */
 export const sandboxOperations = {
+  "getSandbox": {
+    "method": "get",
+    "path": "/sandbox",
+    "secured": false
+  },
   "resetSandbox": {
     "method": "post",
     "path": "/sandbox/reset",

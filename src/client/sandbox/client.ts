@@ -1,8 +1,8 @@
 // The sandbox control API client (`ramp-api/sandbox`): `createSandboxClient` and the control API's types.
 import { createRampClient, type RampClient, type RampClientOptions } from '../core/client.js';
-import { ConfigurationError } from '../core/errors.js';
+import { CallError, ConfigurationError, NetworkError, TimeoutError } from '../core/errors.js';
 import { sandboxOperations } from '../generated/sandbox-meta.js';
-import type { paths } from '../generated/sandbox.js';
+import type { components, paths } from '../generated/sandbox.js';
 
 export type {
   components as sandboxComponents,
@@ -38,5 +38,38 @@ export function createSandboxClient(options: SandboxClientOptions): SandboxClien
       tokenOperationId: 'createTenant',
       defaultTokenLifetimeSeconds: null,
     },
+  );
+}
+
+/** What a sandbox says of itself on `GET /sandbox` (`getSandbox`). */
+export type SandboxIdentity = components['schemas']['SandboxIdentity'];
+
+/**
+ * Checks that a ramp-api sandbox answers at `options.baseUrl` (its `GET /sandbox` says so) and returns what it
+ * says; throws a ConfigurationError naming the address when nothing answers there, or another service does (a
+ * port taken by something else answers anything but the sandbox's identity), so that a test or a script never
+ * runs against it by accident.
+ */
+export async function checkSandbox(options: SandboxClientOptions): Promise<SandboxIdentity> {
+  const where = String(options?.baseUrl);
+  const fix = 'start the sandbox (`npx ramp-api-sandbox` prints its address) and use the address it prints';
+  let answer: Awaited<ReturnType<SandboxClient['getSandbox']>>;
+  try {
+    answer = await createSandboxClient({ ...options, retry: false }).getSandbox();
+  } catch (error) {
+    if (error instanceof NetworkError || error instanceof TimeoutError)
+      throw new ConfigurationError(`Nothing answers as a ramp-api sandbox at ${where}: ${fix}.`, { cause: error });
+    // Anything else that comes back (a page, a body that is not JSON, a redirect) is another service's answer.
+    if (error instanceof CallError)
+      throw new ConfigurationError(
+        `${where} is not a ramp-api sandbox: GET /sandbox answered something else (${error.name}), so another service answers there; ${fix}.`,
+        { cause: error },
+      );
+    throw error;
+  }
+  const identity = answer.data as Partial<SandboxIdentity> | undefined;
+  if (answer.response.ok && identity?.service === 'ramp-api-sandbox') return identity as SandboxIdentity;
+  throw new ConfigurationError(
+    `${where} is not a ramp-api sandbox: GET /sandbox answered ${answer.response.status}${answer.response.ok ? " without the sandbox's identity" : ''}, so another service answers there; ${fix}.`,
   );
 }

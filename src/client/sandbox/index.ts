@@ -1,10 +1,12 @@
 // `ramp-api/sandbox`: the typed client of the sandbox's control API. The sandbox itself is the package
 // `ramp-api-sandbox` (`npx ramp-api-sandbox`).
 export {
+  checkSandbox,
   createSandboxClient,
   sandboxOperations,
   type SandboxClient,
   type SandboxClientOptions,
+  type SandboxIdentity,
   type sandboxComponents,
   type sandboxOperationTypes,
   type sandboxPaths,

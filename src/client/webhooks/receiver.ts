@@ -42,6 +42,8 @@ export interface WebhookReceiverOptions {
 export interface WebhookAnswer {
   status: number;
   body: { received: true } | { error: string };
+  /** Headers the answer carries besides its content type (`Allow` on a 405). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -137,7 +139,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   };
 
   const receive: WebhookReceiver['receive'] = async ({ method, url, contentType, contentLength, body }) => {
-    if (method !== 'POST') return fail(405, 'Event notifications are POST requests.');
+    if (method !== 'POST')
+      return { ...fail(405, 'Event notifications are POST requests.'), headers: { allow: 'POST' } };
     try {
       decodeURIComponent(url.pathname);
     } catch {
@@ -204,7 +207,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const toResponse = (answer: WebhookAnswer) =>
     new Response(JSON.stringify(answer.body), {
       status: answer.status,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...answer.headers },
     });
 
   return {
@@ -249,6 +252,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
             const unread = !req.readableEnded;
             res.writeHead(answer.status, {
               'content-type': 'application/json',
+              ...answer.headers,
               ...(unread ? { connection: 'close' } : {}),
             });
             res.end(JSON.stringify(answer.body));

@@ -68,8 +68,13 @@ describe('webhook receiver (node:http)', () => {
     expect(JSON.stringify(answer.body)).not.toContain('Laura');
   });
 
-  it('answers 405 to anything but POST', async () => {
-    expect((await fetch(`${base}/ramp/operation.status_updated`)).status).toBe(405);
+  it('answers 405 to anything but POST, with Allow: POST', async () => {
+    const answer = await fetch(`${base}/ramp/operation.status_updated`);
+    expect([answer.status, answer.headers.get('allow')]).toEqual([405, 'POST']);
+    const fetchStyle = await createWebhookReceiver({ handlers: {} }).handle(
+      new Request('http://127.0.0.1/ramp/operation.status_updated', { method: 'PUT' }),
+    );
+    expect([fetchStyle.status, fetchStyle.headers.get('allow')]).toEqual([405, 'POST']);
   });
 
   it('refuses a body over the limit, streamed without Content-Length, with 413, and keeps serving', async () => {

@@ -211,6 +211,8 @@ export interface RouteMatch {
 export interface RouteMiss {
   route?: undefined;
   missing: 'path' | 'method';
+  /** For a missing method: the methods the path takes (upper case), for a 405's `Allow`. */
+  allowed?: string[];
 }
 
 export interface Router {
@@ -229,16 +231,16 @@ export function createRouter(
   return {
     routes,
     match(method, pathname) {
-      let pathMatched = false;
+      const allowed: string[] = [];
       const segments = pathname.split('/').length;
       for (const route of routes) {
         if (route.segments !== segments) continue;
         const params = route.match(pathname);
         if (!params) continue;
-        pathMatched = true;
         if (route.entry.method === method) return { route, params };
+        allowed.push(route.entry.method.toUpperCase());
       }
-      return { missing: pathMatched ? 'method' : 'path' };
+      return allowed.length ? { missing: 'method', allowed } : { missing: 'path' };
     },
   };
 }

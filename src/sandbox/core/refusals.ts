@@ -33,41 +33,94 @@ export function refusalBody(refusal: Refusal, family?: string): Record<string, u
 export type InvalidStatus = 400 | 422;
 
 /**
- * Every refusal by name: its `code` and, where the condition alone decides it, its status (`documented`: the
- * status the operation documents for it, which the caller passes). Tests and contract recipes name refusals
- * from here too.
+ * Every refusal by name: its `code`, where the condition alone decides it its status (`documented`: the status
+ * the operation documents for it, which the caller passes), and where there is one the likely next step for
+ * whoever met it (`next`), naming the control operation that takes it where one does (`operationId`). Tests,
+ * contract recipes and the references' console name refusals from here too.
  */
 export const REFUSALS = {
   malformedTarget: { code: 'invalid_request', status: 400 },
   noOperation: { code: 'not_found', status: 404 },
-  methodNotAllowed: { code: 'method_not_allowed', status: 405 },
-  unknownHost: { code: 'unknown_host', status: 421 },
-  crossOrigin: { code: 'cross_origin', status: 403 },
+  methodNotAllowed: { code: 'method_not_allowed', status: 405, next: { say: 'use a method the Allow header lists' } },
+  unknownHost: {
+    code: 'unknown_host',
+    status: 421,
+    next: { say: 'call the sandbox by the address it printed, or start it with --allowed-hosts' },
+  },
+  crossOrigin: {
+    code: 'cross_origin',
+    status: 403,
+    next: { say: "start the sandbox with --allowed-origins naming this page's origin" },
+  },
   notImplemented: { code: 'not_implemented', status: 501 },
-  unauthorized: { code: 'unauthorized', status: 401 },
-  invalidRequest: { code: 'invalid_request', status: 'documented' },
-  unsupportedMediaType: { code: 'unsupported_media_type', status: 415 },
-  tooLarge: { code: 'too_large', status: 413 },
-  rateLimited: { code: 'rate_limited', status: 429 },
-  unavailable: { code: 'unavailable', status: 503 },
+  unauthorized: {
+    code: 'unauthorized',
+    status: 401,
+    next: { say: "sign in with a tenant's credentials of this API family", operationId: 'createTenant' },
+  },
+  invalidRequest: {
+    code: 'invalid_request',
+    status: 'documented',
+    next: { say: 'fix the request where the message says, as the description gives it' },
+  },
+  unsupportedMediaType: {
+    code: 'unsupported_media_type',
+    status: 415,
+    next: { say: 'send the body as JSON with Content-Type: application/json' },
+  },
+  tooLarge: { code: 'too_large', status: 413, next: { say: 'send a smaller body (at most 1 MiB)' } },
+  rateLimited: {
+    code: 'rate_limited',
+    status: 429,
+    next: { say: 'wait the seconds Retry-After gives, or clear the limit', operationId: 'clearRateLimit' },
+  },
+  unavailable: { code: 'unavailable', status: 503, next: { say: 'retry after the seconds Retry-After gives' } },
   contractViolation: { code: 'sandbox_contract_violation', status: 500 },
   internal: { code: 'internal', status: 500 },
-  notFound: { code: 'not_found', status: 404 },
+  notFound: {
+    code: 'not_found',
+    status: 404,
+    next: { say: "check the ID: it must name a record of this tenant (another tenant's answers as unknown)" },
+  },
   notLimitable: { code: 'not_limitable', status: 404 },
   forbidden: { code: 'forbidden', status: 403 },
-  userNotApproved: { code: 'user_not_approved', status: 403 },
-  invalidCredentials: { code: 'invalid_credentials', status: 'documented' },
+  userNotApproved: {
+    code: 'user_not_approved',
+    status: 403,
+    next: { say: 'approve the user', operationId: 'approveUser' },
+  },
+  invalidCredentials: {
+    code: 'invalid_credentials',
+    status: 'documented',
+    next: { say: "send a tenant's credentials of this API family", operationId: 'createTenant' },
+  },
   invalidIntegration: { code: 'invalid_integration', status: 401 },
-  conflict: { code: 'conflict', status: 409 },
-  nameTaken: { code: 'name_taken', status: 409 },
+  conflict: { code: 'conflict', status: 409, next: { say: 'read the record: its state does not allow this now' } },
+  nameTaken: { code: 'name_taken', status: 409, next: { say: 'choose another name' } },
   balanceLimit: { code: 'balance_limit', status: 400 },
-  insufficientFunds: { code: 'insufficient_funds', status: 400 },
-  invalidAmount: { code: 'invalid_amount', status: 422 },
-  tierLimitExceeded: { code: 'tier_limit_exceeded', status: 422 },
+  insufficientFunds: {
+    code: 'insufficient_funds',
+    status: 400,
+    next: { say: "credit the user's balance", operationId: 'fundUser' },
+  },
+  invalidAmount: { code: 'invalid_amount', status: 422, next: { say: 'send an amount greater than zero' } },
+  tierLimitExceeded: {
+    code: 'tier_limit_exceeded',
+    status: 422,
+    next: { say: "raise the user's tier limit", operationId: 'setTierLimit' },
+  },
   tokenNotSupported: { code: 'token_not_supported', status: 400 },
   invalidDestination: { code: 'invalid_destination', status: 400 },
-  destinationNotRegistered: { code: 'destination_not_registered', status: 422 },
-  destinationNotApproved: { code: 'destination_not_approved', status: 422 },
+  destinationNotRegistered: {
+    code: 'destination_not_registered',
+    status: 422,
+    next: { say: 'register the bank account', operationId: 'createBankAccount' },
+  },
+  destinationNotApproved: {
+    code: 'destination_not_approved',
+    status: 422,
+    next: { say: 'accept the bank account', operationId: 'acceptBankAccount' },
+  },
   destinationNotOwned: { code: 'destination_not_owned', status: 422 },
   pairNotEnabled: { code: 'pair_not_enabled', status: 422 },
   unknownBank: { code: 'unknown_bank', status: 422 },
@@ -100,8 +153,11 @@ export const refusals = {
   malformedTarget: () => refusal('malformedTarget', 'Malformed request target.'),
   noOperation: (method: string, path: string) =>
     refusal('noOperation', `No operation for ${method.toUpperCase()} ${path}.`),
-  methodNotAllowed: (method: string, path: string) =>
-    refusal('methodNotAllowed', `No operation for ${method.toUpperCase()} ${path}.`),
+  /** `allowed`: the methods the path takes, sent as `Allow`. */
+  methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
+    refusal('methodNotAllowed', `No operation for ${method.toUpperCase()} ${path}; it takes ${allowed.join(', ')}.`, {
+      headers: { allow: allowed.join(', ') },
+    }),
   /** A Host that is not one of the sandbox's names (DNS rebinding): answered before any route, for every path. */
   unknownHost: (message: string) => refusal('unknownHost', message),
   /** A state-changing request from a web origin the sandbox was not told to trust (a cross-site form, a script). */

@@ -1,5 +1,6 @@
 // Events and webhook delivery of the sandbox: the worker and the control handlers (their tables are
 // made with the others', by resources/index.ts's migrate).
+import type { SandboxLogger } from '../core/logger.js';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/db.js';
 import { endpointPolicy, type EndpointPolicy } from '../core/addresses.js';
@@ -14,8 +15,9 @@ export async function startEvents(
   db: Db,
   clock: Clock,
   endpoints: EndpointPolicy = endpointPolicy(),
+  logger?: SandboxLogger,
 ): Promise<SandboxEvents> {
-  const worker = startDeliveryWorker(db, clock, { endpoints });
+  const worker = startDeliveryWorker(db, clock, { endpoints, ...(logger ? { logger } : {}) });
   return { worker, close: () => worker.close() };
 }
 

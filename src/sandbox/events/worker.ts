@@ -5,6 +5,7 @@
 // as a timeout and counts as made, so the endpoint never gets more calls than the schedule has.
 // On PostgreSQL, `for update skip locked` lets several instances share the queue; each pass reads the shared
 // clock first, so a lease runs out in the same sandbox time for every instance.
+import { type SandboxLogger, stderrLogger } from '../core/logger.js';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -229,9 +230,10 @@ async function record(db: Db, clock: Clock, row: Claimed, result: Outcome): Prom
 export function startDeliveryWorker(
   db: Db,
   clock: Clock,
-  options: { pollMs?: number; endpoints?: EndpointPolicy } = {},
+  options: { pollMs?: number; endpoints?: EndpointPolicy; logger?: SandboxLogger } = {},
 ): DeliveryWorker {
   const endpoints = options.endpoints ?? endpointPolicy();
+  const logger = options.logger ?? stderrLogger();
   const inflight = new Set<{ deadline: number; abort: AbortController }>();
   const tasks = new Set<Promise<void>>();
   /** Calls in flight on this instance, by tenant. */
@@ -271,7 +273,9 @@ export function startDeliveryWorker(
       busy.set(row.tenant_id, (busy.get(row.tenant_id) ?? 0) + 1);
       const task: Promise<void> = call(row)
         .then((result) => record(db, clock, row, result))
-        .catch((error: unknown) => console.error('[sandbox] delivery:', error instanceof Error ? error.message : error))
+        .catch((error: unknown) =>
+          logger.error(`[sandbox] delivery: ${error instanceof Error ? error.message : String(error)}`),
+        )
         .finally(() => {
           tasks.delete(task);
           const left = (busy.get(row.tenant_id) ?? 1) - 1;
@@ -305,14 +309,13 @@ export function startDeliveryWorker(
     expire();
     kick().then(
       () => {
-        if (failing && !closed) console.error('[sandbox] delivery worker: the database answers again.');
+        if (failing && !closed) logger.error('[sandbox] delivery worker: the database answers again.');
         failing = false;
       },
       (error: unknown) => {
         if (!closed && !failing)
-          console.error(
-            '[sandbox] delivery worker (retrying every pass until the database answers):',
-            error instanceof Error ? error.message : error,
+          logger.error(
+            `[sandbox] delivery worker (retrying every pass until the database answers): ${error instanceof Error ? error.message : String(error)}`,
           );
         failing = true;
       },

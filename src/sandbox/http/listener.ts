@@ -34,7 +34,7 @@ function send(
 }
 
 const sendRefusal = (res: ServerResponse, refusal: Refusal) =>
-  send(res, refusal.status, JSON.stringify(refusalBody(refusal)));
+  send(res, refusal.status, JSON.stringify(refusalBody(refusal)), undefined, refusal.headers);
 
 export function createListener(pipeline: Pipeline, guard: Guard, controlDoc?: OpenApiDocument): Server {
   const pages = createPageServer();
@@ -55,7 +55,7 @@ export function createListener(pipeline: Pipeline, guard: Guard, controlDoc?: Op
         const target = requestTarget(req.url ?? '/');
         if (method === 'get' && target.pathname === '/sandbox/openapi.json' && controlDoc)
           return send(res, 200, JSON.stringify(controlDoc));
-        if (method === 'get' && (target.pathname === '/sandbox' || target.pathname === '/sandbox/docs') && controlDoc) {
+        if (method === 'get' && target.pathname === '/sandbox/docs' && controlDoc) {
           const html = (await readReferencePage()) ?? unbuiltDocsPage(controlDoc);
           return send(res, 200, html, 'text/html', {
             'content-security-policy': documentPolicy(html),
@@ -71,7 +71,7 @@ export function createListener(pipeline: Pipeline, guard: Guard, controlDoc?: Op
         throw error;
       }
     })().catch((error: unknown) => {
-      console.error('[sandbox] internal error:', error instanceof Error ? error.stack : error);
+      pipeline.logger.error(`[sandbox] internal error: ${error instanceof Error ? error.stack : String(error)}`);
       if (!res.headersSent) sendRefusal(res, refusals.internal());
       else res.destroy();
     });

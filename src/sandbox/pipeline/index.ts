@@ -1,6 +1,7 @@
 // The request path of an operation, as named stages in order: route (the router of ../contract/router.ts),
 // authentication, rate limit, body, request check, transaction (the operation's handler), answer check. Each
 // stage is a file of this folder; this one runs them and turns what they throw into an answer.
+import type { SandboxLogger } from '../core/logger.js';
 import type { IncomingMessage } from 'node:http';
 import type { Route, Router, Target } from '../contract/router.js';
 import type { AnyHandler, HandlerContext } from '../core/handler.js';
@@ -29,6 +30,8 @@ export interface Pipeline {
   countCall: CountCall;
   run: RunHandler;
   checkAnswer: CheckAnswer;
+  /** Where faults met while answering are said (a database outage). */
+  logger: SandboxLogger;
   /** The handler's context but for the request's own parts and the store (`origin`: the sandbox's own address). */
   context: Omit<HandlerContext, 'operationId' | 'path' | 'query' | 'headers' | 'body' | 'tenant' | 'sql'>;
 }
@@ -50,7 +53,7 @@ export async function answerOperation(
   const found = pipeline.router.match(method, target.pathname);
   if (!found.route)
     throw found.missing === 'method'
-      ? refusals.methodNotAllowed(method, target.pathname)
+      ? refusals.methodNotAllowed(method, target.pathname, found.allowed ?? [])
       : refusals.noOperation(method, target.pathname);
   const { route, params } = found;
   const result = await runStages(pipeline, route, params, target, req);
@@ -99,7 +102,7 @@ async function runStages(
     // The database is down, restarting or out of connections: nothing was done; the client may try again.
     if (isDatabaseUnavailable(error)) {
       const { code, message } = error as { code?: string; message?: string };
-      console.error(`[sandbox] ${route.entry.operationId}: the database is unavailable (${code ?? message})`);
+      pipeline.logger.error(`[sandbox] ${route.entry.operationId}: the database is unavailable (${code ?? message})`);
       return refusalAnswer(
         route,
         refusals.unavailable(

@@ -11,6 +11,7 @@ import {
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
 import { runReadmeBlock } from '../../testing/readme-block.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
+import { captureLogger } from '../../testing/capture-logger.js';
 import { forEachStore, sandboxInTest, type TestSandbox, useSandbox } from '../../testing/sandbox-fixture.js';
 import { readBundleFile } from '../contract/document.js';
 import { REFUSALS } from '../core/refusals.js';
@@ -452,8 +453,10 @@ forEachStore('the sandbox', (store) => {
   });
 
   it('fails loudly when an answer breaks the description, naming the operation and the field', async () => {
+    const logger = captureLogger();
     const broken = await sandboxInTest({
       store,
+      logger,
       handlers: {
         listBanks: async () => ({
           status: 200,
@@ -475,12 +478,17 @@ forEachStore('the sandbox', (store) => {
       500,
       'createClientToken answered 501, which breaks the description: status 501 is not documented',
     ]);
+    // Each said on the sandbox's log, as the answer says it.
+    expect(logger.lines).toEqual(broken.violations.map((violation) => `[sandbox] ${violation}`));
+    expect(logger.lines).toHaveLength(2);
   }, 30_000);
 
   it('answers a 500 naming the operation for any status its description does not document, 403 and 404 included (no exemption)', async () => {
     const undocumented = { listBanks: 403, createToken: 404 } as const;
+    const logger = captureLogger();
     const broken = await sandboxInTest({
       store,
+      logger,
       handlers: Object.fromEntries(
         Object.entries(undocumented).map(([id, status]) => [
           id,
@@ -503,6 +511,10 @@ forEachStore('the sandbox', (store) => {
       'createToken answered 404, which breaks the description: status 404 is not documented',
     ]);
     expect(broken.violations).toHaveLength(2);
+    expect(logger.lines).toEqual([
+      '[sandbox] listBanks answered 403, which breaks the description: status 403 is not documented',
+      '[sandbox] createToken answered 404, which breaks the description: status 404 is not documented',
+    ]);
   }, 30_000);
 
   it('gave no answer that breaks the description during the whole run', () => {

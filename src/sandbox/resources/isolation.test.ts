@@ -619,7 +619,8 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
     const before = await snapshotOf(a);
     const wrong = `wrong-${ADMIN_TOKEN.slice(4)}x`;
     // The KYC and checkout links' operations take no token (their ID is their credential), nor does the sandbox's
-    // webhook receiver (the delivery worker calls it as it calls a team's): not here.
+    // webhook receiver (the delivery worker calls it as it calls a team's), nor getSandbox (it says only that this
+    // is a sandbox): not here.
     const control = ops.filter((o) => o.family === 'sandbox' && o.credentials.length);
     expect(
       ops
@@ -630,6 +631,7 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
       'approveKycSession',
       'getCheckout',
       'getKycSession',
+      'getSandbox',
       'payCheckout',
       'receiveDelivery',
       'rejectCheckout',

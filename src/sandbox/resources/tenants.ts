@@ -156,6 +156,9 @@ export const handlers: Handlers = {
     return { status: 200, body: { tenantsRemoved: removed.length } };
   },
 
+  // Who answers here: a client pointed at a port where another service answers can tell.
+  getSandbox: async (ctx) => ({ status: 200, body: { service: 'ramp-api-sandbox', origin: ctx.origin }, keep: false }),
+
   // Sandbox time moves with the real clock: the answer is never kept for the next read.
   getClock: async (ctx) => ({
     status: 200,

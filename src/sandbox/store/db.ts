@@ -1,6 +1,7 @@
 // The sandbox's database: a tiny interface over PGlite (embedded PostgreSQL, the default) that node-postgres
 // can implement too, so the same migrations and SQL run on PostgreSQL 15. SQL here and in the resources keeps
 // to what both PGlite (PostgreSQL 18) and PostgreSQL 15 run.
+import { type SandboxLogger, stderrLogger } from '../core/logger.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createStatementRunner } from './pglite-statements.js';
@@ -278,7 +279,7 @@ export class DatabaseUnavailable extends Error {
 }
 
 /** A PostgreSQL server (15 or later) through node-postgres: the same migrations and SQL as PGlite. */
-export async function openPostgres(connectionString: string): Promise<Db> {
+export async function openPostgres(connectionString: string, logger: SandboxLogger = stderrLogger()): Promise<Db> {
   const { default: pg } = await import('pg');
   // A server that does not take a connection within 5 s counts as down (a 503) instead of holding the request.
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
@@ -286,8 +287,8 @@ export async function openPostgres(connectionString: string): Promise<Db> {
   // from the pool by node-postgres, which then reports it here; unheard, it would crash the process. The next
   // query opens a fresh connection.
   pool.on('error', (error) =>
-    console.error(
-      `PostgreSQL closed an idle connection (${(error as { code?: string }).code ?? error.message}); it will be reopened.`,
+    logger.error(
+      `[sandbox] PostgreSQL closed an idle connection (${(error as { code?: string }).code ?? error.message}); it will be reopened.`,
     ),
   );
   const query = async <Row>(

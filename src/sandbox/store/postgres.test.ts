@@ -6,12 +6,15 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createV1Client, orThrow } from '../../client/index.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
+import { captureLogger } from '../../testing/capture-logger.js';
 import { sandboxInTest, storeNamed, useSandbox } from '../../testing/sandbox-fixture.js';
+import { until } from '../../testing/until.js';
 
 const postgres = storeNamed('PostgreSQL');
 
 describe.skipIf(!postgres)('the sandbox on PostgreSQL', () => {
-  const sandbox = useSandbox({ store: postgres });
+  const logger = captureLogger();
+  const sandbox = useSandbox({ store: postgres, logger });
 
   async function terminateOtherBackends(): Promise<void> {
     const client = new pg.Client({ connectionString: sandbox.databaseUrl! });
@@ -38,6 +41,15 @@ describe.skipIf(!postgres)('the sandbox on PostgreSQL', () => {
       const control = createSandboxClient({ baseUrl: sandbox.url });
       expect((await control.createTenant({ body: {} })).response.status).toBe(201);
       expect(unexpected).toEqual([]);
+      // Said once per ended connection, on the sandbox's log rather than as a crash.
+      await until(
+        () => logger.lines.some((line) => line.startsWith('[sandbox] PostgreSQL closed an idle connection (57P01)')),
+        'the sandbox to report the ended connections',
+        5_000,
+      );
+      expect(logger.lines.filter((line) => !/^\[sandbox\] PostgreSQL closed an idle connection/.test(line))).toEqual(
+        [],
+      );
     } finally {
       process.off('uncaughtException', onError);
     }

@@ -14,7 +14,7 @@ import {
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { create as createTar, Parser } from 'tar';
 import { type Db, openPglite } from './db.js';
 import { sandboxDistDir } from '../core/dist-dir.js';
@@ -39,15 +39,24 @@ describe('the PGlite snapshot', () => {
   it('holds a store that was shut down cleanly: a start from it recovers nothing', async () => {
     const { PGlite } = await import('@electric-sql/pglite');
     const said: string[] = [];
-    const pg = await PGlite.create({
-      loadDataDir: new Blob([(await readSnapshot(schema.digest))! as Uint8Array<ArrayBuffer>]),
-      debug: 1,
-      onStderr: (line) => {
-        said.push(line);
-        return true;
-      },
-    });
-    await pg.close();
+    // With `debug`, PGlite also writes its server's lines and its own steps to the console: kept out of the run's
+    // output, since onStderr captures what the assertions need.
+    const quiet = (['error', 'debug', 'log'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation(() => undefined),
+    );
+    try {
+      const pg = await PGlite.create({
+        loadDataDir: new Blob([(await readSnapshot(schema.digest))! as Uint8Array<ArrayBuffer>]),
+        debug: 1,
+        onStderr: (line) => {
+          said.push(line);
+          return true;
+        },
+      });
+      await pg.close();
+    } finally {
+      for (const spy of quiet) spy.mockRestore();
+    }
     const log = said.join('\n');
     expect(log).toMatch(/database system was shut down at/);
     expect(log).not.toMatch(/not properly shut down|automatic recovery|redo starts/);

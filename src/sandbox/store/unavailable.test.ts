@@ -13,6 +13,7 @@ import { until } from '../../testing/until.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { SANDBOX_FAMILIES } from '../server.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
+import { captureLogger } from '../../testing/capture-logger.js';
 
 const why = postgresUnavailable();
 if (why && process.env.CI) throw new Error(`The database-outage test needs PostgreSQL under CI, but ${why}.`);
@@ -21,6 +22,8 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
   let cluster: PostgresCluster;
   let records: Record<string, string>;
   let tokens: Record<string, string>;
+  // What the outage makes the sandbox say, kept for the assertions instead of printed.
+  const logger = captureLogger();
 
   // A cluster of its own, which the test stops and starts again; stopped after the sandbox (hooks run in reverse).
   beforeAll(async () => {
@@ -28,6 +31,7 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
   }, 60_000);
   afterAll(() => cluster?.stop());
   const sandbox = useSandbox({
+    logger,
     store: { name: 'PostgreSQL', options: async () => ({ databaseUrl: await createDatabase(cluster.url, 'outage') }) },
   });
   beforeAll(async () => {
@@ -84,6 +88,10 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
     }
     expect(sent).toBeGreaterThan(40);
     expect(sandbox.violations).toEqual([]);
+    // Each refused call is on the sandbox's log, naming its operation and the database's state.
+    expect(
+      logger.lines.filter((line) => /^\[sandbox\] \w+: the database is unavailable \(.+\)$/.test(line)).length,
+    ).toBe(sent);
 
     cluster.resume();
     // No restart of the sandbox: its next calls open fresh connections.

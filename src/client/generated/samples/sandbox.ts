@@ -2,6 +2,19 @@
 import { orThrow } from '../../index.js';
 import { createSandboxClient } from '../../sandbox/index.js';
 
+export async function getSandboxSample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.getSandbox(),
+  );
+  console.log(result);
+}
+
 export async function resetSandboxSample(): Promise<void> {
   // SANDBOX_URL: the sandbox's address.
   // SANDBOX_ADMIN_TOKEN: its admin token, if it was started with one.
