@@ -5,6 +5,7 @@ import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import type { OperationEntry } from '../sandbox/contract/lookup.js';
 import type { Route } from '../sandbox/contract/routes.js';
 import { BodyEditor } from './editor.js';
+import { type FreshField, freshenText } from './fresh.js';
 import {
   buildCall,
   checkAnswer,
@@ -35,6 +36,8 @@ export interface ConsoleProps {
   route: Route;
   client: ClientInfo;
   targets: Targets;
+  /** Body fields that must be unique: fresh in the first inputs and again after each send. */
+  fresh?: FreshField[];
   onClose(): void;
 }
 
@@ -53,7 +56,13 @@ const MOCK_TOKEN = 'prism-mock-accepts-any-token';
 const TARGET_KEY = 'ramp-console-target';
 const OTHER_KEY = 'ramp-console-other-url';
 
-export function Console({ family, doc, entry, route, client, targets, onClose }: ConsoleProps) {
+/** The operation's first inputs: the description's examples, its unique fields fresh, the tenant's values. */
+function startingInputs(doc: OpenApiDocument, entry: OperationEntry, fresh: FreshField[] | undefined, tenant?: Tenant) {
+  const inputs = initialInputs(doc, entry);
+  return withTenant({ ...inputs, bodyText: freshenText(inputs.bodyText, fresh) }, entry, tenant);
+}
+
+export function Console({ family, doc, entry, route, client, targets, fresh, onClose }: ConsoleProps) {
   const mock = targets.mocks?.[family];
   const [kind, setKind] = useState<TargetKind>(
     () =>
@@ -67,7 +76,7 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
   const [typedCredentials, setTypedCredentials] = useState('{}');
   const [adminToken, setAdminToken] = useState('');
   const [preferCode, setPreferCode] = useState('');
-  const [inputs, setInputs] = useState<Inputs>(() => withTenant(initialInputs(doc, entry), entry, tenant));
+  const [inputs, setInputs] = useState<Inputs>(() => startingInputs(doc, entry, fresh, tenant));
   const [outcome, setOutcome] = useState<Outcome>();
   const [sending, setSending] = useState(false);
 
@@ -75,7 +84,7 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
   useEffect(() => sessionStorage.setItem(OTHER_KEY, otherUrl), [otherUrl]);
   // Another operation: its own inputs, and no answer yet.
   useEffect(() => {
-    setInputs(withTenant(initialInputs(doc, entry), entry, tenant));
+    setInputs(startingInputs(doc, entry, fresh, tenant));
     setOutcome(undefined);
     setPreferCode('');
   }, [entry]);
@@ -139,6 +148,8 @@ export function Console({ family, doc, entry, route, client, targets, onClose }:
       extraHeaders,
     });
     setSending(false);
+    // The next send gets new unique values, so sending again is not refused as a duplicate.
+    if (result.ok && !credentialsAsBody) setInputs((now) => ({ ...now, bodyText: freshenText(now.bodyText, fresh) }));
     if (!result.ok) return setOutcome({ message: result.message, onPurpose });
     const verdict = checkAnswer(route, entry, result.exchange.status, result.exchange.bodyText);
     setOutcome({ exchange: result.exchange, verdict, onPurpose });

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import type { Route } from '../sandbox/contract/routes.js';
 import type { Targets } from './console.js';
+import type { FreshFields } from './fresh.js';
 import type { ClientInfo } from './samples.js';
 
 /** What the site's build tells the console about the page (scripts/lib/console-build.ts). */
@@ -19,6 +20,8 @@ export interface PageConfig {
   client: ClientInfo;
   /** The operationIds of the API, so that the page finds the one Redoc shows without loading the bundle. */
   operations: string[];
+  /** The body fields each send makes fresh, by operationId (values the descriptions require to be unique). */
+  fresh?: FreshFields;
 }
 
 type Panel = typeof import('./panel.js');
@@ -104,6 +107,7 @@ function App({ config }: { config: PageConfig }) {
       route={route}
       client={config.client}
       targets={loaded.targets}
+      fresh={config.fresh?.[operationId]}
       onClose={() => setOpen(false)}
     />
   );

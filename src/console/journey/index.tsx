@@ -1,0 +1,67 @@
+// The journey console's entry on a journey's page of the documentation site: reads the workflow the page shows
+// (a JSON block the site's build writes) and offers one button that opens the console and runs the journey
+// against the local sandbox; the console (./panel.tsx, with the validators and the `ramp-api` client), the
+// bundles of the APIs the journey calls and the local targets are loaded then.
+import { render } from 'preact';
+import { useState } from 'preact/hooks';
+import type { ClientInfo } from '../samples.js';
+import type { FreshFields } from '../fresh.js';
+import type { ArazzoDocument, Sources } from './workflow.js';
+
+/** What the site's build tells the journey console (scripts/lib/journey-pages.ts). */
+export interface JourneyConfig {
+  workflowId: string;
+  title: string;
+  document: ArazzoDocument;
+  sources: Sources;
+  /** Each family the journey calls: its bundle (relative to the page) and its client. */
+  families: Record<string, { bundle: string; client: ClientInfo }>;
+  /** The local targets' file `npm start` writes, relative to the page. */
+  targets: string;
+  fresh: FreshFields;
+  /** The workflow inputs a sandbox tenant gives, by input name: the field of createTenant's answer. */
+  tenantInputs: Record<string, string>;
+}
+
+type Panel = typeof import('./panel.js');
+
+function App({ config }: { config: JourneyConfig }) {
+  const [loaded, setLoaded] = useState<{ module: Panel; context: Awaited<ReturnType<Panel['loadJourney']>> }>();
+  const [failed, setFailed] = useState('');
+  if (loaded) {
+    const { JourneyConsole } = loaded.module;
+    return <JourneyConsole config={config} {...loaded.context} />;
+  }
+  return (
+    <>
+      {failed && (
+        <p role="alert" class="rc-failed">
+          {failed}
+        </p>
+      )}
+      <button
+        type="button"
+        class="rc-open rc-open-journey"
+        onClick={async () => {
+          try {
+            const module = await import('./panel.js');
+            setLoaded({ module, context: await module.loadJourney(config) });
+          } catch (error) {
+            setFailed(`The console could not load: ${(error as Error).message}`);
+          }
+        }}
+      >
+        Open the journey console
+      </button>
+    </>
+  );
+}
+
+function start(): void {
+  const element = document.getElementById('ramp-journey-config');
+  const host = document.getElementById('ramp-journey');
+  if (!element?.textContent || !host) return;
+  render(<App config={JSON.parse(element.textContent) as JourneyConfig} />, host);
+}
+
+start();
