@@ -175,6 +175,7 @@ export const handlers: Handlers = {
           currency: 'COP',
           ...bank,
           ...(b.phone ? { phone: b.phone } : {}),
+          checkoutId,
           checkoutUrl: `${ctx.origin}/sandbox/checkout/${checkoutId}`,
         };
     const made = await createRecord(
