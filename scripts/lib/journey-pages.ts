@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { Marked } from 'marked';
 import type { FreshFields } from '../../src/console/fresh.js';
 import type { JourneyConfig } from '../../src/console/journey/index.js';
-import { stepReferences } from '../../src/console/journey/workflow.js';
+import { type Library, stepReferences } from '../../src/console/journey/workflow.js';
 import type { OpenApiDocument } from './apis.js';
 import { CONSOLE_DIR, consoleClient, TARGETS_FILE } from './console-build.js';
 import { esc, type ReferenceLink } from './guide-pages.js';
-import { type Journey, journeyTitle } from './journey-docs.js';
+import { type DocJourney, journeyTitle } from './journey-docs.js';
 import { journeySample } from './journey-sample.js';
 import { redocRoute } from './landing.js';
 import { listOperations, resolveRef } from './openapi-lookup.js';
@@ -38,10 +38,10 @@ function entryOf(families: SiteFamily[], family: string, operationId: string) {
 }
 
 /** The expected status a step's criteria name (`$statusCode == 201`), if any. */
-const expectedStatus = (journeyCall: Journey['calls'][number]) =>
+const expectedStatus = (journeyCall: DocJourney['calls'][number]) =>
   journeyCall.step.successCriteria?.map((c) => /\$statusCode\s*==\s*(\d{3})/.exec(c.condition)?.[1]).find(Boolean);
 
-export function journeyDiagram(journey: Journey, families: SiteFamily[]): Diagram {
+export function journeyDiagram(journey: DocJourney, families: SiteFamily[]): Diagram {
   const title = (family: string) => families.find((f) => f.family === family)!.doc.info.title;
   const participants = ['Your code', ...new Set(journey.calls.map((c) => title(c.family)))];
   return {
@@ -57,8 +57,8 @@ export function journeyDiagram(journey: Journey, families: SiteFamily[]): Diagra
   };
 }
 
-function inputsTable(journey: Journey, tenantInputs: Record<string, string>): string {
-  const inputs = journey.workflow.inputs;
+function inputsTable(journey: DocJourney, tenantInputs: Record<string, string>): string {
+  const { inputs } = journey;
   const rows = Object.entries(inputs?.properties ?? {}).map(([name, schema]) => {
     const from =
       name in tenantInputs ? ` In the console: the new tenant's <code>${esc(tenantInputs[name])}</code>.` : '';
@@ -68,7 +68,7 @@ function inputsTable(journey: Journey, tenantInputs: Record<string, string>): st
   return `<div class="table" tabindex="0" role="region" aria-label="Inputs"><table><thead><tr><th>Input</th><th>Type</th><th>Required</th><th>Default</th><th>What it is</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
-function stepItem(call: Journey['calls'][number], index: number, families: SiteFamily[]): string {
+function stepItem(call: DocJourney['calls'][number], index: number, families: SiteFamily[]): string {
   const { site, entry, href } = entryOf(families, call.family, call.operationId);
   const { step } = call;
   const sent = (step.parameters ?? [])
@@ -96,7 +96,7 @@ ${criteria ? `<p>Succeeds when:</p><ul>${criteria}</ul>` : ''}${outputs.length ?
 }
 
 /** Which later steps read each step's outputs. */
-function dataFlow(journey: Journey): string {
+function dataFlow(journey: DocJourney): string {
   const rows: string[] = [];
   for (const reader of journey.calls) {
     const scope = reader.path.slice(0, -1).join(' / ');
@@ -112,26 +112,42 @@ function dataFlow(journey: Journey): string {
 }
 
 /** The workflow inputs a sandbox tenant gives: those named like a field of createTenant's answer. */
-export function tenantInputs(journey: Journey, families: SiteFamily[]): Record<string, string> {
+export function tenantInputs(journey: DocJourney, families: SiteFamily[]): Record<string, string> {
   const sandbox = families.find((f) => f.family === 'sandbox');
   const entry = sandbox && listOperations(sandbox.doc).find((e) => e.operationId === 'createTenant');
   const answer = entry && resolveRef(sandbox.doc, entry.operation.responses?.['201']);
   const schema = answer && resolveRef(sandbox.doc, answer.content?.['application/json']?.schema);
   const fields = Object.keys(schema?.properties ?? {});
   return Object.fromEntries(
-    Object.keys(journey.workflow.inputs?.properties ?? {})
+    Object.keys(journey.inputs.properties ?? {})
       .filter((n) => fields.includes(n))
       .map((n) => [n, n]),
   );
 }
 
-export function journeyConfig(journey: Journey, families: SiteFamily[], fresh: FreshFields): JourneyConfig {
+/** The journey's input that takes the sandbox's own address (scripts/lib/journeys.ts's TenantInputs.sandboxUrl). */
+const ADDRESS_INPUT = 'sandboxUrl';
+
+/** The Arazzo files a journey reads: its own, and those its Arazzo source descriptions name, transitively. */
+function filesOf(journey: DocJourney): Library['files'] {
+  const files: Library['files'] = {};
+  const visit = (name: string) => {
+    if (files[name]) return;
+    files[name] = journey.library.files[name]!;
+    for (const other of Object.values(files[name].workflows)) visit(other);
+  };
+  visit(journey.file);
+  return files;
+}
+
+export function journeyConfig(journey: DocJourney, families: SiteFamily[], fresh: FreshFields): JourneyConfig {
   const used = [...new Set(journey.calls.map((c) => c.family))];
   return {
     workflowId: journey.workflow.workflowId,
     title: journeyTitle(journey),
-    document: journey.document,
-    sources: journey.sources,
+    library: { files: filesOf(journey), operations: journey.library.operations },
+    file: journey.file,
+    addressInputs: Object.keys(journey.inputs.properties ?? {}).filter((name) => name === ADDRESS_INPUT),
     families: Object.fromEntries(
       used.map((family) => {
         const { doc } = families.find((f) => f.family === family)!;
@@ -144,7 +160,7 @@ export function journeyConfig(journey: Journey, families: SiteFamily[], fresh: F
   };
 }
 
-function nav(journeys: Journey[], current: string | undefined, references: ReferenceLink[]): string {
+function nav(journeys: DocJourney[], current: string | undefined, references: ReferenceLink[]): string {
   const items = journeys
     .map(
       (j) =>
@@ -177,14 +193,15 @@ ol.steps>li{margin:10px 0 18px}ol.steps h3{font-size:17px;margin:4px 0}#ramp-jou
 `;
 
 export function renderJourneyPage(
-  journey: Journey,
-  journeys: Journey[],
+  journey: DocJourney,
+  journeys: DocJourney[],
   families: SiteFamily[],
   references: ReferenceLink[],
   fresh: FreshFields,
 ): string {
   const title = journeyTitle(journey);
-  const { workflow, document } = journey;
+  const { workflow } = journey;
+  const { document } = journey.library.files[journey.file]!;
   const diagram = journeyDiagram(journey, families);
   const config = JSON.stringify(journeyConfig(journey, families, fresh)).replace(/</g, '\\u003c');
   const outputs = Object.entries(workflow.outputs ?? {})
@@ -192,7 +209,7 @@ export function renderJourneyPage(
     .join('');
   const main = `<h1>${esc(title)}</h1>
 ${prose(workflow.description)}
-<p class="note">Workflow <code>${esc(workflow.workflowId)}</code> of <span class="file">${esc(journey.file)}</span> (${esc(document.info.title)}, Arazzo ${esc(document.arazzo)}): ${journey.calls.length} calls.</p>
+<p class="note">Workflow <code>${esc(workflow.workflowId)}</code> of <span class="file">${esc(journey.path)}</span> (${esc(document.info.title)}, Arazzo ${esc(document.arazzo)}): ${journey.calls.length} calls.</p>
 <h2 id="inputs">Inputs</h2>
 ${inputsTable(journey, tenantInputs(journey, families))}
 <h2 id="sequence">The calls in order</h2>
@@ -209,7 +226,7 @@ ${outputs ? `<p>The workflow's outputs:</p><ul>${outputs}</ul>` : ''}
 <script type="application/json" id="ramp-journey-config">${config}</script><script type="module" src="../${CONSOLE_DIR}/journey.js"></script>
 <h2 id="sample">TypeScript</h2>
 <p>The journey as one function with the <code>ramp-api</code> clients, generated from the workflow.</p>
-<pre tabindex="0" aria-label="TypeScript sample"><code>${esc(journeySample(document, workflow, journey.sources))}</code></pre>
+<pre tabindex="0" aria-label="TypeScript sample"><code>${esc(journeySample(journey.library, journey))}</code></pre>
 `;
   return page(
     title,
@@ -219,7 +236,7 @@ ${outputs ? `<p>The workflow's outputs:</p><ul>${outputs}</ul>` : ''}
   );
 }
 
-function renderIndex(journeys: Journey[], families: SiteFamily[], references: ReferenceLink[]): string {
+function renderIndex(journeys: DocJourney[], families: SiteFamily[], references: ReferenceLink[]): string {
   const items = journeys
     .map((j) => {
       const apis = [...new Set(j.calls.map((c) => families.find((f) => f.family === c.family)!.doc.info.title))];
@@ -235,7 +252,7 @@ ${journeys.length ? `<ul>${items}</ul>` : '<p>No workflow yet.</p>'}`;
 /** Writes site/journeys/: its index and a page per workflow. Returns the pages' names. */
 export function writeJourneyPages(
   dir: string,
-  journeys: Journey[],
+  journeys: DocJourney[],
   families: SiteFamily[],
   references: ReferenceLink[],
   fresh: FreshFields,

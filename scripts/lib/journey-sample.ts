@@ -2,14 +2,8 @@
 // from the workflow itself. Each step is one call of its family's client (a step's `x-security` token gives the
 // client its token; none: the family's token call needs none), its answer read by the step's outputs, its
 // success criteria checked; sub-workflows are written in place, so the function is whole.
-import type {
-  ArazzoDocument,
-  ArazzoParameter,
-  ArazzoStep,
-  ArazzoWorkflow,
-  Sources,
-} from '../../src/console/journey/workflow.js';
-import { operationOf, subWorkflowOf } from '../../src/console/journey/workflow.js';
+import type { ArazzoParameter, ArazzoStep, Library, WorkflowRef } from '../../src/console/journey/workflow.js';
+import { inputsOf, operationOf, subWorkflowOf } from '../../src/console/journey/workflow.js';
 import { clientOf } from './samples.js';
 
 /** What a workflow's runtime expressions stand for in the generated code. */
@@ -52,6 +46,7 @@ function expressionCode(expression: string, scope: Scope, answer = 'answer'): st
   const [root, ...rest] = head.split('.');
   if (root === '$inputs') return `${scope.inputs[rest.join('.')] ?? 'undefined'}${reads(pointer)}`;
   if (root === '$steps') return `${scope.steps[rest[0]!] ?? 'undefined'}.${rest.slice(2).join('.')}${reads(pointer)}`;
+  if (root === '$faker' && rest.join('.') === 'string.uuid()') return 'crypto.randomUUID()';
   if (root === '$outputs') return `${scope.outputs?.[rest.join('.')] ?? 'undefined'}${reads(pointer)}`;
   if (root === '$statusCode') return `${answer}.response.status`;
   if (root === '$response' && rest[0] === 'body') return `${answer}.data${reads(pointer)}`;
@@ -123,15 +118,16 @@ function paramsCode(parameters: ArazzoParameter[], scope: Scope): { params: stri
   return { params, ...(token ? { token } : {}) };
 }
 
-function writeStep(writer: Writer, document: ArazzoDocument, sources: Sources, step: ArazzoStep, scope: Scope): void {
-  const sub = subWorkflowOf(step, document);
+function writeStep(writer: Writer, library: Library, file: string, step: ArazzoStep, scope: Scope): void {
+  const sub = subWorkflowOf(step, library, file);
   if (sub) {
     const inputs: Record<string, string> = {};
     for (const p of step.parameters ?? []) if (!p.in) inputs[p.name] = valueCode(p.value, scope, '  ');
+    const { workflowId, summary } = sub.workflow;
     writer.lines.push(
-      `  // ${step.stepId}: workflow ${sub.workflowId}${sub.summary ? `, ${sub.summary.replace(/\.$/, '')}` : ''}.`,
+      `  // ${step.stepId}: workflow ${workflowId}${summary ? `, ${summary.replace(/\.$/, '')}` : ''}.`,
     );
-    const outputs = writeWorkflow(writer, document, sources, sub, inputs);
+    const outputs = writeWorkflow(writer, library, sub, inputs);
     const variable = fresh(writer, step.stepId);
     const own = Object.entries(step.outputs ?? {}).map(
       ([name, expression]) => `${name}: ${expressionCode(expression, { ...scope, outputs })}`,
@@ -140,7 +136,7 @@ function writeStep(writer: Writer, document: ArazzoDocument, sources: Sources, s
     scope.steps[step.stepId] = variable;
     return;
   }
-  const { family, operationId } = operationOf(step, sources);
+  const { family, operationId } = operationOf(step, library, file);
   writer.families.add(family);
   const client = clientOf(family);
   const answer = fresh(writer, `${step.stepId}Answer`);
@@ -176,18 +172,18 @@ function writeStep(writer: Writer, document: ArazzoDocument, sources: Sources, s
 /** Writes a workflow's steps; returns its outputs as code. */
 function writeWorkflow(
   writer: Writer,
-  document: ArazzoDocument,
-  sources: Sources,
-  workflow: ArazzoWorkflow,
+  library: Library,
+  at: WorkflowRef,
   inputs: Record<string, string>,
 ): Record<string, string> {
+  const { workflow, file } = at;
   const scope: Scope = { inputs: { ...inputs }, steps: {} };
-  for (const [name, schema] of Object.entries(workflow.inputs?.properties ?? {}))
+  for (const [name, schema] of Object.entries(inputsOf(library, file, workflow).properties ?? {}))
     if (schema.default !== undefined)
       scope.inputs[name] = inputs[name]
         ? `(${inputs[name]} ?? ${JSON.stringify(schema.default)})`
         : JSON.stringify(schema.default);
-  for (const step of workflow.steps) writeStep(writer, document, sources, step, scope);
+  for (const step of workflow.steps) writeStep(writer, library, file, step, scope);
   return Object.fromEntries(
     Object.entries(workflow.outputs ?? {}).map(([name, expression]) => [name, expressionCode(expression, scope)]),
   );
@@ -196,18 +192,18 @@ function writeWorkflow(
 const TYPES: Record<string, string> = { string: 'string', number: 'number', integer: 'number', boolean: 'boolean' };
 
 /** The sample: imports, and one exported function named after the workflow that runs it and returns its outputs. */
-export function journeySample(document: ArazzoDocument, workflow: ArazzoWorkflow, sources: Sources): string {
+export function journeySample(library: Library, at: WorkflowRef): string {
+  const { workflow } = at;
   const writer: Writer = {
     lines: [],
     families: new Set(),
     names: new Set(['inputs', 'baseUrl', 'business', 'v1', 'sandbox']),
   };
-  const inputs = Object.fromEntries(
-    Object.keys(workflow.inputs?.properties ?? {}).map((name) => [name, `inputs.${name}`]),
-  );
-  const outputs = writeWorkflow(writer, document, sources, workflow, inputs);
-  const required = new Set(workflow.inputs?.required ?? []);
-  const inputType = Object.entries(workflow.inputs?.properties ?? {})
+  const schema = inputsOf(library, at.file, workflow);
+  const inputs = Object.fromEntries(Object.keys(schema.properties ?? {}).map((name) => [name, `inputs.${name}`]));
+  const outputs = writeWorkflow(writer, library, at, inputs);
+  const required = new Set(schema.required ?? []);
+  const inputType = Object.entries(schema.properties ?? {})
     .map(([name, schema]) => `${name}${required.has(name) ? '' : '?'}: ${TYPES[String(schema.type)] ?? 'unknown'}`)
     .join('; ');
   const families = [...writer.families];

@@ -81,7 +81,9 @@ export function flattenSteps(files: ArazzoFile[], file: ArazzoFile, workflow: Ar
       if (!target.source) throw new Error(`${file.name} ${workflow.workflowId}.${step.stepId}: name the source`);
       const type = file.doc.sourceDescriptions.find((s) => s.name === target.source)?.type;
       if (type !== 'openapi') throw new Error(`${file.name}: ${target.source} is not an OpenAPI source`);
-      return [{ file: file.name, workflowId: workflow.workflowId, step, source: target.source, operationId: target.name }];
+      return [
+        { file: file.name, workflowId: workflow.workflowId, step, source: target.source, operationId: target.name },
+      ];
     }
     const childFile = target.source
       ? files.find((f) => f.name === file.doc.sourceDescriptions.find((s) => s.name === target.source)?.url)

@@ -6,7 +6,7 @@ import { listOperations } from './openapi-lookup.js';
 import { clientOf } from './samples.js';
 import type { Guide } from './guides.js';
 import { esc, searchBox } from './guide-pages.js';
-import { type Journey, journeyTitle } from './journey-docs.js';
+import { type DocJourney, journeyTitle } from './journey-docs.js';
 /** Inline `code` spans of the descriptions, escaped. */
 const prose = (text: unknown) =>
   esc(text)
@@ -151,7 +151,7 @@ function guidesSection(guides: Pick<Guide, 'slug' | 'title' | 'summary'>[]): str
 }
 
 /** The journeys, each a link to its page with the calls it makes. */
-function journeysSection(journeys: Journey[]): string {
+function journeysSection(journeys: DocJourney[]): string {
   const items = journeys
     .map((j) => `<li><a href="journeys/${esc(j.slug)}.html">${esc(journeyTitle(j))}</a>: ${j.calls.length} calls</li>`)
     .join('\n');
@@ -163,7 +163,7 @@ export function renderLanding(
   inputs: LandingInput[],
   inferred: InferredItem[],
   guides: Pick<Guide, 'slug' | 'title' | 'summary'>[] = [],
-  journeys: Journey[] = [],
+  journeys: DocJourney[] = [],
 ): string {
   const families = inputs
     .map(

@@ -16,7 +16,7 @@ import { readGuides } from './guides.js';
 import { sampleForDocs } from './samples.js';
 import { listOperations } from './openapi-lookup.js';
 import { freshFields } from './fresh-fields.js';
-import { type Journey, journeysUsing, journeyTitle, readJourneys } from './journey-docs.js';
+import { type DocJourney, journeysUsing, journeyTitle, readDocJourneys } from './journey-docs.js';
 import { writeJourneyPages } from './journey-pages.js';
 
 export const siteDir = join(repoRoot, 'site');
@@ -36,7 +36,7 @@ const redoclyVersion = () =>
 const builtFrom = (hash: string) => `<meta name="ramp-api-reference" content="sha256:${hash}">`;
 
 /** The journeys that call an operation, as a sentence of its description in the site's reference. */
-function journeysSentence(journeys: Journey[], family: string, operationId: string): string {
+function journeysSentence(journeys: DocJourney[], family: string, operationId: string): string {
   const uses = journeysUsing(journeys, family, operationId);
   if (!uses.length) return '';
   const links = uses.map(
@@ -54,7 +54,7 @@ function referenceJob(
   family: string,
   doc: OpenApiDocument,
   output: string,
-  journeys: Journey[] = [],
+  journeys: DocJourney[] = [],
 ): RedoclyJob | null {
   const withSamples = structuredClone(doc);
   for (const entry of listOperations(withSamples)) {
@@ -106,7 +106,7 @@ export function writeReference(
   family: string,
   doc: OpenApiDocument,
   output: string,
-  journeys: Journey[] = [],
+  journeys: DocJourney[] = [],
 ): boolean {
   const job = referenceJob(family, doc, output, journeys);
   if (job) runRedoclyJob(job);
@@ -145,7 +145,7 @@ export function buildSite(): { pages: string[] } {
   rmSync(siteDir, { recursive: true, force: true });
   mkdirSync(join(siteDir, 'openapi'), { recursive: true });
   const inputs = apis.map((api) => ({ family: api.name, doc: readBundle(api), page: `${api.name}.html` }));
-  const journeys = readJourneys(apis.map((api, index) => ({ api, doc: inputs[index]!.doc })));
+  const journeys = readDocJourneys(apis.map((api, index) => ({ api, doc: inputs[index]!.doc })));
   const fresh = freshFields(inputs);
 
   for (const { family, doc, page } of inputs) {

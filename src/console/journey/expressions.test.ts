@@ -62,6 +62,9 @@ describe('runtime expressions', () => {
       ),
     ).toEqual({ amount: 150000, auth: 'Bearer abc', list: ['u-1', 3] });
     expect(resolveValue('COP', context)).toBe('COP');
+    const ids = [resolveValue('$faker.string.uuid()', context), resolveValue('$faker.string.uuid()', context)];
+    expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ids[1]).not.toBe(ids[0]);
   });
 
   it('read a JSON pointer into arrays and objects', () => {

@@ -6,14 +6,15 @@ import { render } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ClientInfo } from '../samples.js';
 import type { FreshFields } from '../fresh.js';
-import type { ArazzoDocument, Sources } from './workflow.js';
+import type { Library } from './workflow.js';
 
 /** What the site's build tells the journey console (scripts/lib/journey-pages.ts). */
 export interface JourneyConfig {
   workflowId: string;
   title: string;
-  document: ArazzoDocument;
-  sources: Sources;
+  /** The Arazzo files the journey reads, and the file of its workflow. */
+  library: Library;
+  file: string;
   /** Each family the journey calls: its bundle (relative to the page) and its client. */
   families: Record<string, { bundle: string; client: ClientInfo }>;
   /** The local targets' file `npm start` writes, relative to the page. */
@@ -21,6 +22,8 @@ export interface JourneyConfig {
   fresh: FreshFields;
   /** The workflow inputs a sandbox tenant gives, by input name: the field of createTenant's answer. */
   tenantInputs: Record<string, string>;
+  /** The workflow inputs that take the sandbox's own address (for its webhook receiver). */
+  addressInputs: string[];
 }
 
 type Panel = typeof import('./panel.js');

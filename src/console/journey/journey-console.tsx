@@ -11,7 +11,7 @@ import type { JourneyConfig } from './index.js';
 import { type PreparedCall, type Run, type StepRecord, startRun } from './run.js';
 import { NextStep, StepList } from './steps.js';
 import { type FamilyRoutes, journeyTransport, type SentStep } from './transport.js';
-import { plannedCalls, workflowOf } from './workflow.js';
+import { inputsOf, plannedCalls, workflowOf } from './workflow.js';
 
 type Phase = 'ready' | 'running' | 'paused' | 'done' | 'failed';
 
@@ -35,9 +35,10 @@ export interface JourneyConsoleProps {
 }
 
 export function JourneyConsole({ config, families, targets }: JourneyConsoleProps) {
-  const workflow = workflowOf(config.document, config.workflowId);
-  const planned = useMemo(() => plannedCalls(config.document, workflow, config.sources), [workflow]);
-  const properties = workflow.inputs?.properties ?? {};
+  const { library, file } = config;
+  const workflow = workflowOf(library, file, config.workflowId);
+  const planned = useMemo(() => plannedCalls(library, { file, workflow }), [workflow]);
+  const properties = inputsOf(library, file, workflow).properties ?? {};
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(
       Object.entries(properties).map(([name, s]) => [name, asText(s.default ?? (s.enum as unknown[])?.[0])]),
@@ -97,11 +98,12 @@ export function JourneyConsole({ config, families, targets }: JourneyConsoleProp
     }
     for (const [name, field] of Object.entries(config.tenantInputs))
       inputs[name] = (made as unknown as Record<string, unknown>)[field];
+    for (const name of config.addressInputs) inputs[name] = sandbox;
     run.current = startRun({
-      document: config.document,
+      library,
+      file,
       workflowId: config.workflowId,
       inputs,
-      sources: config.sources,
       freshen: (operation, body) => freshen(body, config.fresh[operation.operationId]),
     });
     pauseRequested.current = false;
@@ -139,6 +141,7 @@ export function JourneyConsole({ config, families, targets }: JourneyConsoleProp
         properties={properties}
         values={values}
         tenantInputs={config.tenantInputs}
+        addressInputs={config.addressInputs}
         tenant={tenant}
         disabled={phase === 'running'}
         onChange={changeInput}
@@ -189,6 +192,7 @@ function Inputs(props: {
   properties: Record<string, Record<string, unknown>>;
   values: Record<string, string>;
   tenantInputs: Record<string, string>;
+  addressInputs: string[];
   tenant?: Tenant;
   disabled: boolean;
   onChange(name: string, text: string): void;
@@ -206,6 +210,12 @@ function Inputs(props: {
             <p class="rc-note">
               <code>{name}</code>: the tenant's <code>{props.tenantInputs[name]}</code>
               {props.tenant ? ', kept in this tab' : ', once the tenant is made'}.
+            </p>
+          );
+        if (props.addressInputs.includes(name))
+          return (
+            <p class="rc-note">
+              <code>{name}</code>: the local sandbox's address.
             </p>
           );
         const description = String(schema.description ?? '');

@@ -3,12 +3,17 @@
 // a retry, a changed call, and the reasons a run stops.
 import { describe, expect, it } from 'vitest';
 import { type PreparedCall, type StepAnswer, startRun } from './run.js';
-import { type ArazzoDocument, plannedCalls, type Sources, stepReferences } from './workflow.js';
+import { type ArazzoDocument, type Library, plannedCalls, stepReferences } from './workflow.js';
 
-const sources: Sources = {
-  families: { v1: 'v1', control: 'sandbox' },
+const FILE = 'fixture.arazzo.yaml';
+/** The fixture as the only file of a library, its source descriptions naming the v1 API and the control API. */
+const library = (document: ArazzoDocument, more: Library['files'] = {}): Library => ({
+  files: {
+    [FILE]: { document, families: { v1: 'v1', control: 'sandbox' }, workflows: { blocks: 'blocks.arazzo.yaml' } },
+    ...more,
+  },
   operations: { v1: ['createClientToken', 'registerUser', 'createPayout'], sandbox: ['approveUser', 'listEvents'] },
-};
+});
 
 const fixture: ArazzoDocument = {
   arazzo: '1.0.1',
@@ -100,10 +105,10 @@ describe('a journey run', () => {
   it('carries each output into the later steps, through a sub-workflow, to the workflow outputs', async () => {
     const { calls, transport } = sandbox([ok(201, { id: 'p-1', status: 'PENDING' })]);
     const run = startRun({
-      document: fixture,
+      library: library(fixture),
+      file: FILE,
       workflowId: 'payout',
       inputs: { credentials: { clientId: 'c' } },
-      sources,
       freshen: (op, body) =>
         op.operationId === 'registerUser' ? { ...(body as object), external_user_id: 'fresh' } : body,
     });
@@ -137,7 +142,7 @@ describe('a journey run', () => {
       ok(201, { id: 'p-0', status: 'REJECTED' }),
       ok(201, { id: 'p-2', status: 'PENDING' }),
     ]);
-    const run = startRun({ document: fixture, workflowId: 'payout', inputs: { credentials: {} }, sources });
+    const run = startRun({ library: library(fixture), file: FILE, workflowId: 'payout', inputs: { credentials: {} } });
     const waits: number[] = [];
     for (let call = run.prepare(); call; call = run.prepare()) waits.push((await run.send(call, transport)).waitMs);
     expect(waits).toEqual([0, 0, 0, 500, 0]);
@@ -148,7 +153,7 @@ describe('a journey run', () => {
   it('stops at a step whose criteria fail, saying which, once its retries are spent', async () => {
     const rejected = ok(201, { id: 'p-0', status: 'REJECTED' });
     const { transport } = sandbox([rejected, rejected]);
-    const run = startRun({ document: fixture, workflowId: 'payout', inputs: { credentials: {} }, sources });
+    const run = startRun({ library: library(fixture), file: FILE, workflowId: 'payout', inputs: { credentials: {} } });
     await runToEnd(run, transport);
     expect(run.state.done).toBe(false);
     expect(run.state.failed).toBe("Step pay (createPayout) failed: $response.body#/status == 'PENDING' does not hold");
@@ -157,13 +162,13 @@ describe('a journey run', () => {
   it('fails a step whose answer breaks the description, as the console checks it', async () => {
     const { transport } = sandbox([{ ...ok(201, { id: 'p-1', status: 'PENDING' }), problems: ['/id must be string'] }]);
     const run = startRun({
-      document: {
+      library: library({
         ...fixture,
         workflows: fixture.workflows.map((w) => ({ ...w, steps: w.steps.map((s) => ({ ...s, onFailure: [] })) })),
-      },
+      }),
+      file: FILE,
       workflowId: 'payout',
       inputs: { credentials: {} },
-      sources,
     });
     await runToEnd(run, transport);
     expect(run.state.failed).toContain('the answer breaks the description: /id must be string');
@@ -171,7 +176,7 @@ describe('a journey run', () => {
 
   it('sends the call as the reader changed it, and later steps read the answer to that', async () => {
     const { calls, transport } = sandbox([ok(201, { id: 'p-1', status: 'PENDING' })]);
-    const run = startRun({ document: fixture, workflowId: 'payout', inputs: { credentials: {} }, sources });
+    const run = startRun({ library: library(fixture), file: FILE, workflowId: 'payout', inputs: { credentials: {} } });
     for (let call = run.prepare(); call; call = run.prepare()) {
       if (call.operationId === 'createPayout') call.body = { amount: 5, currency: 'COP' };
       await run.send(call, transport);
@@ -180,12 +185,46 @@ describe('a journey run', () => {
     expect(run.state.done).toBe(true);
   });
 
+  it("runs a workflow of another Arazzo file, with inputs from its document's components", async () => {
+    const blocks: ArazzoDocument = { ...fixture, workflows: [fixture.workflows[0]!] };
+    const main: ArazzoDocument = {
+      ...fixture,
+      components: { inputs: { tenant: { properties: { token: { type: 'string', default: 'tok-9' } } } } },
+      workflows: [
+        {
+          workflowId: 'journey',
+          inputs: { $ref: '#/components/inputs/tenant' },
+          steps: [
+            {
+              stepId: 'someone',
+              workflowId: '$sourceDescriptions.blocks.onboard',
+              parameters: [{ name: 'token', value: '$inputs.token' }],
+              outputs: { userId: '$outputs.userId' },
+            },
+          ],
+          outputs: { userId: '$steps.someone.outputs.userId' },
+        },
+      ],
+    };
+    const { calls, transport } = sandbox([]);
+    const files = {
+      'blocks.arazzo.yaml': { document: blocks, families: { v1: 'v1', control: 'sandbox' }, workflows: {} },
+    };
+    const run = startRun({ library: library(main, files), file: FILE, workflowId: 'journey', inputs: {} });
+    await runToEnd(run, transport);
+    expect(run.state.outputs).toEqual({ userId: 'u-1' });
+    expect(calls.map((c) => [c.stepPath.join('/'), c.token])).toEqual([
+      ['someone/register', 'tok-9'],
+      ['someone/approve', undefined],
+    ]);
+  });
+
   it('names an expression that reads a step that has not run', () => {
     const broken: ArazzoDocument = {
       ...fixture,
       workflows: [{ workflowId: 'w', steps: [{ ...fixture.workflows[0]!.steps[1]!, stepId: 'approve' }] }],
     };
-    const run = startRun({ document: broken, workflowId: 'w', inputs: {}, sources });
+    const run = startRun({ library: library(broken), file: FILE, workflowId: 'w', inputs: {} });
     expect(run.prepare()).toBeUndefined();
     expect(run.state.failed).toBe('Step approve: $steps.register.outputs.userId: no step "register" has run yet.');
   });
@@ -193,7 +232,7 @@ describe('a journey run', () => {
 
 describe('a workflow read for its page', () => {
   it('lists its calls in order, sub-workflows expanded, each with its family', () => {
-    const calls = plannedCalls(fixture, fixture.workflows[1]!, sources);
+    const calls = plannedCalls(library(fixture), { file: FILE, workflow: fixture.workflows[1]! });
     expect(calls.map((c) => `${c.path.join('/')} ${c.family}.${c.operationId}`)).toEqual([
       'token v1.createClientToken',
       'user/register v1.registerUser',
@@ -211,10 +250,13 @@ describe('a workflow read for its page', () => {
 
   it('refuses an operation no source description holds, and one two hold without a name', () => {
     const run = startRun({
-      document: { ...fixture, workflows: [{ workflowId: 'w', steps: [{ stepId: 's', operationId: 'deleteAll' }] }] },
+      library: library({
+        ...fixture,
+        workflows: [{ workflowId: 'w', steps: [{ stepId: 's', operationId: 'deleteAll' }] }],
+      }),
+      file: FILE,
       workflowId: 'w',
       inputs: {},
-      sources,
     });
     expect(run.prepare()).toBeUndefined();
     expect(run.state.failed).toBe('Step s: deleteAll is in no description; name its source description.');

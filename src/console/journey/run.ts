@@ -5,14 +5,14 @@
 // `onSuccess`/`onFailure` actions). The caller may change a prepared call before it is sent.
 import { condition, type ExpressionContext, resolveValue } from './expressions.js';
 import {
-  type ArazzoDocument,
   type ArazzoStep,
   type ArazzoWorkflow,
   type Criterion,
   type FlowAction,
+  inputsOf,
+  type Library,
   type OperationRef,
   operationOf,
-  type Sources,
   subWorkflowOf,
   workflowOf,
 } from './workflow.js';
@@ -51,6 +51,8 @@ export interface StepRecord {
 export type Transport = (call: PreparedCall) => Promise<StepAnswer>;
 
 interface Frame {
+  /** The Arazzo file that holds the workflow. */
+  file: string;
   workflow: ArazzoWorkflow;
   context: ExpressionContext;
   index: number;
@@ -70,9 +72,14 @@ export interface RunState {
 }
 
 /** The workflow's inputs: those given, then the defaults its input schema declares. */
-function withDefaults(workflow: ArazzoWorkflow, given: Record<string, unknown>): Record<string, unknown> {
+function withDefaults(
+  library: Library,
+  file: string,
+  workflow: ArazzoWorkflow,
+  given: Record<string, unknown>,
+): Record<string, unknown> {
   const inputs = { ...given };
-  for (const [name, schema] of Object.entries(workflow.inputs?.properties ?? {}))
+  for (const [name, schema] of Object.entries(inputsOf(library, file, workflow).properties ?? {}))
     if (inputs[name] === undefined && schema.default !== undefined) inputs[name] = structuredClone(schema.default);
   return inputs;
 }
@@ -116,18 +123,20 @@ function tokenOf(step: ArazzoStep, context: ExpressionContext, header: Record<st
 
 /** A run of `workflowId`; `freshen` gives each call's body its fresh unique values. */
 export function startRun(options: {
-  document: ArazzoDocument;
+  library: Library;
+  /** The Arazzo file of the workflow. */
+  file: string;
   workflowId: string;
   inputs: Record<string, unknown>;
-  sources: Sources;
   freshen?: (operation: OperationRef, body: unknown) => unknown;
 }) {
-  const { document, sources } = options;
-  const top = workflowOf(document, options.workflowId);
+  const { library } = options;
+  const top = workflowOf(library, options.file, options.workflowId);
   const frames: Frame[] = [
     {
+      file: options.file,
       workflow: top,
-      context: { inputs: withDefaults(top, options.inputs), steps: {}, workflows: {} },
+      context: { inputs: withDefaults(library, options.file, top, options.inputs), steps: {}, workflows: {} },
       index: 0,
       retries: {},
       path: [],
@@ -161,13 +170,18 @@ export function startRun(options: {
         endFrame();
         continue;
       }
-      const sub = subWorkflowOf(step, document);
+      const sub = subWorkflowOf(step, library, frame.file);
       if (!sub) return { frame, step };
       const given: Record<string, unknown> = {};
       for (const p of step.parameters ?? []) if (!p.in) given[p.name] = resolveValue(p.value, frame.context);
       frames.push({
-        workflow: sub,
-        context: { inputs: withDefaults(sub, given), steps: {}, workflows: frame.context.workflows ?? {} },
+        file: sub.file,
+        workflow: sub.workflow,
+        context: {
+          inputs: withDefaults(library, sub.file, sub.workflow, given),
+          steps: {},
+          workflows: frame.context.workflows ?? {},
+        },
         index: 0,
         retries: {},
         parentStep: step,
@@ -189,7 +203,7 @@ export function startRun(options: {
     if (!next) return undefined;
     const { frame, step } = next;
     try {
-      const operation = operationOf(step, sources);
+      const operation = operationOf(step, library, frame.file);
       const call: PreparedCall = {
         ...operation,
         stepPath: [...frame.path, step.stepId],

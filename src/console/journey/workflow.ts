@@ -47,11 +47,20 @@ export interface ArazzoStep {
   'x-security'?: StepSecurity[];
 }
 
+/** A workflow's inputs: a JSON schema, or a `$ref` to one of the document's `components.inputs`. */
+export interface InputsSchema {
+  $ref?: string;
+  type?: string;
+  description?: string;
+  required?: string[];
+  properties?: Record<string, Record<string, unknown>>;
+}
+
 export interface ArazzoWorkflow {
   workflowId: string;
   summary?: string;
   description?: string;
-  inputs?: { type?: string; required?: string[]; properties?: Record<string, Record<string, unknown>> };
+  inputs?: InputsSchema;
   steps: ArazzoStep[];
   outputs?: Record<string, string>;
 }
@@ -61,6 +70,7 @@ export interface ArazzoDocument {
   info: { title: string; summary?: string; description?: string; version: string };
   sourceDescriptions: { name: string; url: string; type?: string }[];
   workflows: ArazzoWorkflow[];
+  components?: { inputs?: Record<string, InputsSchema> };
 }
 
 /** A step's operation: the API family whose description holds it, and its operationId there. */
@@ -69,28 +79,49 @@ export interface OperationRef {
   operationId: string;
 }
 
-/** Which family each source description names (`v1` to `v1`), and each family's operationIds. */
-export interface Sources {
+/** One Arazzo file: its document, and what its source descriptions name. */
+export interface LibraryFile {
+  document: ArazzoDocument;
+  /** Each OpenAPI source description's API family (`v1` to `v1`). */
   families: Record<string, string>;
+  /** Each Arazzo source description's file, as the library names it (`common` to `common.arazzo.yaml`). */
+  workflows: Record<string, string>;
+}
+
+/** The Arazzo files a journey reads, by file name, and each API family's operationIds. */
+export interface Library {
+  files: Record<string, LibraryFile>;
   operations: Record<string, string[]>;
+}
+
+/** A workflow and the file that holds it. */
+export interface WorkflowRef {
+  file: string;
+  workflow: ArazzoWorkflow;
+}
+
+function fileOf(library: Library, file: string): LibraryFile {
+  const found = library.files[file];
+  if (!found) throw new Error(`No Arazzo file ${file}.`);
+  return found;
 }
 
 /**
  * The operation a step calls (`$sourceDescriptions.v1.createPayout`, or a bare operationId found in one family);
  * the error says what is wrong without naming the step, which the caller does.
  */
-export function operationOf(step: ArazzoStep, sources: Sources): OperationRef {
+export function operationOf(step: ArazzoStep, library: Library, file: string): OperationRef {
   const id = step.operationId;
   if (!id) throw new Error('it calls no operation (operationPath is not supported here).');
   const qualified = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(id);
   if (qualified) {
-    const family = sources.families[qualified[1]!];
+    const family = fileOf(library, file).families[qualified[1]!];
     if (!family) throw new Error(`it names the source description "${qualified[1]}", which is not one of ours.`);
-    if (!sources.operations[family]?.includes(qualified[2]!))
+    if (!library.operations[family]?.includes(qualified[2]!))
       throw new Error(`${family} has no operation ${qualified[2]}.`);
     return { family, operationId: qualified[2]! };
   }
-  const holders = Object.entries(sources.operations).filter(([, ids]) => ids.includes(id));
+  const holders = Object.entries(library.operations).filter(([, ids]) => ids.includes(id));
   if (holders.length !== 1)
     throw new Error(
       `${id} is in ${holders.length ? holders.map(([f]) => f).join(' and ') : 'no description'}; name its source description.`,
@@ -98,17 +129,28 @@ export function operationOf(step: ArazzoStep, sources: Sources): OperationRef {
   return { family: holders[0]![0], operationId: id };
 }
 
-/** The workflow a step runs, if it runs one (a workflowId of the same document). */
-export function subWorkflowOf(step: ArazzoStep, document: ArazzoDocument): ArazzoWorkflow | undefined {
-  if (!step.workflowId) return undefined;
-  const found = document.workflows.find((w) => w.workflowId === step.workflowId);
-  if (!found) throw new Error(`Step ${step.stepId} runs workflow ${step.workflowId}, which this document lacks.`);
+export function workflowOf(library: Library, file: string, workflowId: string): ArazzoWorkflow {
+  const found = fileOf(library, file).document.workflows.find((w) => w.workflowId === workflowId);
+  if (!found) throw new Error(`No workflow ${workflowId} in ${file}.`);
   return found;
 }
 
-export function workflowOf(document: ArazzoDocument, workflowId: string): ArazzoWorkflow {
-  const found = document.workflows.find((w) => w.workflowId === workflowId);
-  if (!found) throw new Error(`No workflow ${workflowId} in ${document.info.title}.`);
+/** The workflow a step runs, if it runs one: of the same file, or of the file an Arazzo source names. */
+export function subWorkflowOf(step: ArazzoStep, library: Library, file: string): WorkflowRef | undefined {
+  if (!step.workflowId) return undefined;
+  const qualified = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(step.workflowId);
+  const target = qualified ? fileOf(library, file).workflows[qualified[1]!] : file;
+  if (!target) throw new Error(`Step ${step.stepId} names the source description "${qualified![1]}", no Arazzo file.`);
+  return { file: target, workflow: workflowOf(library, target, qualified ? qualified[2]! : step.workflowId) };
+}
+
+/** A workflow's inputs schema, its `$ref` to the document's `components.inputs` followed. */
+export function inputsOf(library: Library, file: string, workflow: ArazzoWorkflow): InputsSchema {
+  const ref = workflow.inputs?.$ref;
+  if (!ref) return workflow.inputs ?? {};
+  const name = /^#\/components\/inputs\/(.+)$/.exec(ref)?.[1];
+  const found = name ? fileOf(library, file).document.components?.inputs?.[name] : undefined;
+  if (!found) throw new Error(`Workflow ${workflow.workflowId}: its inputs ${ref} are not in ${file}.`);
   return found;
 }
 
@@ -123,19 +165,19 @@ export interface PlannedCall extends OperationRef {
 
 /** Every call a workflow makes when each step succeeds, sub-workflows expanded in place. */
 export function plannedCalls(
-  document: ArazzoDocument,
-  workflow: ArazzoWorkflow,
-  sources: Sources,
+  library: Library,
+  at: WorkflowRef,
   within: { path: string[]; workflows: string[] } = { path: [], workflows: [] },
 ): PlannedCall[] {
+  const { workflow, file } = at;
   const workflows = [...within.workflows, workflow.workflowId];
   if (within.workflows.includes(workflow.workflowId))
     throw new Error(`Workflow ${workflow.workflowId} runs itself (${workflows.join(' > ')}).`);
   return workflow.steps.flatMap((step) => {
     const path = [...within.path, step.stepId];
-    const sub = subWorkflowOf(step, document);
-    if (sub) return plannedCalls(document, sub, sources, { path, workflows });
-    return [{ ...operationOf(step, sources), path, step, workflows }];
+    const sub = subWorkflowOf(step, library, file);
+    if (sub) return plannedCalls(library, sub, { path, workflows });
+    return [{ ...operationOf(step, library, file), path, step, workflows }];
   });
 }
 
