@@ -1,20 +1,98 @@
-// Journeys in Debian's Chromium, over the site `npm start` serves, by role and accessible name: the consoles of
-// operations whose bodies carry values that must be unique, sent twice in a row on their default inputs.
+// Journeys in Debian's Chromium, over the site `npm start` serves, by role and accessible name: the payout
+// journey run from its page to completed and to rejected, typing nothing, with the deliveries seen (the time each
+// run takes is written to reports/journey-times.json, screenshots of a journey page and a finished run beside it);
+// no serious or critical axe-core violation on a journey page; and the consoles of operations whose bodies carry
+// values that must be unique, sent twice in a row on their default inputs.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allApiFamilies, readBundle } from '../lib/apis.js';
+import { allApiFamilies, readBundle, repoRoot } from '../lib/apis.js';
+import { journeyTitle, readDocJourneys } from '../lib/journey-docs.js';
 import { redocRoute } from '../lib/landing.js';
 import { listOperations } from '../lib/openapi-lookup.js';
 import { until } from '../../src/testing/until.js';
 import { type ServedSite, startServedSite } from './served-site.js';
 
+const require = createRequire(import.meta.url);
+const reports = join(repoRoot, 'reports');
+const journeys = readDocJourneys(allApiFamilies().map((api) => ({ api, doc: readBundle(api) })));
+const times: { workflowId: string; seconds: number; calls: number; shown: string }[] = [];
+
 let served: ServedSite;
 beforeAll(async () => {
+  mkdirSync(reports, { recursive: true });
   served = await startServedSite();
 }, 150_000);
 afterAll(async () => {
+  writeFileSync(join(reports, 'journey-times.json'), `${JSON.stringify(times, null, 2)}\n`);
   await served?.stop();
 }, 30_000);
+
+/** From the landing page, by the journey's link, to its page. */
+async function openJourney(workflowId: string): Promise<string> {
+  const journey = journeys.find((j) => j.workflow.workflowId === workflowId);
+  if (!journey) throw new Error(`No journey ${workflowId} in openapi/workflows/.`);
+  const title = journeyTitle(journey);
+  await served.page.goto(`${served.site}/index.html`, { waitUntil: 'networkidle' });
+  await served.page.getByRole('region', { name: 'Journeys' }).getByRole('link', { name: title, exact: true }).click();
+  await served.page.getByRole('heading', { level: 1, name: title }).waitFor();
+  return title;
+}
+
+describe('the payout journey, run from its page', () => {
+  for (const [workflowId, status, event] of [
+    ['payoutCompleted', 'COMPLETED', 'fiat.payout.completed'],
+    ['payoutRejected', 'REJECTED', 'fiat.payout.rejected'],
+  ] as const) {
+    it(`${workflowId}: one click runs every step to ${status}, and the delivery of ${event} is shown`, async () => {
+      const { page } = served;
+      const title = await openJourney(workflowId);
+      await page.getByRole('button', { name: 'Open the journey console' }).click();
+      const console_ = page.getByRole('region', { name: `Journey console: ${title}` });
+      await console_.waitFor();
+      const started = performance.now();
+      await console_.getByRole('button', { name: 'Run the journey' }).click();
+      const result = console_.getByRole('status', { name: 'Journey result' });
+      await result.waitFor({ timeout: 60_000 });
+      const seconds = (performance.now() - started) / 1000;
+      const text = await result.innerText();
+      expect(text, text).toMatch(/^Journey completed: \d+ calls in [\d.]+ s, every answer checked\./);
+      const steps = console_.getByRole('list', { name: 'Steps' }).getByRole('listitem');
+      const states = await steps.evaluateAll((items) => items.map((item) => item.textContent ?? ''));
+      expect(states.filter((s) => !/: passed/.test(s))).toEqual([]);
+      expect(states.join('\n')).toContain(`"status": "${status}"`);
+      const deliveries = console_.getByRole('region', { name: 'Events delivered' });
+      const row = deliveries.getByRole('row').filter({ hasText: event });
+      await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/\bdelivered\b/);
+      times.push({
+        workflowId,
+        seconds: Number(seconds.toFixed(2)),
+        calls: states.length,
+        shown: /in ([\d.]+ s)/.exec(text)![1]!,
+      });
+      if (workflowId === 'payoutCompleted') {
+        await deliveries.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(reports, 'journey-run.png'), fullPage: false });
+      }
+    }, 120_000);
+  }
+
+  it('a journey page has no serious or critical axe-core violation', async () => {
+    const { page } = served;
+    await openJourney('payoutCompleted');
+    await page.screenshot({ path: join(reports, 'journey-page.png'), fullPage: true });
+    await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(): Promise<{ violations: any[] }> } }).axe;
+      const result = await axe.run();
+      return result.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.length }));
+    });
+    writeFileSync(join(reports, 'journey-axe.json'), `${JSON.stringify(violations, null, 2)}\n`);
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  });
+});
 
 /** Opens the family's reference at the operation and its console; returns the console. */
 async function openConsole(family: string, operationId: string): Promise<Locator> {
@@ -83,4 +161,9 @@ describe('consoles of operations whose bodies must be unique', () => {
       }
     });
   }
+
+  it('loaded nothing from outside the machine and threw no error', () => {
+    expect(served.outside).toEqual([]);
+    expect(served.pageErrors).toEqual([]);
+  });
 });

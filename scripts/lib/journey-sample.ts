@@ -58,10 +58,10 @@ function expressionCode(expression: string, scope: Scope, answer = 'answer'): st
 /** A workflow value (a parameter's value, a payload) as code, its expressions replaced. */
 function valueCode(value: unknown, scope: Scope, indent: string): string {
   if (typeof value === 'string') {
-    if (/^\$[A-Za-z][\w.-]*(#\S*)?$/.test(value)) return expressionCode(value, scope);
-    if (!/\{\$[^{}]+\}/.test(value)) return quote(value);
-    const parts = value.split(/(\{\$[^{}]+\})/).map((part) => {
-      const inner = /^\{(\$[^{}]+)\}$/.exec(part)?.[1];
+    if (/^\$[A-Za-z][\w.-]*(\(\))?(#\S*)?$/.test(value)) return expressionCode(value, scope);
+    if (!/\{\$[^{}]+\}|\$faker\.string\.uuid\(\)/.test(value)) return quote(value);
+    const parts = value.split(/(\{\$[^{}]+\}|\$faker\.string\.uuid\(\))/).map((part) => {
+      const inner = /^\{(\$[^{}]+)\}$/.exec(part)?.[1] ?? (part === '$faker.string.uuid()' ? part : undefined);
       return inner ? `\${${expressionCode(inner, scope)}}` : part.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${');
     });
     return `\`${parts.join('')}\``;
@@ -150,14 +150,24 @@ function writeStep(writer: Writer, library: Library, file: string, step: ArazzoS
     step.requestBody ? `body: ${valueCode(step.requestBody.payload, scope, '    ')} as never` : '',
   ].filter(Boolean);
   if (step.description) writer.lines.push(`  // ${step.stepId}: ${step.description.trim().replace(/\s+/g, ' ')}`);
-  writer.lines.push(
-    `  const ${answer} = await ${client.variable}(${token ?? ''}).${operationId}(${args.length ? `{\n    ${args.join(',\n    ')},\n  }` : ''});`,
-  );
-  for (const criterion of step.successCriteria ?? []) {
-    if (criterion.type && criterion.type !== 'simple') continue;
+  const callCode = `await ${client.variable}(${token ?? ''}).${operationId}(${args.length ? `{\n    ${args.join(',\n    ')},\n  }` : ''})`;
+  const criteria = (step.successCriteria ?? []).filter((c) => !c.type || c.type === 'simple');
+  const holds = criteria.map((c) => conditionCode(c.condition, scope, answer)).join(' && ') || 'true';
+  const failure = quote(`${step.stepId}: ${criteria.map((c) => c.condition).join(' && ')} does not hold`);
+  const retry = step.onFailure?.find((action) => action.type === 'retry');
+  if (retry) {
+    // The step's retry action: the call again after retryAfter seconds, at most retryLimit more times.
     writer.lines.push(
-      `  if (!(${conditionCode(criterion.condition, scope, answer)})) throw new Error(${quote(`${step.stepId}: ${criterion.condition} does not hold`)});`,
+      `  let ${answer} = ${callCode.replace(/\n/g, '\n  ')};`,
+      `  for (let retries = 0; !(${holds}); retries++) {`,
+      `    if (retries === ${retry.retryLimit ?? 1}) throw new Error(${failure});`,
+      `    await new Promise((resolve) => setTimeout(resolve, ${(retry.retryAfter ?? 0) * 1000}));`,
+      `    ${answer} = ${callCode.replace(/\n/g, '\n    ')};`,
+      '  }',
     );
+  } else {
+    writer.lines.push(`  const ${answer} = ${callCode};`);
+    if (criteria.length) writer.lines.push(`  if (!(${holds})) throw new Error(${failure});`);
   }
   if (step.outputs && Object.keys(step.outputs).length) {
     const variable = fresh(writer, step.stepId);
@@ -181,8 +191,8 @@ function writeWorkflow(
   for (const [name, schema] of Object.entries(inputsOf(library, file, workflow).properties ?? {}))
     if (schema.default !== undefined)
       scope.inputs[name] = inputs[name]
-        ? `(${inputs[name]} ?? ${JSON.stringify(schema.default)})`
-        : JSON.stringify(schema.default);
+        ? `(${inputs[name]} ?? ${valueCode(schema.default, scope, '  ')})`
+        : valueCode(schema.default, scope, '  ');
   for (const step of workflow.steps) writeStep(writer, library, file, step, scope);
   return Object.fromEntries(
     Object.entries(workflow.outputs ?? {}).map(([name, expression]) => [name, expressionCode(expression, scope)]),

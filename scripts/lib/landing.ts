@@ -155,7 +155,7 @@ function journeysSection(journeys: DocJourney[]): string {
   const items = journeys
     .map((j) => `<li><a href="journeys/${esc(j.slug)}.html">${esc(journeyTitle(j))}</a>: ${j.calls.length} calls</li>`)
     .join('\n');
-  return `<section id="journeys"><h2>Journeys</h2><p>The calls a team makes from nothing to an outcome, as Arazzo workflows: each page shows the sequence and the data between the steps, and runs it against the local sandbox. <a href="journeys/index.html">All journeys</a>.</p>
+  return `<section id="journeys" aria-labelledby="journeys-heading"><h2 id="journeys-heading">Journeys</h2><p>The calls a team makes from nothing to an outcome, as Arazzo workflows: each page shows the sequence and the data between the steps, and runs it against the local sandbox. <a href="journeys/index.html">All journeys</a>.</p>
 <ul class="guides">${items}</ul></section>`;
 }
 

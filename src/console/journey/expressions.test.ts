@@ -65,6 +65,7 @@ describe('runtime expressions', () => {
     const ids = [resolveValue('$faker.string.uuid()', context), resolveValue('$faker.string.uuid()', context)];
     expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(ids[1]).not.toBe(ids[0]);
+    expect(resolveValue('journey-$faker.string.uuid()', context)).toMatch(/^journey-[0-9a-f]{8}-[0-9a-f-]{27}$/);
   });
 
   it('read a JSON pointer into arrays and objects', () => {

@@ -120,8 +120,9 @@ const WHOLE = /^\$[A-Za-z][\w.-]*(\(\))?(#[^\s{}]*)?$/;
 export function resolveValue(value: unknown, context: ExpressionContext): unknown {
   if (typeof value === 'string') {
     if (WHOLE.test(value)) return evaluate(value, context);
-    return value.replace(/\{(\$[^{}]+)\}/g, (_, inner: string) => {
-      const found = evaluate(inner, context);
+    // `{$expression}` in text, and respect's `$faker.string.uuid()`, which it fills in within text too.
+    return value.replace(/\{(\$[^{}]+)\}|\$faker\.string\.uuid\(\)/g, (whole: string, inner?: string) => {
+      const found = evaluate(inner ?? whole, context);
       return typeof found === 'string' ? found : JSON.stringify(found);
     });
   }
