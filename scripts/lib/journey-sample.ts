@@ -105,7 +105,9 @@ function paramsCode(parameters: ArazzoParameter[], scope: Scope): { params: stri
   let token: string | undefined;
   for (const p of parameters) {
     if (!p.in || p.in === 'cookie') continue;
-    const code = valueCode(p.value, scope, '      ');
+    const value = valueCode(p.value, scope, '      ');
+    // Path and header values are text: an output or an optional input is turned into text as the request sends it.
+    const code = p.in !== 'query' && !/^'.*'$/.test(value) ? `String(${value})` : value;
     if (p.in === 'header' && p.name.toLowerCase() === 'authorization') {
       token = `${code}.replace(/^Bearer\\s+/i, '')`;
       continue;
@@ -202,7 +204,11 @@ function writeWorkflow(
 const TYPES: Record<string, string> = { string: 'string', number: 'number', integer: 'number', boolean: 'boolean' };
 
 /** The sample: imports, and one exported function named after the workflow that runs it and returns its outputs. */
-export function journeySample(library: Library, at: WorkflowRef): string {
+export function journeySample(
+  library: Library,
+  at: WorkflowRef,
+  resolve: (specifier: string) => string = (specifier) => specifier,
+): string {
   const { workflow } = at;
   const writer: Writer = {
     lines: [],
@@ -224,12 +230,12 @@ export function journeySample(library: Library, at: WorkflowRef): string {
   }
   const factories = families.map((family) => {
     const client = clientOf(family);
-    const auth = client.auth === 'adminToken' ? 'adminToken: token' : 'auth: { token }';
-    return `  const ${client.variable} = (token?: string) =>\n    ${client.create}({ baseUrl: process.env.${client.env.url} ?? baseUrl, retry: false, ...(token ? { ${auth} } : {}) });`;
+    const auth = client.auth === 'adminToken' ? 'adminToken: String(token)' : 'auth: { token: String(token) }';
+    return `  const ${client.variable} = (token?: unknown) =>\n    ${client.create}({ baseUrl: process.env.${client.env.url} ?? baseUrl, retry: false, ...(token ? { ${auth} } : {}) });`;
   });
   const name = identifier(workflow.workflowId);
   return [
-    ...[...imports].map(([from, names]) => `import { ${names.sort().join(', ')} } from '${from}';`),
+    ...[...imports].map(([from, names]) => `import { ${names.sort().join(', ')} } from '${resolve(from)}';`),
     '',
     `/** ${(workflow.summary ?? workflow.workflowId).trim()} Runs the workflow ${workflow.workflowId}; returns its outputs. */`,
     `export async function ${name}(inputs: { ${inputType} }, baseUrl = 'http://127.0.0.1:4020') {`,
