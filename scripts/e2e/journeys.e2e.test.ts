@@ -82,7 +82,7 @@ describe('the payout journey, run from its page', () => {
   it('a journey page has no serious or critical axe-core violation', async () => {
     const { page } = served;
     await openJourney('payoutCompleted');
-    await page.screenshot({ path: join(reports, 'journey-page.png'), fullPage: true });
+    await page.screenshot({ path: join(reports, 'journey-page.png') });
     await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
     const violations = await page.evaluate(async () => {
       const axe = (window as unknown as { axe: { run(): Promise<{ violations: any[] }> } }).axe;
