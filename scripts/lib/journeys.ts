@@ -16,7 +16,9 @@ export interface TenantInputs {
   businessCredentials: unknown;
   v1Credentials: unknown;
   integrationRegister: string;
-  /** The sandbox's address, for its own webhook receiver; absent against a deployment. */
+  /** Where the journeys' webhook endpoints point: the sandbox's own receiver, or the team's on a deployment. */
+  receiverUrl?: string;
+  /** The sandbox's address (for its failing receiver); absent against a deployment. */
   sandboxUrl?: string;
 }
 
@@ -71,26 +73,49 @@ export interface FlatStep {
   /** The source description the operation belongs to: `v1`, `business` or `sandbox`. */
   source: string;
   operationId: string;
+  /** The workflow's inputs as far as they are literal values (given by the calling step, or defaults). */
+  inputs: Record<string, unknown>;
+}
+
+/** The literal inputs a child workflow gets: the calling step's literal parameters, then the inputs' defaults. */
+function childInputs(
+  step: ArazzoStep,
+  child: ArazzoWorkflow,
+  inputs: Record<string, unknown>,
+): Record<string, unknown> {
+  const properties = (child.inputs?.properties ?? {}) as Record<string, { default?: unknown }>;
+  const values: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(properties))
+    if (schema.default !== undefined) values[name] = schema.default;
+  for (const p of step.parameters ?? []) {
+    const resolved = typeof p.value === 'string' && p.value.startsWith('$inputs.') ? inputs[p.value.slice(8)] : p.value;
+    if (typeof resolved !== 'string' || !resolved.startsWith('$')) values[p.name] = resolved;
+  }
+  return values;
 }
 
 /** Every operation step a workflow runs, its child workflows' (in this file or another) included, in order. */
-export function flattenSteps(files: ArazzoFile[], file: ArazzoFile, workflow: ArazzoWorkflow): FlatStep[] {
+export function flattenSteps(
+  files: ArazzoFile[],
+  file: ArazzoFile,
+  workflow: ArazzoWorkflow,
+  inputs: Record<string, unknown> = {},
+): FlatStep[] {
   return workflow.steps.flatMap((step): FlatStep[] => {
     const target = stepTarget(step);
     if (target.kind === 'operation') {
       if (!target.source) throw new Error(`${file.name} ${workflow.workflowId}.${step.stepId}: name the source`);
       const type = file.doc.sourceDescriptions.find((s) => s.name === target.source)?.type;
       if (type !== 'openapi') throw new Error(`${file.name}: ${target.source} is not an OpenAPI source`);
-      return [
-        { file: file.name, workflowId: workflow.workflowId, step, source: target.source, operationId: target.name },
-      ];
+      const where = { file: file.name, workflowId: workflow.workflowId };
+      return [{ ...where, step, source: target.source, operationId: target.name, inputs }];
     }
     const childFile = target.source
       ? files.find((f) => f.name === file.doc.sourceDescriptions.find((s) => s.name === target.source)?.url)
       : file;
     const child = childFile?.doc.workflows.find((w) => w.workflowId === target.name);
     if (!childFile || !child) throw new Error(`${file.name} ${workflow.workflowId}.${step.stepId}: no ${target.name}`);
-    return flattenSteps(files, childFile, child);
+    return flattenSteps(files, childFile, child, childInputs(step, child, inputs));
   });
 }
 
@@ -123,6 +148,8 @@ export function journeys(files = readJourneyFiles()): Journey[] {
 
 export interface RespectRun {
   file: string;
+  /** The tenant the run's workflows used. */
+  tenant?: TenantInputs;
   workflows: string[];
   ok: boolean;
   ms: number;
@@ -190,7 +217,8 @@ export async function sandboxTenant(sandboxUrl: string, name: string): Promise<T
   });
   if (answer.status !== 201) throw new Error(`createTenant answered ${answer.status}: ${await answer.text()}`);
   const { clientId, businessCredentials, v1Credentials, integrationRegister } = (await answer.json()) as TenantInputs;
-  return { clientId, businessCredentials, v1Credentials, integrationRegister, sandboxUrl };
+  const receiverUrl = `${sandboxUrl}/sandbox/receivers/accept`;
+  return { clientId, businessCredentials, v1Credentials, integrationRegister, receiverUrl, sandboxUrl };
 }
 
 /** Groups journeys by file: one respect process runs a file's workflows. */
@@ -212,7 +240,27 @@ export function runJourneysOnSandbox(
     groups.map(([file, list]) => async () => {
       const tenant = await sandboxTenant(sandboxUrl, `Journeys of ${basename(file)}`);
       const ids = list.map((j) => j.workflow.workflowId);
-      return runRespect(file, ids, servers, tenant, options.signal);
+      return { ...(await runRespect(file, ids, servers, tenant, options.signal)), tenant };
     }),
   );
+}
+
+/** The journeys that use only the service's own API, unchanged, against a deployment (or anything that serves it). */
+export async function runServiceJourneys(
+  servers: Servers,
+  inputs: TenantInputs,
+  only: (j: Journey) => boolean = () => true,
+): Promise<RespectRun[]> {
+  const service = journeys().filter((j) => j.kind === 'service' && only(j));
+  const runs: RespectRun[] = [];
+  for (const [file, list] of byFile(service))
+    runs.push(
+      await runRespect(
+        file,
+        list.map((j) => j.workflow.workflowId),
+        servers,
+        inputs,
+      ),
+    );
+  return runs;
 }

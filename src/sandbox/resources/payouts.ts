@@ -1,7 +1,8 @@
 // Fiat payouts: debited from the user's balance at creation, settled through the control API.
 import { randomUUID } from 'node:crypto';
-import { tenantOf, type Handlers } from '../core/handler.js';
+import { type CallContext, tenantOf, type Handlers } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
+import { triggerIn } from '../core/triggers.js';
 import { payoutStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import type { AccountRow } from './accounts.js';
@@ -50,6 +51,14 @@ const payouts: Stateful<PayoutRow> = {
   view: (p, to) => payoutView({ ...p, status: to }),
 };
 
+/** Rejects payout `payoutId` per the state table; a rejected payout gives the user back what its creation debited. */
+async function rejectPayout(ctx: CallContext, payoutId: string) {
+  const { row, transition } = await moveRecord(ctx, payouts, payoutId, 'rejectPayout', (p) =>
+    credit(ctx.sql, p.tenant_id, p.user_id, p.currency, Number(p.amount), null).then(() => undefined),
+  );
+  return { id: row.id, status: transition.to };
+}
+
 export const handlers: Handlers = {
   createPayout: async (ctx) => {
     const tenant = tenantOf(ctx);
@@ -87,6 +96,8 @@ export const handlers: Handlers = {
       );
       return rows[0]!;
     });
+    // A trigger value (PAYOUT_REJECTED): answered PENDING, then rejected at once by rejectPayout's own path.
+    if (triggerIn('createPayout', { body: ctx.body })?.transition === 'rejectPayout') await rejectPayout(ctx, row.id);
     return { status: 201, body: payoutView(row) };
   },
 
@@ -94,11 +105,5 @@ export const handlers: Handlers = {
     const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, 'completePayout');
     return { status: 200, body: { id: row.id, status: transition.to } };
   },
-  // A rejected payout gives the user back what its creation debited.
-  rejectPayout: async (ctx) => {
-    const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, 'rejectPayout', (p) =>
-      credit(ctx.sql, p.tenant_id, p.user_id, p.currency, Number(p.amount), null).then(() => undefined),
-    );
-    return { status: 200, body: { id: row.id, status: transition.to } };
-  },
+  rejectPayout: async (ctx) => ({ status: 200, body: await rejectPayout(ctx, ctx.path.payoutId) }),
 };
