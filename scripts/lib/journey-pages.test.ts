@@ -6,7 +6,8 @@ import { allApiFamilies, readBundle } from './apis.js';
 import { freshFields } from './fresh-fields.js';
 import { esc } from './guide-pages.js';
 import { journeysUsing, readDocJourneys } from './journey-docs.js';
-import { journeyConfig, journeyDiagram, renderJourneyPage } from './journey-pages.js';
+import { journeyConfig, journeyDiagram, renderJourneyPage, SANDBOX_INPUTS, tenantInputs } from './journey-pages.js';
+import { sandboxTenant } from './journeys.js';
 import { journeySample } from './journey-sample.js';
 import { describe as inWords, renderSequenceDiagram } from './sequence-diagram.js';
 
@@ -62,6 +63,32 @@ describe('the journeys of the site', () => {
       expect(sample).not.toMatch(/'\$(inputs|steps|response|outputs)/);
     });
   }
+});
+
+describe("the console's inputs of a journey", () => {
+  it('are those the journeys are run with: the tenant createTenant makes, and the sandbox address', async () => {
+    const tenant = {
+      clientId: 'c-1',
+      name: 'T',
+      businessCredentials: { b: 1 },
+      v1Credentials: { v: 1 },
+      integrationRegister: 'r',
+    };
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async () => new Response(JSON.stringify(tenant), { status: 201 })) as typeof fetch;
+    let ran: Record<string, unknown>;
+    try {
+      ran = (await sandboxTenant('http://127.0.0.1:4020', 'Journeys')) as unknown as Record<string, unknown>;
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    const journey = journeys.find((j) => j.slug === 'payoutCompleted')!;
+    const console_: Record<string, unknown> = {};
+    for (const [name, field] of Object.entries(tenantInputs(journey, families)))
+      console_[name] = (tenant as Record<string, unknown>)[field];
+    for (const [name, path] of Object.entries(SANDBOX_INPUTS)) console_[name] = `http://127.0.0.1:4020${path}`;
+    expect(console_).toEqual(ran);
+  });
 });
 
 describe('the sequence diagram', () => {

@@ -61,7 +61,11 @@ function inputsTable(journey: DocJourney, tenantInputs: Record<string, string>):
   const { inputs } = journey;
   const rows = Object.entries(inputs?.properties ?? {}).map(([name, schema]) => {
     const from =
-      name in tenantInputs ? ` In the console: the new tenant's <code>${esc(tenantInputs[name])}</code>.` : '';
+      name in tenantInputs
+        ? ` In the console: the new tenant's <code>${esc(tenantInputs[name])}</code>.`
+        : name in SANDBOX_INPUTS
+          ? ` In the console: the local sandbox's address${SANDBOX_INPUTS[name] ? ` and <code>${esc(SANDBOX_INPUTS[name])}</code>` : ''}.`
+          : '';
     return `<tr><td><code>${esc(name)}</code></td><td>${esc(schema.type ?? '')}${schema.format ? ` (${esc(schema.format)})` : ''}</td><td>${inputs?.required?.includes(name) ? 'yes' : 'no'}</td><td>${schema.default === undefined ? '' : code(schema.default)}</td><td>${esc(schema.description ?? '')}${from}</td></tr>`;
   });
   if (!rows.length) return '<p>The workflow takes no inputs.</p>';
@@ -125,8 +129,11 @@ export function tenantInputs(journey: DocJourney, families: SiteFamily[]): Recor
   );
 }
 
-/** The journey's input that takes the sandbox's own address (scripts/lib/journeys.ts's TenantInputs.sandboxUrl). */
-const ADDRESS_INPUT = 'sandboxUrl';
+/**
+ * The journey inputs made from the sandbox's address, as `sandboxTenant` in ./journeys.ts makes them for the
+ * journeys' runs (its test holds the two together): by input name, what follows the address.
+ */
+export const SANDBOX_INPUTS: Record<string, string> = { sandboxUrl: '', receiverUrl: '/sandbox/receivers/accept' };
 
 /** The Arazzo files a journey reads: its own, and those its Arazzo source descriptions name, transitively. */
 function filesOf(journey: DocJourney): Library['files'] {
@@ -147,7 +154,9 @@ export function journeyConfig(journey: DocJourney, families: SiteFamily[], fresh
     title: journeyTitle(journey),
     library: { files: filesOf(journey), operations: journey.library.operations },
     file: journey.file,
-    addressInputs: Object.keys(journey.inputs.properties ?? {}).filter((name) => name === ADDRESS_INPUT),
+    sandboxInputs: Object.fromEntries(
+      Object.entries(SANDBOX_INPUTS).filter(([name]) => name in (journey.inputs.properties ?? {})),
+    ),
     families: Object.fromEntries(
       used.map((family) => {
         const { doc } = families.find((f) => f.family === family)!;

@@ -49,7 +49,8 @@ function expressionCode(expression: string, scope: Scope, answer = 'answer'): st
   if (root === '$faker' && rest.join('.') === 'string.uuid()') return 'crypto.randomUUID()';
   if (root === '$outputs') return `${scope.outputs?.[rest.join('.')] ?? 'undefined'}${reads(pointer)}`;
   if (root === '$statusCode') return `${answer}.response.status`;
-  if (root === '$response' && rest[0] === 'body') return `${answer}.data${reads(pointer)}`;
+  // Answers are read by the fields the workflow names, some of which only the sandbox adds to an open object.
+  if (root === '$response' && rest[0] === 'body') return `(${answer}.data as Loose | undefined)${reads(pointer)}`;
   if (root === '$response' && rest[0] === 'header')
     return `${answer}.response.headers.get(${quote(rest.slice(1).join('.'))})`;
   throw new Error(`The journey sample cannot write ${expression} as code.`);
@@ -193,7 +194,9 @@ function writeWorkflow(
   for (const [name, schema] of Object.entries(inputsOf(library, file, workflow).properties ?? {}))
     if (schema.default !== undefined)
       scope.inputs[name] = inputs[name]
-        ? `(${inputs[name]} ?? ${valueCode(schema.default, scope, '  ')})`
+        ? /^('.*'|-?[\d.]+|true|false)$/.test(inputs[name])
+          ? inputs[name]
+          : `(${inputs[name]} ?? ${valueCode(schema.default, scope, '  ')})`
         : valueCode(schema.default, scope, '  ');
   for (const step of workflow.steps) writeStep(writer, library, file, step, scope);
   return Object.fromEntries(
@@ -239,6 +242,8 @@ export function journeySample(
     '',
     `/** ${(workflow.summary ?? workflow.workflowId).trim()} Runs the workflow ${workflow.workflowId}; returns its outputs. */`,
     `export async function ${name}(inputs: { ${inputType} }, baseUrl = 'http://127.0.0.1:4020') {`,
+    '  // The fields of an answer a step reads, some of which only the sandbox adds.',
+    '  type Loose = { [field: string]: any };',
     ...factories,
     ...writer.lines,
     `  return { ${Object.entries(outputs)

@@ -98,7 +98,7 @@ export function JourneyConsole({ config, families, targets }: JourneyConsoleProp
     }
     for (const [name, field] of Object.entries(config.tenantInputs))
       inputs[name] = (made as unknown as Record<string, unknown>)[field];
-    for (const name of config.addressInputs) inputs[name] = sandbox;
+    for (const [name, path] of Object.entries(config.sandboxInputs)) inputs[name] = `${sandbox}${path}`;
     run.current = startRun({
       library,
       file,
@@ -141,7 +141,7 @@ export function JourneyConsole({ config, families, targets }: JourneyConsoleProp
         properties={properties}
         values={values}
         tenantInputs={config.tenantInputs}
-        addressInputs={config.addressInputs}
+        sandboxInputs={config.sandboxInputs}
         tenant={tenant}
         disabled={phase === 'running'}
         onChange={changeInput}
@@ -192,7 +192,7 @@ function Inputs(props: {
   properties: Record<string, Record<string, unknown>>;
   values: Record<string, string>;
   tenantInputs: Record<string, string>;
-  addressInputs: string[];
+  sandboxInputs: Record<string, string>;
   tenant?: Tenant;
   disabled: boolean;
   onChange(name: string, text: string): void;
@@ -212,10 +212,11 @@ function Inputs(props: {
               {props.tenant ? ', kept in this tab' : ', once the tenant is made'}.
             </p>
           );
-        if (props.addressInputs.includes(name))
+        if (name in props.sandboxInputs)
           return (
             <p class="rc-note">
-              <code>{name}</code>: the local sandbox's address.
+              <code>{name}</code>: the local sandbox's address
+              {props.sandboxInputs[name] ? ` and ${props.sandboxInputs[name]}` : ''}.
             </p>
           );
         const description = String(schema.description ?? '');
