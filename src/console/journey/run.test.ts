@@ -185,6 +185,48 @@ describe('a journey run', () => {
     expect(run.state.done).toBe(true);
   });
 
+  it('holds a JSONPath criterion when its query, with an output put in as JSON, finds something', async () => {
+    const document: ArazzoDocument = {
+      ...fixture,
+      workflows: [
+        {
+          workflowId: 'w',
+          steps: [
+            { stepId: 'register', operationId: 'registerUser', outputs: { userId: '$response.body#/user_id' } },
+            {
+              stepId: 'check',
+              operationId: 'createPayout',
+              successCriteria: [
+                {
+                  context: '$response.body',
+                  type: 'jsonpath',
+                  condition: "$.payouts[?(@.userId == {$steps.register.outputs.userId} && @.status == 'REJECTED')]",
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const list = ok(200, {
+      payouts: [
+        { userId: 'u-0', status: 'REJECTED' },
+        { userId: 'u-1', status: 'REJECTED' },
+      ],
+    });
+    const { transport } = sandbox([list, list]);
+    const run = startRun({ library: library(document), file: FILE, workflowId: 'w', inputs: {} });
+    await runToEnd(run, transport);
+    expect(run.state.done).toBe(true);
+    const failing = structuredClone(document);
+    failing.workflows[0]!.steps[1]!.successCriteria![0]!.condition = "$.payouts[?(@.status == 'COMPLETED')]";
+    const second = startRun({ library: library(failing), file: FILE, workflowId: 'w', inputs: {} });
+    await runToEnd(second, transport);
+    expect(second.state.failed).toBe(
+      "Step check (createPayout) failed: $.payouts[?(@.status == 'COMPLETED')] does not hold",
+    );
+  });
+
   it("runs a workflow of another Arazzo file, with inputs from its document's components", async () => {
     const blocks: ArazzoDocument = { ...fixture, workflows: [fixture.workflows[0]!] };
     const main: ArazzoDocument = {

@@ -2,8 +2,10 @@
 // parameters and body with their runtime expressions evaluated, the token its `x-security` names), sent by a
 // transport the caller gives (the console's: the `ramp-api` client and the answer check), then the step's
 // success criteria, its outputs for the later steps, and where the run goes next (the next step, a sub-workflow,
-// `onSuccess`/`onFailure` actions). The caller may change a prepared call before it is sent.
-import { condition, type ExpressionContext, resolveValue } from './expressions.js';
+// `onSuccess`/`onFailure` actions). Success criteria are simple conditions (./expressions.ts), regular
+// expressions or JSONPath queries (jsonpath-plus). The caller may change a prepared call before it is sent.
+import { JSONPath } from 'jsonpath-plus';
+import { condition, evaluate, type ExpressionContext, resolveValue } from './expressions.js';
 import {
   type ArazzoStep,
   type ArazzoWorkflow,
@@ -92,6 +94,16 @@ function criterionHolds(criterion: Criterion, context: ExpressionContext): boole
   if (type === 'regex') {
     const subject = resolveValue(criterion.context ?? '', context);
     return new RegExp(criterion.condition).test(textOf(subject));
+  }
+  if (type === 'jsonpath') {
+    // Holds when the JSONPath query finds something in the context (the body by default); an expression in
+    // braces within it is put in as JSON, so a text value is quoted.
+    const subject = resolveValue(criterion.context ?? '$response.body', context);
+    const path = criterion.condition.replace(/\{(\$[^{}]+)\}/g, (_, inner: string) =>
+      JSON.stringify(evaluate(inner, context)),
+    );
+    const found: unknown = JSONPath({ path, json: subject as object, wrap: true });
+    return Array.isArray(found) && found.length > 0;
   }
   throw new Error(`A ${type} criterion is not evaluated by the console (${criterion.condition}).`);
 }
