@@ -23,6 +23,17 @@ describe('the journeys of the site', () => {
     for (const journey of journeys) expect(journey.calls.length, journey.slug).toBeGreaterThan(0);
   });
 
+  it('show the data between the steps, through the sub-workflows too', () => {
+    const html = renderJourneyPage(journeys.find((j) => j.slug === 'payoutCompleted')!, journeys, families, [], fresh);
+    const table = /aria-label="Data between the steps">(.*?)<\/table>/s.exec(html)![1]!;
+    expect(table).toContain(
+      '<tr><td><code>user</code></td><td><code>accessToken</code></td><td><code>pay</code> (workflow createPayout)</td></tr>',
+    );
+    expect(table).toContain(
+      '<tr><td><code>pay</code></td><td><code>payoutId</code></td><td><code>complete</code> (completePayout)</td></tr>',
+    );
+  });
+
   it("name each operation's journeys for its reference, with the steps that call it", () => {
     const uses = journeysUsing(journeys, 'v1', 'createPayout');
     expect(uses.map((u) => u.journey.slug)).toEqual(expect.arrayContaining(['payoutCompleted', 'payoutRejected']));

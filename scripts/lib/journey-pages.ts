@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Marked } from 'marked';
 import type { FreshFields } from '../../src/console/fresh.js';
 import type { JourneyConfig } from '../../src/console/journey/index.js';
-import { type Library, stepReferences } from '../../src/console/journey/workflow.js';
+import { allSteps, type Library, stepReferences } from '../../src/console/journey/workflow.js';
 import type { OpenApiDocument } from './apis.js';
 import { CONSOLE_DIR, consoleClient, TARGETS_FILE } from './console-build.js';
 import { esc, type ReferenceLink } from './guide-pages.js';
@@ -99,15 +99,19 @@ ${sent.length ? `<p>Sends:</p><ul>${sent.join('')}</ul>` : ''}${body}
 ${criteria ? `<p>Succeeds when:</p><ul>${criteria}</ul>` : ''}${outputs.length ? `<p>Gives the later steps:</p><ul>${outputs.join('')}</ul>` : ''}</li>`;
 }
 
-/** Which later steps read each step's outputs. */
+/** Which later steps read each step's outputs: an operation's parameters and body, or a sub-workflow's inputs. */
 function dataFlow(journey: DocJourney): string {
   const rows: string[] = [];
-  for (const reader of journey.calls) {
-    const scope = reader.path.slice(0, -1).join(' / ');
-    for (const { stepId, output } of stepReferences(reader.step)) {
+  for (const { path, step } of allSteps(journey.library, journey)) {
+    const scope = path.slice(0, -1).join(' / ');
+    const read = { parameters: step.parameters, requestBody: step.requestBody, security: step['x-security'] };
+    for (const { stepId, output } of stepReferences(read)) {
       const from = scope ? `${scope} / ${stepId}` : stepId;
+      const by = step.workflowId
+        ? `workflow ${esc(step.workflowId.split('.').pop())}`
+        : esc(step.operationId?.split('.').pop());
       rows.push(
-        `<tr><td><code>${esc(from)}</code></td><td><code>${esc(output)}</code></td><td><code>${esc(reader.path.join(' / '))}</code> (${esc(reader.operationId)})</td></tr>`,
+        `<tr><td><code>${esc(from)}</code></td><td><code>${esc(output)}</code></td><td><code>${esc(path.join(' / '))}</code> (${by})</td></tr>`,
       );
     }
   }

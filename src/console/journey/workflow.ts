@@ -181,6 +181,19 @@ export function plannedCalls(
   });
 }
 
+/** Every step of a workflow, those that run a sub-workflow included, each with its place, sub-workflows expanded. */
+export function allSteps(
+  library: Library,
+  at: WorkflowRef,
+  path: string[] = [],
+): { path: string[]; step: ArazzoStep }[] {
+  return at.workflow.steps.flatMap((step) => {
+    const here = [...path, step.stepId];
+    const sub = subWorkflowOf(step, library, at.file);
+    return [{ path: here, step }, ...(sub ? allSteps(library, sub, here) : [])];
+  });
+}
+
 /** The outputs of steps that later steps read (`$steps.register.outputs.userId`), as the data that flows. */
 export function stepReferences(value: unknown): { stepId: string; output: string }[] {
   const found: { stepId: string; output: string }[] = [];
