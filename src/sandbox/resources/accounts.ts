@@ -8,21 +8,6 @@ import { bankAccountStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { requireOwnClient } from './users.js';
 
-export const migration = `
-create table if not exists bank_accounts (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  user_id uuid not null,
-  status text not null,
-  holder_name text not null,
-  nickname text not null,
-  account_number text not null,
-  account_type text not null,
-  bank_name text not null,
-  created_at timestamptz not null
-);
-`;
-
 /** The sandbox's bank directory (its own records; the service's ids differ per deployment). */
 export const BANKS = [
   { id: '1', code: '1007', name: 'Bancolombia', status: 'true' },

@@ -12,26 +12,6 @@ import { BANKS } from './accounts.js';
 import { MAX_BALANCE, debit, findUser } from './users.js';
 import { openCustodyWallet } from './wallets.js';
 
-export const migration = `
-create table if not exists on_ramps (
-  id uuid primary key,
-  seq bigserial,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  user_id uuid not null,
-  status text not null,
-  amount_destination numeric not null,
-  symbol_destination text not null,
-  record jsonb not null,
-  created_at timestamptz not null
-);
-create table if not exists on_ramp_checkouts (
-  id text primary key,
-  operation_id uuid not null references on_ramps(id) on delete cascade,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  redirect_url text
-);
-`;
-
 /** Sandbox's own rate: COP per unit of stablecoin. */
 export const COP_PER_STABLECOIN = 4000;
 /** Sandbox's own list of enabled asset pairs. */

@@ -8,20 +8,6 @@ import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import type { AccountRow } from './accounts.js';
 import { credit, debit, findUser } from './users.js';
 
-export const migration = `
-create table if not exists payouts (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  user_id uuid not null,
-  account_id uuid not null,
-  amount numeric not null,
-  currency text not null,
-  payment_method text not null,
-  status text not null,
-  created_at timestamptz not null
-);
-`;
-
 interface PayoutRow {
   id: string;
   tenant_id: string;

@@ -16,25 +16,6 @@ import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { integrationRegisterOf } from './tenants.js';
 import { identifierTaken } from './identifiers.js';
 
-export const migration = `
-create table if not exists users (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  status text not null,
-  tier_limit numeric,
-  record jsonb not null,
-  created_at timestamptz not null
-);
-create table if not exists balances (
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  owner_id uuid not null,
-  currency text not null,
-  amount numeric not null check (amount >= 0)
-);
-alter table balances drop constraint if exists balances_pkey;
-create unique index if not exists balances_by_tenant on balances (tenant_id, owner_id, currency);
-`;
-
 export interface UserRow {
   id: string;
   tenant_id: string;

@@ -6,27 +6,6 @@ import { businessWebhookStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { requireOwnClient } from './users.js';
 
-export const migration = `
-create table if not exists business_webhooks (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  url text not null,
-  process text not null,
-  status boolean not null,
-  created_at timestamptz not null
-);
-create table if not exists integration_endpoints (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  name text not null,
-  trigger_event text,
-  is_active boolean not null,
-  config jsonb not null,
-  created_at timestamptz not null,
-  unique (tenant_id, name)
-);
-`;
-
 export interface WebhookRow {
   id: string;
   tenant_id: string;

@@ -2,14 +2,14 @@
 // environment value is one line naming the option and what was wrong, exit status 2, no stack; options that
 // contradict each other are refused; a second sandbox on a --data folder in use is refused naming the folder
 // and the process holding it, and a folder left by a process killed with SIGKILL is taken over.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
-import { launchSandbox, sandboxBin, type SandboxProcess } from '../testing/sandbox-process.js';
+import { launchSandbox, runSandboxToExit, type SandboxProcess } from '../testing/sandbox-process.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-options-'));
@@ -21,30 +21,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** `ramp-api sandbox ARGS` run to its exit (killed after 30 s: a sandbox that started by mistake is not left running). */
-function refused(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, [sandboxBin, 'sandbox', ...args], {
-    cwd: join(import.meta.dirname, '..', '..'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '', SANDBOX_HOST: '', SANDBOX_ADMIN_TOKEN: '', ...env },
-  });
-  started.push(child);
-  let stderr = '';
-  let stdout = '';
-  child.stderr.on('data', (c) => (stderr += String(c)));
-  child.stdout.on('data', (c) => (stdout += String(c)));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  // 'close', not 'exit': the output may still be arriving when the process has exited.
-  return new Promise((resolve) =>
-    child.once('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stderr, stdout });
-    }),
-  );
-}
+const refused = runSandboxToExit;
 
 async function launch(args: string[]): Promise<SandboxProcess> {
   const running = await launchSandbox(args);

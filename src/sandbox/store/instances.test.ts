@@ -4,34 +4,28 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createBusinessClient, createV1Client, orThrow } from '../client/index.js';
-import { readBundleFile } from './contract/document.js';
-import { deliverySchedule } from '../client/webhooks/index.js';
-import { launchSandbox } from '../testing/sandbox-process.js';
-import { fundedExampleUser, registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
-import { createDatabase } from '../testing/stores.js';
-import { until } from '../testing/until.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { startSandbox, type Sandbox } from './server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createBusinessClient, createV1Client, orThrow } from '../../client/index.js';
+import { readBundleFile } from '../contract/document.js';
+import { deliverySchedule } from '../../client/webhooks/index.js';
+import { launchSandbox } from '../../testing/sandbox-process.js';
+import { fundedExampleUser, registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
+import { newPostgresDatabase, sandboxInTest, storeNamed, useSandbox } from '../../testing/sandbox-fixture.js';
+import { until } from '../../testing/until.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import type { Sandbox } from '../server.js';
 
-const adminUrl = inject('postgresUrl');
+const postgres = storeNamed('PostgreSQL');
 
-describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', () => {
-  let databaseUrl: string;
-  let a: Sandbox;
-  let b: Sandbox;
+describe.skipIf(!postgres)('two sandbox instances on one PostgreSQL database', () => {
+  const a = useSandbox({ store: postgres });
+  const b = useSandbox({ shareWith: a });
   /** The i-th of `n` concurrent calls goes to instance a or b in turn. */
   const either = (i: number) => (i % 2 ? b : a);
 
-  beforeAll(async () => {
-    databaseUrl = await createDatabase(adminUrl!);
-    [a, b] = await Promise.all([startSandbox({ databaseUrl }), startSandbox({ databaseUrl })]);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    expect([...(a?.violations ?? []), ...(b?.violations ?? [])]).toEqual([]);
-  }, 30_000);
+  afterAll(() => {
+    expect([...a.violations, ...b.violations]).toEqual([]);
+  });
 
   async function tenantOn(sandbox: Sandbox) {
     return orThrow(createSandboxClient({ baseUrl: sandbox.url }).createTenant({ body: {} }));
@@ -206,12 +200,9 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
   });
 
   it("resetSandbox on one instance: another (in its own process) refuses the removed tenants' tokens at once, and its clock is back to 0", async () => {
-    const scratchUrl = await createDatabase(adminUrl!);
-    const one = await startSandbox({ databaseUrl: scratchUrl });
-    const two = await launchSandbox(['--database-url', scratchUrl]).catch(async (error: unknown) => {
-      await one.close();
-      throw error;
-    });
+    const scratchUrl = await newPostgresDatabase();
+    const one = await sandboxInTest({ databaseUrl: scratchUrl });
+    const two = await launchSandbox(['--database-url', scratchUrl]);
     try {
       const tenant = await tenantOn(one);
       const token = await sandboxToken(one.url, 'business', tenant.businessCredentials);
@@ -231,14 +222,13 @@ describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database', (
       ).toBe(1);
     } finally {
       two.child.kill('SIGTERM');
-      await Promise.all([one.close(), two.exit]);
+      await two.exit;
     }
   }, 30_000);
 });
 
-describe.skipIf(!adminUrl)('an instance that dies holding a delivery', () => {
+describe.skipIf(!postgres)('an instance that dies holding a delivery', () => {
   const started: ChildProcess[] = [];
-  let survivor: Sandbox | undefined;
   const calls: string[] = [];
   // The first call is held open (the instance dies while waiting); every later one is answered 200.
   const endpoint = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -252,7 +242,6 @@ describe.skipIf(!adminUrl)('an instance that dies holding a delivery', () => {
   });
   afterAll(async () => {
     for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await survivor?.close();
     endpoint.closeAllConnections();
     await new Promise<void>((resolve) => endpoint.close(() => resolve()));
   }, 30_000);
@@ -260,7 +249,7 @@ describe.skipIf(!adminUrl)('an instance that dies holding a delivery', () => {
   it('gives it back: another instance delivers it once the lease has passed, not before', async () => {
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', () => resolve()));
     const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/ramp/user.created`;
-    const databaseUrl = await createDatabase(adminUrl!);
+    const databaseUrl = await newPostgresDatabase();
     const doomed = await launchSandbox(['--database-url', databaseUrl]);
     started.push(doomed.child);
     const control = createSandboxClient({ baseUrl: doomed.url });
@@ -275,7 +264,7 @@ describe.skipIf(!adminUrl)('an instance that dies holding a delivery', () => {
     doomed.child.kill('SIGKILL');
     await doomed.exit;
 
-    survivor = await startSandbox({ databaseUrl });
+    const survivor = await sandboxInTest({ databaseUrl });
     const again = createSandboxClient({ baseUrl: survivor.url });
     await survivor.events.worker.idle();
     // Still leased to the dead instance: pending, not sent again.
@@ -296,9 +285,8 @@ describe.skipIf(!adminUrl)('an instance that dies holding a delivery', () => {
   }, 90_000);
 });
 
-describe.skipIf(!adminUrl)('an instance that dies after claiming an attempt and before making it', () => {
+describe.skipIf(!postgres)('an instance that dies after claiming an attempt and before making it', () => {
   const started: ChildProcess[] = [];
-  let survivor: Sandbox | undefined;
   let doomedPid: number | undefined;
   let connections = 0;
   let calls = 0;
@@ -316,7 +304,6 @@ describe.skipIf(!adminUrl)('an instance that dies after claiming an attempt and 
   });
   afterAll(async () => {
     for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await survivor?.close();
     endpoint.closeAllConnections();
     await new Promise<void>((resolve) => endpoint.close(() => resolve()));
   }, 30_000);
@@ -324,7 +311,7 @@ describe.skipIf(!adminUrl)('an instance that dies after claiming an attempt and 
   it('has another instance make that attempt: the endpoint gets every scheduled call, numbered from 1', async () => {
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', () => resolve()));
     const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/ramp/user.created`;
-    const databaseUrl = await createDatabase(adminUrl!);
+    const databaseUrl = await newPostgresDatabase();
     const doomed = await launchSandbox(['--database-url', databaseUrl]);
     started.push(doomed.child);
     doomedPid = doomed.child.pid;
@@ -339,7 +326,7 @@ describe.skipIf(!adminUrl)('an instance that dies after claiming an attempt and 
     expect((await doomed.exit).signal).toBe('SIGKILL');
     expect(calls).toBe(0);
 
-    survivor = await startSandbox({ databaseUrl });
+    const survivor = await sandboxInTest({ databaseUrl });
     const again = createSandboxClient({ baseUrl: survivor.url });
     const schedule = deliverySchedule();
     // Past the dead instance's lease, then past each retry delay, until the delivery has failed for good.

@@ -1,18 +1,14 @@
 // The sandbox's own rate limits: none until setRateLimit, then 429 with Retry-After in fixed windows of
 // sandbox time; only operations whose description declares a 429 can be limited (read from the bundles).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createBusinessClient, orThrow } from '../client/index.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { readBundleFile } from './contract/document.js';
-import { REFUSALS } from './core/refusals.js';
-import { type Sandbox, startSandbox } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { ApiError, createBusinessClient, orThrow } from '../../client/index.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { readBundleFile } from '../contract/document.js';
+import { REFUSALS } from '../core/refusals.js';
+import { sandboxInTest, useSandbox } from '../../testing/sandbox-fixture.js';
 
 describe("rate limits (the sandbox's own)", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ memory: true });
-  }, 30_000);
-  afterAll(() => sandbox?.close());
+  const sandbox = useSandbox();
   const banks = () => fetch(`${sandbox.url}/api/parameters/banks`);
 
   it("refuses listBanks with 429 and Retry-After once a window's calls are used up, and answers again in the next window", async () => {
@@ -83,36 +79,31 @@ describe('rate limits follow the bundles', () => {
     const business = structuredClone(readBundleFile('business')) as any;
     business.paths['/api/infoClient'].get.responses['429'] =
       business.paths['/api/parameters/banks'].get.responses['429'];
-    const sandbox = await startSandbox({
-      memory: true,
+    const sandbox = await sandboxInTest({
       bundles: [
         { family: 'business', doc: business },
         { family: 'v1', doc: readBundleFile('v1') },
         { family: 'sandbox', doc: readBundleFile('sandbox') },
       ],
     });
-    try {
-      const control = createSandboxClient({ baseUrl: sandbox.url });
-      await orThrow(
-        control.setRateLimit({
-          params: { path: { operationId: 'getClientInfo' } },
-          body: { limit: 1, windowSeconds: 600 },
-        }),
-      );
-      const call = async () => {
-        const tenant = await orThrow(control.createTenant({ body: {} }));
-        const client = createBusinessClient({
-          baseUrl: sandbox.url,
-          auth: { credentials: tenant.businessCredentials },
-          retry: false,
-        });
-        return [(await client.getClientInfo()).response.status, (await client.getClientInfo()).response.status];
-      };
-      expect(await call()).toEqual([200, 429]);
-      expect(await call()).toEqual([200, 429]);
-      expect(sandbox.violations).toEqual([]);
-    } finally {
-      await sandbox.close();
-    }
+    const control = createSandboxClient({ baseUrl: sandbox.url });
+    await orThrow(
+      control.setRateLimit({
+        params: { path: { operationId: 'getClientInfo' } },
+        body: { limit: 1, windowSeconds: 600 },
+      }),
+    );
+    const call = async () => {
+      const tenant = await orThrow(control.createTenant({ body: {} }));
+      const client = createBusinessClient({
+        baseUrl: sandbox.url,
+        auth: { credentials: tenant.businessCredentials },
+        retry: false,
+      });
+      return [(await client.getClientInfo()).response.status, (await client.getClientInfo()).response.status];
+    };
+    expect(await call()).toEqual([200, 429]);
+    expect(await call()).toEqual([200, 429]);
+    expect(sandbox.violations).toEqual([]);
   });
 });

@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orThrow } from '../client/core/client.js';
-import { createSandboxClient, type SandboxClient } from '../client/sandbox/client.js';
-import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
-import { storesUnderTest } from '../testing/stores.js';
-import { type OpenApiDocument, readBundleFile } from './contract/document.js';
+import { orThrow } from '../../client/core/client.js';
+import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
+import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
+import { storesUnderTest, useSandbox } from '../../testing/sandbox-fixture.js';
+import { type OpenApiDocument, readBundleFile } from '../contract/document.js';
 import {
   bodyExamples,
   type JsonObject,
@@ -20,9 +20,9 @@ import {
   type OperationEntry,
   operationById,
   resolveRef,
-} from './contract/lookup.js';
-import { REFUSALS } from './core/refusals.js';
-import { SANDBOX_FAMILIES, type Sandbox, startSandbox } from './server.js';
+} from '../contract/lookup.js';
+import { REFUSALS } from '../core/refusals.js';
+import { SANDBOX_FAMILIES } from '../server.js';
 
 const ADMIN_TOKEN = `adm_${randomUUID()}`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -229,7 +229,7 @@ function callFor(op: Op, t: Records, overrides: Record<string, string> = {}): Ca
 }
 
 describe.each(storesUnderTest())('tenant isolation on $name, tested as an attacker would', (store) => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox({ store, adminToken: ADMIN_TOKEN });
   let admin: SandboxClient;
   let receiver: Server;
   let receiverUrl: string;
@@ -430,14 +430,12 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
     receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    sandbox = await startSandbox({ ...(await store.options()), adminToken: ADMIN_TOKEN });
     admin = createSandboxClient({ baseUrl: sandbox.url, adminToken: ADMIN_TOKEN });
     a = await populate('A', '7');
     b = await populate('B', '8');
   }, 60_000);
 
   afterAll(async () => {
-    await sandbox?.close();
     if (receiver) await new Promise((resolve) => receiver.close(resolve));
   });
 

@@ -1,16 +1,12 @@
 // On PGlite the sandbox keeps a read's answer until the next write: the same call answers the same, a write
 // shows at once, and the answer kept for one tenant is never given to another at the same URL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBusinessClient, orThrow } from '../client/index.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { startSandbox, type Sandbox } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { createBusinessClient, orThrow } from '../../client/index.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
 describe('answers of reads kept until the next write (PGlite)', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ memory: true });
-  });
-  afterAll(() => sandbox?.close());
+  const sandbox = useSandbox();
 
   async function tenant(name: string) {
     const control = createSandboxClient({ baseUrl: sandbox.url });

@@ -1,18 +1,14 @@
 // Two sandboxes in one process share nothing that belongs to one of them: a token one of them issued and
 // verified is refused by the other, and each keeps its own caches (a documented use of startSandbox).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orThrow } from '../client/index.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { REFUSALS } from './core/refusals.js';
-import { type Sandbox, startSandbox } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { orThrow } from '../../client/index.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { REFUSALS } from './refusals.js';
+import type { Sandbox } from '../server.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
-let first: Sandbox;
-let second: Sandbox;
-
-beforeAll(async () => {
-  [first, second] = await Promise.all([startSandbox({ memory: true }), startSandbox({ memory: true })]);
-}, 30_000);
-afterAll(() => Promise.all([first?.close(), second?.close()]));
+const first = useSandbox();
+const second = useSandbox();
 
 async function businessToken(sandbox: Sandbox): Promise<string> {
   const tenant = await orThrow(createSandboxClient({ baseUrl: sandbox.url }).createTenant({ body: { name: 'One' } }));

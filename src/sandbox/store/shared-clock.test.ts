@@ -1,25 +1,16 @@
 // Sandbox time is one time for every instance on a shared PostgreSQL database: `advanceClock` sent to one
 // instance moves the others too, and the delivery queue they share keeps its promise of one call per event.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createV1Client, orThrow } from '../client/index.js';
-import { startEventReceiver } from '../testing/event-receiver.js';
-import { createDatabase } from '../testing/stores.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { startSandbox, type Sandbox } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { createV1Client, orThrow } from '../../client/index.js';
+import { startEventReceiver } from '../../testing/event-receiver.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { storeNamed, useSandbox } from '../../testing/sandbox-fixture.js';
 
-const adminUrl = inject('postgresUrl');
+const postgres = storeNamed('PostgreSQL');
 
-describe.skipIf(!adminUrl)('two sandbox instances on one PostgreSQL database share one clock', () => {
-  let a: Sandbox;
-  let b: Sandbox;
-  beforeAll(async () => {
-    const databaseUrl = await createDatabase(adminUrl!);
-    a = await startSandbox({ databaseUrl });
-    b = await startSandbox({ databaseUrl });
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-  }, 30_000);
+describe.skipIf(!postgres)('two sandbox instances on one PostgreSQL database share one clock', () => {
+  const a = useSandbox({ store: postgres });
+  const b = useSandbox({ shareWith: a });
 
   it('advanceClock on one instance moves the other, and a slow endpoint still gets each event once', async () => {
     // A healthy endpoint that takes a while to answer: long enough for another instance to claim the call again

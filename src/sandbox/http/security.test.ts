@@ -5,36 +5,31 @@
 // are made from the sandbox's own address, never from a request's Host; and every answer carries nosniff and a
 // Content-Security-Policy fit for it.
 import { createHash, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orThrow } from '../client/core/client.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { v1Operations } from '../client/generated/v1-meta.js';
-import { readBundleFile } from './contract/document.js';
-import { listOperations } from './contract/lookup.js';
-import { rawExchange, type RawAnswer } from '../testing/raw-http.js';
-import { launchSandbox } from '../testing/sandbox-process.js';
-import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
-import { SANDBOX_FAMILIES, startSandbox, type Sandbox } from './server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { orThrow } from '../../client/core/client.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { v1Operations } from '../../client/generated/v1-meta.js';
+import { readBundleFile } from '../contract/document.js';
+import { listOperations } from '../contract/lookup.js';
+import { rawExchange, type RawAnswer } from '../../testing/raw-http.js';
+import { launchSandbox } from '../../testing/sandbox-process.js';
+import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
+import { SANDBOX_FAMILIES, type Sandbox } from '../server.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
 /** The origin of the docs site a test trusts, and one it does not (a page on another local port). */
 const TRUSTED = 'http://127.0.0.1:5999';
 const HOSTILE = 'http://localhost:8000';
 const PUBLIC_URL = 'https://sandbox.team.example';
 
-let plain: Sandbox;
-let behindProxy: Sandbox;
-let published: Sandbox;
+const plain = useSandbox({ allowedOrigins: [TRUSTED] });
+const behindProxy = useSandbox({ allowedHosts: ['proxy.test'] });
+const published = useSandbox({ publicUrl: PUBLIC_URL });
 let port: string;
 
-beforeAll(async () => {
-  [plain, behindProxy, published] = await Promise.all([
-    startSandbox({ memory: true, allowedOrigins: [TRUSTED] }),
-    startSandbox({ memory: true, allowedHosts: ['proxy.test'] }),
-    startSandbox({ memory: true, publicUrl: PUBLIC_URL }),
-  ]);
+beforeAll(() => {
   port = new URL(plain.url).port;
-}, 60_000);
-afterAll(() => Promise.all([plain, behindProxy, published].map((s) => s?.close())));
+});
 
 const json = (answer: RawAnswer) =>
   JSON.parse(answer.body) as { error?: string; message?: string } & Record<string, any>;

@@ -1,17 +1,11 @@
 // Pages of a trusted origin (the documentation site's console) may call the sandbox from a browser: their
 // preflight is answered and their answers carry the CORS headers; any other origin gets none, so a browser
 // keeps that page from reading the sandbox's answers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
 const SITE = 'http://127.0.0.1:9';
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true, allowedOrigins: [SITE] });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ allowedOrigins: [SITE] });
 
 describe("the site's origin", () => {
   it('gets its preflight answered with the method and headers it asked for', async () => {

@@ -1,13 +1,9 @@
 // The README's first example runs as written against the sandbox that `npm start` serves.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runReadmeBlock } from '../testing/readme-block.js';
-import { startSandbox, type Sandbox } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { runReadmeBlock } from '../../testing/readme-block.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox();
 
 describe('README', () => {
   it('first example: reads by operationId and by path, and a refused payout as an ApiError', async () => {

@@ -2,20 +2,18 @@
 // JWT`), and the typed clients renew them from the `exp` claim against the sandbox. The sandbox runs
 // in this process, so faking Date moves the client's clock and the sandbox's together.
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createBusinessClient, createV1Client, orThrow } from '../client/index.js';
-import { sandboxToken } from '../testing/sandbox-users.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { startSandbox, type Sandbox } from './server.js';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createBusinessClient, createV1Client, orThrow } from '../../client/index.js';
+import { sandboxToken } from '../../testing/sandbox-users.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let tenant: Awaited<ReturnType<ReturnType<typeof createSandboxClient>['createTenant']>>['data'] & {};
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
   tenant = await orThrow(createSandboxClient({ baseUrl: sandbox.url }).createTenant({ body: { name: 'Tokens' } }));
-}, 30_000);
-afterAll(() => sandbox?.close());
+});
 afterEach(() => vi.useRealTimers());
 
 const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;

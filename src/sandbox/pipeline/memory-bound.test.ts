@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { orThrow } from '../client/core/client.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { launchSandbox, type SandboxProcess } from '../testing/sandbox-process.js';
-import { sandboxToken } from '../testing/sandbox-users.js';
+import { orThrow } from '../../client/core/client.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
+import { sandboxToken } from '../../testing/sandbox-users.js';
 
 /** How far the process's resident memory may grow past its size after the first answer (MiB). */
 const MEMORY_BOUND_MIB = 256;

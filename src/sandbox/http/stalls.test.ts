@@ -6,12 +6,12 @@
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orThrow } from '../client/core/client.js';
-import { businessOperations } from '../client/generated/business-meta.js';
-import { launchSandbox, type SandboxProcess } from '../testing/sandbox-process.js';
-import { rawRequest } from '../testing/raw-http.js';
-import { sandboxToken } from '../testing/sandbox-users.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
+import { orThrow } from '../../client/core/client.js';
+import { businessOperations } from '../../client/generated/business-meta.js';
+import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
+import { rawRequest } from '../../testing/raw-http.js';
+import { sandboxToken } from '../../testing/sandbox-users.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
 
 const OPEN_FILES = 1024;
 let sandbox: SandboxProcess;

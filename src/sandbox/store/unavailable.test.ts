@@ -4,27 +4,33 @@
 // where Debian's `postgresql` is not installed (under CI that is a failure, as for the other PostgreSQL suites).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orThrow } from '../client/core/client.js';
-import { readBundleFile } from './contract/document.js';
-import { bodyExamples, listOperations } from './contract/lookup.js';
-import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../testing/postgres.js';
-import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
-import { until } from '../testing/until.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { SANDBOX_FAMILIES, startSandbox, type Sandbox } from './server.js';
+import { orThrow } from '../../client/core/client.js';
+import { readBundleFile } from '../contract/document.js';
+import { bodyExamples, listOperations } from '../contract/lookup.js';
+import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../../testing/postgres.js';
+import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
+import { until } from '../../testing/until.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { SANDBOX_FAMILIES } from '../server.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
 const why = postgresUnavailable();
 if (why && process.env.CI) throw new Error(`The database-outage test needs PostgreSQL under CI, but ${why}.`);
 
 describe.skipIf(!!why)('a database that is down or restarting', () => {
   let cluster: PostgresCluster;
-  let sandbox: Sandbox;
   let records: Record<string, string>;
   let tokens: Record<string, string>;
 
+  // A cluster of its own, which the test stops and starts again; stopped after the sandbox (hooks run in reverse).
   beforeAll(async () => {
     cluster = await startPostgres();
-    sandbox = await startSandbox({ databaseUrl: await createDatabase(cluster.url, 'outage') });
+  }, 60_000);
+  afterAll(() => cluster?.stop());
+  const sandbox = useSandbox({
+    store: { name: 'PostgreSQL', options: async () => ({ databaseUrl: await createDatabase(cluster.url, 'outage') }) },
+  });
+  beforeAll(async () => {
     const tenant = await orThrow(
       createSandboxClient({ baseUrl: sandbox.url }).createTenant({ body: { name: 'Outage' } }),
     );
@@ -40,10 +46,6 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
       'x-integration-register': tenant.integrationRegister,
     };
   }, 60_000);
-  afterAll(async () => {
-    await sandbox?.close();
-    cluster?.stop();
-  });
 
   it('every operation answers 503 with Retry-After while it is stopped, and the sandbox recovers by itself when it is back', async () => {
     const before = await fetch(`${sandbox.url}/api/b2b2b/${records.clientId}/users`, {

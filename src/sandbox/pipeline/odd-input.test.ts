@@ -5,16 +5,17 @@
 // with no Content-Type, and a body sent to an operation that takes none. Then the cases the issue names one by
 // one: a non-UUID user_id, a date in year 0, a balance funded past Number.MAX_VALUE, another client's clientId.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orThrow } from '../client/core/client.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { rawRequest } from '../testing/raw-http.js';
-import { registerExampleUser, sandboxToken } from '../testing/sandbox-users.js';
-import { readBundleFile } from './contract/document.js';
-import { bodyExamples, listOperations, type OperationEntry } from './contract/lookup.js';
-import { REFUSALS } from './core/refusals.js';
-import { MAX_BODY_BYTES } from './pipeline/request-body.js';
-import { SANDBOX_FAMILIES, type Sandbox, startSandbox } from './server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { orThrow } from '../../client/core/client.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { rawRequest } from '../../testing/raw-http.js';
+import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
+import { readBundleFile } from '../contract/document.js';
+import { bodyExamples, listOperations, type OperationEntry } from '../contract/lookup.js';
+import { REFUSALS } from '../core/refusals.js';
+import { MAX_BODY_BYTES } from './request-body.js';
+import { SANDBOX_FAMILIES } from '../server.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
 const families = SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
 // resetSandbox last: it removes the tenant the other calls use.
@@ -22,12 +23,11 @@ const operations = families
   .flatMap(({ family, doc }) => listOperations(doc).map((entry) => ({ family, doc, entry })))
   .sort((a, b) => Number(a.entry.operationId === 'resetSandbox') - Number(b.entry.operationId === 'resetSandbox'));
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let records: Record<string, string>;
 let tokens: Record<'business' | 'v1', string>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
   const control = createSandboxClient({ baseUrl: sandbox.url });
   const tenant = await orThrow(control.createTenant({ body: { name: 'Odd input' } }));
   const userId = await registerExampleUser(sandbox.url, tenant);
@@ -43,7 +43,6 @@ beforeAll(async () => {
     'x-integration-register': tenant.integrationRegister,
   };
 }, 60_000);
-afterAll(() => sandbox?.close());
 
 interface Sent {
   name: string;

@@ -1,28 +1,18 @@
 // The same sandbox on PostgreSQL (the run's throwaway cluster, scripts/test-setup/postgres.ts): what only a
 // server shows: connections ended under the sandbox, concurrent debits, and two instances sharing one queue.
-import { fundedExampleUser } from '../testing/sandbox-users.js';
-import { createDatabase } from '../testing/stores.js';
+import { fundedExampleUser } from '../../testing/sandbox-users.js';
 import { createServer as createHttpServer } from 'node:http';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createV1Client, orThrow } from '../client/index.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { startSandbox, type Sandbox } from './server.js';
+import { describe, expect, inject, it } from 'vitest';
+import { createV1Client, orThrow } from '../../client/index.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { sandboxInTest, storeNamed, useSandbox } from '../../testing/sandbox-fixture.js';
 
+const postgres = storeNamed('PostgreSQL');
 const adminUrl = inject('postgresUrl');
 
-describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
-  let sandbox: Sandbox;
-  let databaseUrl: string;
-
-  beforeAll(async () => {
-    databaseUrl = await createDatabase(adminUrl!);
-    sandbox = await startSandbox({ databaseUrl });
-  }, 60_000);
-
-  afterAll(async () => {
-    await sandbox?.close();
-  }, 30_000);
+describe.skipIf(!postgres)('the sandbox on PostgreSQL', () => {
+  const sandbox = useSandbox({ store: postgres });
 
   async function terminateOtherBackends(): Promise<void> {
     const client = new pg.Client({ connectionString: adminUrl! });
@@ -30,7 +20,7 @@ describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
     try {
       await client.query(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = $1",
-        [new URL(databaseUrl).pathname.slice(1)],
+        [new URL(sandbox.databaseUrl!).pathname.slice(1)],
       );
     } finally {
       await client.end();
@@ -88,7 +78,7 @@ describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
         });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
-    const other = await startSandbox({ databaseUrl });
+    const other = await sandboxInTest({ shareWith: sandbox });
     try {
       const control = createSandboxClient({ baseUrl: sandbox.url });
       const tenant = await orThrow(control.createTenant({ body: {} }));
@@ -117,7 +107,6 @@ describe.skipIf(!adminUrl)('the sandbox on PostgreSQL', () => {
         Array.from({ length: 60 }, () => ['delivered', 1]),
       );
     } finally {
-      await other.close();
       receiver.close();
     }
   }, 60_000);
