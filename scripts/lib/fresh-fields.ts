@@ -22,7 +22,7 @@ export function freshFields(docs: { family: string; doc: OpenApiDocument }[]): F
       const own: FreshField[] = [];
       for (const [name, node] of Object.entries((schema?.properties ?? {}) as Record<string, unknown>)) {
         const property = effectiveSchema(doc, node);
-        if (!/\bunique\b/i.test(String(property.description ?? '')) && !taken.includes(name)) continue;
+        if (!/\bmust be unique\b/i.test(String(property.description ?? '')) && !taken.includes(name)) continue;
         own.push({
           pointer: `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
           ...(typeof property.format === 'string' ? { format: property.format } : {}),

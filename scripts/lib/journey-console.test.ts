@@ -1,13 +1,13 @@
 // The journey console's runner (src/console/journey/run.ts, with the console's transport: the `ramp-api` client
 // and the answer check) runs every journey of openapi/workflows/ to its end against a sandbox, each with a fresh
 // tenant and the inputs the console gives it, as the journey's page configures the console.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSandboxClient } from '../../src/client/sandbox/index.js';
 import { freshen } from '../../src/console/fresh.js';
 import { startRun } from '../../src/console/journey/run.js';
 import { journeyTransport } from '../../src/console/journey/transport.js';
 import { routesOf } from '../../src/console/panel.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../../src/testing/sandbox-fixture.js';
 import { allApiFamilies, readBundle } from './apis.js';
 import { freshFields } from './fresh-fields.js';
 import { readDocJourneys } from './journey-docs.js';
@@ -19,16 +19,8 @@ const journeys = readDocJourneys(apis);
 const fresh = freshFields(families);
 // One set of routes per family for every run, as one page keeps them: each schema is compiled once.
 const routesByFamily = Object.fromEntries(families.map(({ family, doc }) => [family, routesOf(family, doc)]));
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-
 describe.concurrent('the journey console against a sandbox', () => {
+  const sandbox = useSandbox();
   for (const journey of journeys) {
     it(`${journey.slug}: runs to its end, every answer checked`, async () => {
       const config = journeyConfig(journey, families, fresh);

@@ -2,7 +2,7 @@
 // console sends (../send.ts), the step's token given to the client as it is; the answer checked as the operation
 // console checks it (../model.ts: status documented, body against the schema).
 import type { OperationEntry } from '../../sandbox/contract/lookup.js';
-import type { Route } from '../../sandbox/contract/routes.js';
+import type { Route } from '../../sandbox/contract/router.js';
 import { checkAnswer } from '../model.js';
 import type { ClientInfo } from '../samples.js';
 import { type Auth, type Exchange, send } from '../send.js';
@@ -10,7 +10,7 @@ import type { PreparedCall, StepAnswer } from './run.js';
 
 export interface FamilyRoutes {
   client: ClientInfo;
-  routes: Route[];
+  routes: readonly Route[];
 }
 
 /** The answer of one step, with the exchange as it went over the wire (for the reader to open). */
