@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Marked } from 'marked';
 import type { FreshFields } from '../../src/console/fresh.js';
-import type { JourneyConfig } from '../../src/console/journey/index.js';
+import type { JourneyConfig } from '../../src/console/journey/config.js';
 import { allSteps, type Library, stepReferences } from '../../src/console/journey/workflow.js';
 import type { OpenApiDocument } from './apis.js';
 import { CONSOLE_DIR, consoleClient, TARGETS_FILE } from './console-build.js';

@@ -4,27 +4,7 @@
 // bundles of the APIs the journey calls and the local targets are loaded then.
 import { render } from 'preact';
 import { useState } from 'preact/hooks';
-import type { ClientInfo } from '../samples.js';
-import type { FreshFields } from '../fresh.js';
-import type { Library } from './workflow.js';
-
-/** What the site's build tells the journey console (scripts/lib/journey-pages.ts). */
-export interface JourneyConfig {
-  workflowId: string;
-  title: string;
-  /** The Arazzo files the journey reads, and the file of its workflow. */
-  library: Library;
-  file: string;
-  /** Each family the journey calls: its bundle (relative to the page) and its client. */
-  families: Record<string, { bundle: string; client: ClientInfo }>;
-  /** The local targets' file `npm start` writes, relative to the page. */
-  targets: string;
-  fresh: FreshFields;
-  /** The workflow inputs a sandbox tenant gives, by input name: the field of createTenant's answer. */
-  tenantInputs: Record<string, string>;
-  /** The workflow inputs made from the sandbox's address: by input name, the path that follows it. */
-  sandboxInputs: Record<string, string>;
-}
+import type { JourneyConfig } from './config.js';
 
 type Panel = typeof import('./panel.js');
 

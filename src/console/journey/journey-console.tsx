@@ -7,7 +7,7 @@ import type { Targets } from '../console.js';
 import { freshen } from '../fresh.js';
 import { makeTenant, type Tenant } from '../tenant.js';
 import { Deliveries } from './deliveries.js';
-import type { JourneyConfig } from './index.js';
+import type { JourneyConfig } from './config.js';
 import { type PreparedCall, type Run, type StepRecord, startRun } from './run.js';
 import { NextStep, StepList } from './steps.js';
 import { type FamilyRoutes, journeyTransport, type SentStep } from './transport.js';

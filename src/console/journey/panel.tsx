@@ -3,7 +3,7 @@
 import type { OpenApiDocument } from '../../sandbox/contract/document.js';
 import type { Targets } from '../console.js';
 import { routesOf } from '../panel.js';
-import type { JourneyConfig } from './index.js';
+import type { JourneyConfig } from './config.js';
 import type { FamilyRoutes } from './transport.js';
 
 export { JourneyConsole } from './journey-console.js';
