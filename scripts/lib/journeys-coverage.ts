@@ -84,7 +84,7 @@ export function coverage(list = journeys(), triggers = readTriggers()): Coverage
   for (const [resource, machine] of Object.entries(machines))
     for (const t of machine) states.set(`${resource}|${t.to}`, states.get(`${resource}|${t.to}`) ?? []);
   const triggerReaches = new Map<string, Reach[]>(triggers.map((t) => [t.name, []]));
-  const emitted = new Set(Object.values(machines).flatMap((m) => m.flatMap((t) => t.events)));
+  const emitted = new Set<string>(Object.values(machines).flatMap((m) => m.flatMap((t) => t.events)));
 
   const add = (into: Reach[] | undefined, reach: Reach) => {
     if (into && !into.some((r) => r.workflow === reach.workflow && r.step === reach.step && r.via === reach.via))

@@ -8,7 +8,7 @@ export const KYC_FAILED = "sandbox-kyc-failed";
 export const BANK_ACCOUNT_REJECTED = "sandbox-rejected";
 /** createPayout: the value of `paymentMethod`. The bank rejects the payout (`REJECTED`, event `fiat.payout.rejected`, the balance refunded), as `rejectPayout` does. */
 export const PAYOUT_REJECTED = "SANDBOX_REJECTED";
-/** createOnRamp: cents an amount in `amount` ends with. The deposit fails at the bank (`REJECTED`, events `fiat.payin.rejected` and `operation.status_updated`), as `rejectOnRamp` does. */
+/** createOnRamp: cents an amount in `amount` ends with. The deposit fails at the bank (`REJECTED`, events `fiat.payin.rejected` and `operation.status_updated`), as `rejectOnRamp` does; an `INVERSE` on-ramp, which waits for no deposit, is not affected. */
 export const PAYIN_REJECTED = 0.13;
 /** createWalletTransfer: cents an amount in `amount` ends with. The wallet transfer is cancelled (`cancelled`, event `operation.transfer.status_updated`, the origin refunded), as `cancelWalletTransfer` does. */
 export const TRANSFER_CANCELLED = 0.13;
@@ -69,7 +69,7 @@ export const sandboxTriggers = [
   },
   {
     "name": "PAYIN_REJECTED",
-    "outcome": "The deposit fails at the bank (`REJECTED`, events `fiat.payin.rejected` and `operation.status_updated`), as `rejectOnRamp` does.",
+    "outcome": "The deposit fails at the bank (`REJECTED`, events `fiat.payin.rejected` and `operation.status_updated`), as `rejectOnRamp` does; an `INVERSE` on-ramp, which waits for no deposit, is not affected.",
     "operationId": "createOnRamp",
     "in": "body",
     "field": "amount",

@@ -1,9 +1,8 @@
-// The router: the one place where a request's method and target are matched to an operation and its path
+// The router: the one place where a request's method and path are matched to an operation and its path
 // parameters. Every operation of dist/openapi/{business,v1,sandbox}.json gets a route, with the checks of its
 // requests and answers against the description; no route list is kept by hand. It runs without Node: the
 // sandbox's router checks with the validators the build compiled (./reference.ts's `precompiledValidator`), the
 // documentation site's console with Ajv compiling in the browser.
-import { refusals } from '../core/refusals.js';
 import type { SchemaValidator } from './ajv-setup.js';
 import type { OpenApiDocument } from './document.js';
 import { listOperations, requestSchema, resolveRef, type JsonObject, type OperationEntry } from './lookup.js';
@@ -196,37 +195,10 @@ function buildRoutes(
   return routes.sort((a, b) => b.literals - a.literals);
 }
 
-/** The path and query of a request: what the router and the request check read. */
+/** The path and query of a request (parsed by ../http/target.ts): what the router and the request check read. */
 export interface Target {
   pathname: string;
   searchParams: URLSearchParams;
-}
-
-/**
- * A plain origin-form target: `/`, then unreserved characters and `/`, then an optional query. Each part is one
- * character class under one quantifier, so a test takes time linear in the target, whatever it holds (a
- * nested quantifier here once took minutes on `/` and 40 letters and a `!`).
- */
-const PLAIN_PATH = /^\/[A-Za-z0-9_~./-]*$/;
-/** A dot segment or an empty segment: the URL parser, not a plain split, decides what such a path means. */
-const ODD_SEGMENT = /\/\/|\/\.\.?(?:\/|$)/;
-
-/**
- * The path and query of a request target. A plain one, as every client sends, is split as it is (parsing a
- * URL was 7% of the sandbox's time on a read); anything else (percent-escapes, dot segments, `//`) goes
- * through the URL parser, which normalizes it; one it cannot parse is refused.
- */
-export function requestTarget(target: string): Target {
-  const query = target.indexOf('?');
-  const path = query < 0 ? target : target.slice(0, query);
-  if (PLAIN_PATH.test(path) && !ODD_SEGMENT.test(path) && (query < 0 || !target.includes('#', query))) {
-    return { pathname: path, searchParams: new URLSearchParams(query < 0 ? '' : target.slice(query + 1)) };
-  }
-  try {
-    return new URL(target, 'http://sandbox.invalid');
-  } catch {
-    throw refusals.malformedTarget();
-  }
 }
 
 /** A route and the path parameters the path gave it. */
@@ -235,11 +207,17 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
+/** No route: no operation has the path, or none has it with the method. */
+export interface RouteMiss {
+  route?: undefined;
+  missing: 'path' | 'method';
+}
+
 export interface Router {
   /** Every route, most literal segments first. */
   readonly routes: readonly Route[];
-  /** The route `method` (lower case) and `pathname` name, with its path parameters; 404 for no path, 405 for another method. */
-  match(method: string, pathname: string): RouteMatch;
+  /** The route `method` (lower case) and `pathname` name, with its path parameters, or what is missing. */
+  match(method: string, pathname: string): RouteMatch | RouteMiss;
 }
 
 /** The router of `bundles`; `validatorFor` makes a family's validator when one of its routes first checks something. */
@@ -260,7 +238,7 @@ export function createRouter(
         pathMatched = true;
         if (route.entry.method === method) return { route, params };
       }
-      throw pathMatched ? refusals.methodNotAllowed(method, pathname) : refusals.noOperation(method, pathname);
+      return { missing: pathMatched ? 'method' : 'path' };
     },
   };
 }

@@ -4,12 +4,12 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { OpenApiDocument } from '../contract/document.js';
 import { readReferencePage } from '../contract/reference.js';
-import { requestTarget } from '../contract/router.js';
 import { Refusal, refusalBody, refusals } from '../core/refusals.js';
 import { answerOperation, type Pipeline } from '../pipeline/index.js';
 import { unbuiltDocsPage } from './docs-page.js';
 import type { Guard } from './guards.js';
 import { createPageServer } from './page-server.js';
+import { requestTarget } from './target.js';
 import { COMMON_HEADERS, createDocumentPolicies, JSON_POLICY } from './policies.js';
 
 function send(

@@ -47,7 +47,12 @@ export async function answerOperation(
   target: Target,
   req: IncomingMessage,
 ): Promise<Sent> {
-  const { route, params } = pipeline.router.match(method, target.pathname);
+  const found = pipeline.router.match(method, target.pathname);
+  if (!found.route)
+    throw found.missing === 'method'
+      ? refusals.methodNotAllowed(method, target.pathname)
+      : refusals.noOperation(method, target.pathname);
+  const { route, params } = found;
   const result = await runStages(pipeline, route, params, target, req);
   // A kept read's answer was checked and serialized when it was first sent: it is sent again as it was.
   if (result.sent) return { status: result.sent.status, body: undefined, text: result.sent.text };

@@ -103,7 +103,7 @@ export const handlers: Handlers = {
       [b.clientId, userId],
     );
     if (!known.length) refuse(refusals.notFound('No such client, or the user is not one of its users.'));
-    const { row } = await createRecord(ctx, bankAccounts, 'createBankAccount', async (to) => {
+    const { row } = await createRecord(ctx, bankAccounts, ctx.operationId, async (to) => {
       const rows = await ctx.sql.query<AccountRow>(
         `insert into bank_accounts (id, tenant_id, user_id, status, holder_name, nickname, account_number, account_type, bank_name, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
@@ -128,6 +128,6 @@ export const handlers: Handlers = {
     return { status: 201, body: controlView(row) };
   },
 
-  acceptBankAccount: (ctx) => review(ctx, ctx.path.accountId, 'acceptBankAccount'),
-  rejectBankAccount: (ctx) => review(ctx, ctx.path.accountId, 'rejectBankAccount'),
+  acceptBankAccount: (ctx) => review(ctx, ctx.path.accountId, ctx.operationId),
+  rejectBankAccount: (ctx) => review(ctx, ctx.path.accountId, ctx.operationId),
 };

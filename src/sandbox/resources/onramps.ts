@@ -177,7 +177,7 @@ export const handlers: Handlers = {
     const made = await createRecord(
       ctx,
       onRamps,
-      'createOnRamp',
+      ctx.operationId,
       async (to) => {
         const [row] = await ctx.sql.query<OnRampRow>(
           `insert into on_ramps (id, tenant_id, user_id, status, amount_destination, symbol_destination, record, created_at)
@@ -224,8 +224,8 @@ export const handlers: Handlers = {
     return { status: 201, body: { operation, tierEscalation: null, depositInfo } };
   },
 
-  payOnRamp: async (ctx) => ({ status: 200, body: await settle(ctx, ctx.path.operationId!, 'payOnRamp') }),
-  rejectOnRamp: async (ctx) => ({ status: 200, body: await settle(ctx, ctx.path.operationId!, 'rejectOnRamp') }),
+  payOnRamp: async (ctx) => ({ status: 200, body: await settle(ctx, ctx.path.operationId!, ctx.operationId) }),
+  rejectOnRamp: async (ctx) => ({ status: 200, body: await settle(ctx, ctx.path.operationId!, ctx.operationId) }),
 
   getCheckout: async (ctx) => {
     const c = await checkoutOf(ctx);

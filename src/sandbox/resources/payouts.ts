@@ -64,7 +64,7 @@ export const handlers: Handlers = {
       refuse(refusals.destinationNotApproved('The destination must be an accepted bank account of this user.'));
     if (!(await debit(ctx.sql, tenant.id, userId, currency, amount)))
       refuse(refusals.insufficientFunds(`The user's ${currency} balance does not cover the amount.`));
-    const { row } = await createRecord(ctx, payouts, 'createPayout', async (to) => {
+    const { row } = await createRecord(ctx, payouts, ctx.operationId, async (to) => {
       const rows = await ctx.sql.query<PayoutRow>(
         `insert into payouts (id, tenant_id, user_id, account_id, amount, currency, payment_method, status, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
@@ -88,7 +88,7 @@ export const handlers: Handlers = {
   },
 
   completePayout: async (ctx) => {
-    const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, 'completePayout');
+    const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, ctx.operationId);
     return { status: 200, body: { id: row.id, status: transition.to } };
   },
   rejectPayout: async (ctx) => ({ status: 200, body: await rejectPayout(ctx, ctx.path.payoutId) }),

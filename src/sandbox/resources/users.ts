@@ -230,7 +230,7 @@ export const handlers: Handlers = {
     }
     const now = ctx.clock.now();
     const record = registeredUser(id, ctx.body, now);
-    await createRecord(ctx, users, 'registerUser', async (to) => {
+    await createRecord(ctx, users, ctx.operationId, async (to) => {
       // One statement decides, so two registrations of one ID at once (on several instances too) get one 201.
       const inserted = await ctx.sql.query<UserRow>(
         'insert into users (id, tenant_id, status, record, created_at) values ($1, $2, $3, $4, $5) on conflict (id) do nothing returning *',
@@ -259,8 +259,8 @@ export const handlers: Handlers = {
     return { status: 200, body: { users: rows.map(userView) } };
   },
 
-  approveUser: async (ctx) => ({ status: 200, body: await decideUser(ctx, ctx.path.userId, 'approveUser') }),
-  rejectUser: async (ctx) => ({ status: 200, body: await decideUser(ctx, ctx.path.userId, 'rejectUser') }),
+  approveUser: async (ctx) => ({ status: 200, body: await decideUser(ctx, ctx.path.userId, ctx.operationId) }),
+  rejectUser: async (ctx) => ({ status: 200, body: await decideUser(ctx, ctx.path.userId, ctx.operationId) }),
 
   fundUser: async (ctx) => {
     const owner =

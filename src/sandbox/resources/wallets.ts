@@ -257,7 +257,7 @@ export const handlers: Handlers = {
       [origin.id, amount],
     );
     if (!debited.length) refuse(refusals.insufficientFunds('The origin wallet does not hold the amount.'));
-    const { row } = await createRecord(ctx, walletTransfers, 'createWalletTransfer', async (to) => {
+    const { row } = await createRecord(ctx, walletTransfers, ctx.operationId, async (to) => {
       const rows = await ctx.sql.query<TransferRow>(
         `insert into wallet_transfers (id, tenant_id, user_id, origin_wallet, destination_wallet, destination_tenant, amount, token, status, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
@@ -329,6 +329,6 @@ export const handlers: Handlers = {
     };
   },
 
-  completeWalletTransfer: (ctx) => settleTransfer(ctx, ctx.path.transferId, 'completeWalletTransfer'),
-  cancelWalletTransfer: (ctx) => settleTransfer(ctx, ctx.path.transferId, 'cancelWalletTransfer'),
+  completeWalletTransfer: (ctx) => settleTransfer(ctx, ctx.path.transferId, ctx.operationId),
+  cancelWalletTransfer: (ctx) => settleTransfer(ctx, ctx.path.transferId, ctx.operationId),
 };

@@ -57,7 +57,7 @@ export const handlers: Handlers = {
           )
         : [];
     const hook = rows[0] ?? refuse(refusals.notFound(businessWebhooks.unknown));
-    const { row, transition } = await moveRecord(ctx, businessWebhooks, hook.id, 'deleteWebhook');
+    const { row, transition } = await moveRecord(ctx, businessWebhooks, hook.id, ctx.operationId);
     return { status: 200, body: webhookView({ ...row, status: transition.to === 'true' }) };
   },
 
@@ -67,7 +67,7 @@ export const handlers: Handlers = {
     if (refused) refuse(refusals.endpointNotAllowed(400, `The sandbox does not deliver there: ${refused}.`));
     if (!(await ctx.sql.query('select 1 from tenants where id = $1', [ctx.body.clientId])).length)
       refuse(refusals.notFound('No tenant has this client ID.'));
-    const { row } = await createRecord(ctx, businessWebhooks, 'createBusinessWebhook', async (to) => {
+    const { row } = await createRecord(ctx, businessWebhooks, ctx.operationId, async (to) => {
       const rows = await ctx.sql.query<WebhookRow>(
         'insert into business_webhooks (id, tenant_id, url, process, status, created_at) values ($1, $2, $3, $4, $5, $6) returning *',
         [randomUUID(), ctx.body.clientId, ctx.body.url, ctx.body.process, to === 'true', ctx.clock.now().toISOString()],

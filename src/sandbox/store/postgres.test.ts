@@ -3,19 +3,18 @@
 import { fundedExampleUser } from '../../testing/sandbox-users.js';
 import { createServer as createHttpServer } from 'node:http';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createV1Client, orThrow } from '../../client/index.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { sandboxInTest, storeNamed, useSandbox } from '../../testing/sandbox-fixture.js';
 
 const postgres = storeNamed('PostgreSQL');
-const adminUrl = inject('postgresUrl');
 
 describe.skipIf(!postgres)('the sandbox on PostgreSQL', () => {
   const sandbox = useSandbox({ store: postgres });
 
   async function terminateOtherBackends(): Promise<void> {
-    const client = new pg.Client({ connectionString: adminUrl! });
+    const client = new pg.Client({ connectionString: sandbox.databaseUrl! });
     await client.connect();
     try {
       await client.query(
