@@ -81,7 +81,10 @@ describe('the payout journey, run from its page', () => {
 
   it('a journey page has no serious or critical axe-core violation', async () => {
     const { page } = served;
-    await openJourney('payoutCompleted');
+    const title = await openJourney('payoutCompleted');
+    // The sequence diagram, by its accessible name (its SVG title), with its text alternative.
+    const diagram = page.getByRole('img', { name: `Sequence of ${title}` });
+    await diagram.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(reports, 'journey-page.png') });
     await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
     const violations = await page.evaluate(async () => {

@@ -25,6 +25,7 @@ export interface SiteFamily {
 
 const markdown = new Marked({ gfm: true });
 const prose = (text: string | undefined) => (text ? markdown.parse(text.trim(), { async: false }) : '');
+const inline = (text: string) => markdown.parseInline(text.trim(), { async: false });
 const code = (value: unknown) => `<code>${esc(typeof value === 'string' ? value : JSON.stringify(value))}</code>`;
 
 function entryOf(families: SiteFamily[], family: string, operationId: string) {
@@ -66,7 +67,7 @@ function inputsTable(journey: DocJourney, tenantInputs: Record<string, string>):
         : name in SANDBOX_INPUTS
           ? ` In the console: the local sandbox's address${SANDBOX_INPUTS[name] ? ` and <code>${esc(SANDBOX_INPUTS[name])}</code>` : ''}.`
           : '';
-    return `<tr><td><code>${esc(name)}</code></td><td>${esc(schema.type ?? '')}${schema.format ? ` (${esc(schema.format)})` : ''}</td><td>${inputs?.required?.includes(name) ? 'yes' : 'no'}</td><td>${schema.default === undefined ? '' : code(schema.default)}</td><td>${esc(schema.description ?? '')}${from}</td></tr>`;
+    return `<tr><td><code>${esc(name)}</code></td><td>${esc(schema.type ?? '')}${schema.format ? ` (${esc(schema.format)})` : ''}</td><td>${inputs?.required?.includes(name) ? 'yes' : 'no'}</td><td>${schema.default === undefined ? '' : code(schema.default)}</td><td>${inline(String(schema.description ?? ''))}${from}</td></tr>`;
   });
   if (!rows.length) return '<p>The workflow takes no inputs.</p>';
   return `<div class="table" tabindex="0" role="region" aria-label="Inputs"><table><thead><tr><th>Input</th><th>Type</th><th>Required</th><th>Default</th><th>What it is</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
