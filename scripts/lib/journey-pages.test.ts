@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { allApiFamilies, readBundle } from './apis.js';
 import { freshFields } from './fresh-fields.js';
-import { esc } from './guide-pages.js';
+import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
 import { journeysUsing, readDocJourneys } from './journey-docs.js';
 import { journeyConfig, journeyDiagram, renderJourneyPage, SANDBOX_INPUTS, tenantInputs } from './journey-pages.js';
 import { sandboxTenant } from './journeys.js';

@@ -2,7 +2,7 @@
 // caller and each API it calls as lifelines, one request arrow and one dashed answer arrow per call, in order.
 // Offline diagram tools do not fit a build without a browser: Mermaid renders only in a DOM (its CLI drives a
 // downloaded Chromium) and Graphviz draws graphs, not sequences; a linear sequence of calls needs little.
-import { esc } from './guide-pages.js';
+import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
 
 export interface DiagramCall {
   /** The participant called (an API's name). */
