@@ -1,5 +1,6 @@
 // The console's weight, measured on a fresh build: what every reference page loads and what opening the console
-// loads, as the README states them (gzip -9), so the stated figures stay true.
+// loads, as the README states them (gzip -9), and the same for a journey's page, as the contributing guide states
+// them, so the stated figures stay true.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +17,12 @@ describe("the references' console", () => {
     const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ');
     const stated = `adds ${kilobytes(weight.onEveryPage)} (gzip) to each reference page and ${kilobytes(weight.whenOpened)} when first opened`;
     expect(readme, 'update the README with the measured figures').toContain(stated);
-    // The point of the split: reading a reference costs little; the editor and the validators come on demand.
+    const guide = readFileSync(join(repoRoot, 'docs', 'guides', 'contributing.md'), 'utf8').replace(/\s+/g, ' ');
+    const journeys = `journey's page loads ${kilobytes(weight.journeyPage)} of it, and ${kilobytes(weight.journeyOpened)} when its console is opened`;
+    expect(guide, 'update the contributing guide with the measured figures').toContain(journeys);
+    // The point of the split: reading a reference or a journey costs little; the rest comes on demand.
     expect(weight.onEveryPage).toBeLessThan(12 * 1024);
+    expect(weight.journeyPage).toBeLessThan(12 * 1024);
   });
 
   it("is added at the end of a reference page, and names the page's API and its operations", () => {

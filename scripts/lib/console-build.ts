@@ -7,6 +7,7 @@ import { buildSync } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { FreshFields } from '../../src/console/fresh.js';
 import type { PageConfig } from '../../src/console/index.js';
 import type { OpenApiDocument } from './apis.js';
 import { repoRoot } from './apis.js';
@@ -24,6 +25,9 @@ export interface ConsoleWeight {
   onEveryPage: number;
   /** Gzipped bytes loaded when a reader first opens the console (the panel's chunks; the bundle comes on top). */
   whenOpened: number;
+  /** The same two for a journey's page and its journey console. */
+  journeyPage: number;
+  journeyOpened: number;
 }
 
 /** Builds the console into `<siteDir>/console/`; returns what it weighs, measured on the files written. */
@@ -31,7 +35,11 @@ export function buildConsole(siteDir: string): ConsoleWeight {
   const out = join(siteDir, CONSOLE_DIR);
   mkdirSync(out, { recursive: true });
   const { outputFiles, metafile } = buildSync({
-    entryPoints: { console: join(source, 'index.tsx'), 'console-style': join(source, 'console.css') },
+    entryPoints: {
+      console: join(source, 'index.tsx'),
+      journey: join(source, 'journey', 'index.tsx'),
+      'console-style': join(source, 'console.css'),
+    },
     outdir: out,
     write: false,
     bundle: true,
@@ -55,22 +63,32 @@ export function buildConsole(siteDir: string): ConsoleWeight {
     writeFileSync(file.path, file.contents);
     gzipped.set(relative(repoRoot, file.path), gzipSync(file.contents, { level: 9 }).byteLength);
   }
-  // What the page loads at once: the entry, what it imports statically (transitively), and the stylesheet.
-  const eager = new Set<string>();
-  const visit = (path: string) => {
-    if (eager.has(path)) return;
-    eager.add(path);
+  // What a page loads at once (its entry, what it imports statically, transitively, and the stylesheet), and what
+  // opening its console adds (the chunks its dynamic imports reach, without those already loaded).
+  const reach = (path: string, seen: Set<string>, kinds: string[]) => {
+    if (seen.has(path)) return;
+    seen.add(path);
     for (const imported of metafile.outputs[path]?.imports ?? [])
-      if (imported.kind === 'import-statement') visit(imported.path);
+      if (kinds.includes(imported.kind)) reach(imported.path, seen, kinds);
   };
-  for (const path of Object.keys(metafile.outputs)) if (/\/console(-style)?\.(js|css)$/.test(path)) visit(path);
-  let onEveryPage = 0;
-  let whenOpened = 0;
-  for (const [path, bytes] of gzipped) {
-    if (eager.has(path)) onEveryPage += bytes;
-    else if (path.endsWith('.js')) whenOpened += bytes;
-  }
-  return { onEveryPage, whenOpened };
+  const weigh = (entry: string) => {
+    const eager = new Set<string>();
+    for (const path of Object.keys(metafile.outputs))
+      if (path.endsWith(`/${entry}.js`) || path.endsWith('/console-style.css'))
+        reach(path, eager, ['import-statement']);
+    const all = new Set<string>();
+    for (const path of eager) reach(path, all, ['import-statement', 'dynamic-import']);
+    const sum = (paths: Iterable<string>) => [...paths].reduce((total, path) => total + (gzipped.get(path) ?? 0), 0);
+    return { page: sum(eager), opened: sum([...all].filter((path) => !eager.has(path) && path.endsWith('.js'))) };
+  };
+  const reference = weigh('console');
+  const journey = weigh('journey');
+  return {
+    onEveryPage: reference.page,
+    whenOpened: reference.opened,
+    journeyPage: journey.page,
+    journeyOpened: journey.opened,
+  };
 }
 
 /** The family's token operation (unsecured, its path ending in /token), which the client signs in with. */
@@ -101,15 +119,27 @@ export function controlLinks(controlDoc: OpenApiDocument, page: string): Record<
   return links;
 }
 
-export function consoleConfig(family: string, doc: OpenApiDocument, links?: Record<string, string>): PageConfig {
+/** The family's client as the console uses it: the samples' factory, and its token operation. */
+export function consoleClient(family: string, doc: OpenApiDocument) {
   const client = clientOf(family);
   const token = client.auth === 'credentials' ? tokenOperation(doc) : undefined;
+  return { ...client, ...(token ? { token } : {}) };
+}
+
+export function consoleConfig(
+  family: string,
+  doc: OpenApiDocument,
+  fresh: FreshFields = {},
+  links?: Record<string, string>,
+): PageConfig {
+  const operations = listOperations(doc).map((entry) => entry.operationId);
   return {
     family,
     bundle: `openapi/${family}.json`,
     targets: TARGETS_FILE,
-    client: { ...client, ...(token ? { token } : {}) },
-    operations: listOperations(doc).map((entry) => entry.operationId),
+    client: consoleClient(family, doc),
+    operations,
+    fresh: Object.fromEntries(Object.entries(fresh).filter(([operationId]) => operations.includes(operationId))),
     ...(links ? { controlLinks: links } : {}),
   };
 }

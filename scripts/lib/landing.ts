@@ -7,6 +7,7 @@ import { clientOf } from './samples.js';
 import type { Guide } from './guides.js';
 import { escapeHtml } from '../../src/sandbox/http/escape-html.js';
 import { searchBox } from './guide-pages.js';
+import { type DocJourney, journeyTitle } from './journey-docs.js';
 /** Inline `code` spans of the descriptions, escaped. */
 const prose = (text: unknown) =>
   escapeHtml(text)
@@ -150,10 +151,23 @@ function guidesSection(guides: Pick<Guide, 'slug' | 'title' | 'summary'>[]): str
 <ul class="guides">${items}</ul>${searchBox('guides/')}</section>`;
 }
 
+/** The journeys, each a link to its page with the calls it makes. */
+function journeysSection(journeys: DocJourney[]): string {
+  const items = journeys
+    .map(
+      (j) =>
+        `<li><a href="journeys/${escapeHtml(j.slug)}.html">${escapeHtml(journeyTitle(j))}</a>: ${j.calls.length} calls</li>`,
+    )
+    .join('\n');
+  return `<section id="journeys" aria-labelledby="journeys-heading"><h2 id="journeys-heading">Journeys</h2><p>The calls a team makes from nothing to an outcome, as Arazzo workflows: each page shows the sequence and the data between the steps, and runs it against the local sandbox. <a href="journeys/index.html">All journeys</a>.</p>
+<ul class="guides">${items}</ul></section>`;
+}
+
 export function renderLanding(
   inputs: LandingInput[],
   inferred: InferredItem[],
   guides: Pick<Guide, 'slug' | 'title' | 'summary'>[] = [],
+  journeys: DocJourney[] = [],
 ): string {
   const families = inputs
     .map(
@@ -188,9 +202,10 @@ ul.guides li{margin:4px 0}form.search{max-width:560px;margin:14px 0}form.search 
 </style></head>
 <body>
 <header><h1>ramp-api</h1><p>Stablecoin custody and COP ramps for Colombian businesses: ${apis}, their typed clients, mocks and contract tests.</p></header>
-<nav aria-label="Sections">${guides.length ? '<a href="#guides">Guides</a>' : ''}<a href="#families">APIs</a><a href="#addresses">Base addresses</a><a href="#auth">Authentication</a><a href="#events">Events</a><a href="#inferred">Inferred</a><a href="#codegen">Descriptions</a><a href="#mocks">Mocks and contract tests</a></nav>
+<nav aria-label="Sections">${guides.length ? '<a href="#guides">Guides</a>' : ''}${journeys.length ? '<a href="#journeys">Journeys</a>' : ''}<a href="#families">APIs</a><a href="#addresses">Base addresses</a><a href="#auth">Authentication</a><a href="#events">Events</a><a href="#inferred">Inferred</a><a href="#codegen">Descriptions</a><a href="#mocks">Mocks and contract tests</a></nav>
 <main>
 ${guides.length ? guidesSection(guides) : ''}
+${journeys.length ? journeysSection(journeys) : ''}
 <section id="families"><h2>The APIs</h2><div class="cards">${families}</div></section>
 <section id="addresses"><h2>Base addresses per environment</h2>${serversTable(inputs)}</section>
 <section id="auth"><h2>Clients, authentication and token lifetimes</h2>${inputs.map(authSection).join('\n')}

@@ -15,6 +15,9 @@ import { writeGuideSite } from './guide-pages.js';
 import { readGuides } from './guides.js';
 import { sampleForDocs } from './samples.js';
 import { listOperations } from './openapi-lookup.js';
+import { freshFields } from './fresh-fields.js';
+import { type DocJourney, journeysUsing, journeyTitle, readDocJourneys } from './journey-docs.js';
+import { writeJourneyPages } from './journey-pages.js';
 
 export const siteDir = join(repoRoot, 'site');
 /** Redoc's "API docs by Redocly" badge loads its logo from a CDN; the site inlines a text version instead. */
@@ -32,14 +35,35 @@ const redoclyVersion = () =>
 /** The marker a reference page carries of what it was built from, so an unchanged one is not built again. */
 const builtFrom = (hash: string) => `<meta name="ramp-api-reference" content="sha256:${hash}">`;
 
-/** What rendering one API's reference takes, or null when `output` was built from the same input already. */
-function referenceJob(family: string, doc: OpenApiDocument, output: string): RedoclyJob | null {
+/** The journeys that call an operation, as a sentence of its description in the site's reference. */
+function journeysSentence(journeys: DocJourney[], family: string, operationId: string): string {
+  const uses = journeysUsing(journeys, family, operationId);
+  if (!uses.length) return '';
+  const links = uses.map(
+    ({ journey, steps }) =>
+      `[${journeyTitle(journey)}](journeys/${journey.slug}.html) (step ${steps.map((s) => `\`${s}\``).join(', ')})`,
+  );
+  return `\n\n**Journeys that use it:** ${links.join('; ')}.`;
+}
+
+/**
+ * What rendering one API's reference takes, or null when `output` was built from the same input already. With
+ * `journeys` (the site's copy), each operation's description also names the journeys that call it.
+ */
+function referenceJob(
+  family: string,
+  doc: OpenApiDocument,
+  output: string,
+  journeys: DocJourney[] = [],
+): RedoclyJob | null {
   const withSamples = structuredClone(doc);
   for (const entry of listOperations(withSamples)) {
     // The label must equal the one listed under openapi.codeSamples in redocly.yaml, or Redoc hides the sample.
     entry.operation['x-codeSamples'] = [
       { lang: 'TypeScript', label: 'TypeScript (ramp-api)', source: sampleForDocs(family, doc, entry) },
     ];
+    const sentence = journeysSentence(journeys, family, entry.operationId);
+    if (sentence) entry.operation.description = `${entry.operation.description ?? ''}${sentence}`;
   }
   const text = JSON.stringify(withSamples);
   const marker = builtFrom(createHash('sha256').update(`${redoclyVersion()}\n${INLINE_LOGO}\n${text}`).digest('hex'));
@@ -78,8 +102,13 @@ function referenceJob(family: string, doc: OpenApiDocument, output: string): Red
  * offline, with a TypeScript sample per operation. Returns false, and leaves the file, when `output` was built
  * from the same input already.
  */
-export function writeReference(family: string, doc: OpenApiDocument, output: string): boolean {
-  const job = referenceJob(family, doc, output);
+export function writeReference(
+  family: string,
+  doc: OpenApiDocument,
+  output: string,
+  journeys: DocJourney[] = [],
+): boolean {
+  const job = referenceJob(family, doc, output, journeys);
   if (job) runRedoclyJob(job);
   return job !== null;
 }
@@ -118,14 +147,18 @@ export function buildSite(): { pages: string[] } {
   const inputs = apis.map((api) => ({ family: api.name, doc: readBundle(api), page: `${api.name}.html` }));
   const control = inputs.find((input) => input.family === SANDBOX_FAMILY);
   const links = control ? controlLinks(control.doc, control.page) : undefined;
+  const journeys = readDocJourneys(apis.map((api, index) => ({ api, doc: inputs[index]!.doc })));
+  const fresh = freshFields(inputs);
 
   for (const { family, doc, page } of inputs) {
-    // The sandbox's page is the one it serves itself: built (or kept) there, and copied.
-    if (family === SANDBOX_FAMILY) cpSync(writeSandboxReference(), join(siteDir, page));
-    else writeReference(family, doc, join(siteDir, page));
+    // The sandbox's page is the one it serves itself: built (or kept) there, and copied, unless the site's copy
+    // names journeys that use its operations.
+    const usedByJourneys = journeys.some((j) => j.calls.some((c) => c.family === family));
+    if (family === SANDBOX_FAMILY && !usedByJourneys) cpSync(writeSandboxReference(), join(siteDir, page));
+    else writeReference(family, doc, join(siteDir, page), journeys);
     // The site's copy gets the console; the page the sandbox serves at /sandbox/docs stays as Redoc made it.
     const built = join(siteDir, page);
-    writeFileSync(built, withConsole(readFileSync(built, 'utf8'), consoleConfig(family, doc, links)));
+    writeFileSync(built, withConsole(readFileSync(built, 'utf8'), consoleConfig(family, doc, fresh, links)));
     cpSync(join(distDir, `${family}.json`), join(siteDir, 'openapi', `${family}.json`));
     cpSync(join(distDir, `${family}.yaml`), join(siteDir, 'openapi', `${family}.yaml`));
   }
@@ -133,7 +166,18 @@ export function buildSite(): { pages: string[] } {
   const inferred = inputs.flatMap(({ family, doc }) => collectInferred(family, doc));
   const guides = readGuides();
   const references = inputs.map(({ doc, page }) => ({ title: `${doc.info.title} reference`, page }));
-  const guidePages = writeGuideSite(join(siteDir, 'guides'), guides, references);
-  writeFileSync(join(siteDir, 'index.html'), renderLanding(inputs, inferred, guides));
-  return { pages: ['index.html', ...inputs.map((i) => i.page), ...guidePages.map((page) => `guides/${page}`)] };
+  const journeyPages = writeJourneyPages(join(siteDir, 'journeys'), journeys, inputs, references, fresh);
+  const guidePages = writeGuideSite(join(siteDir, 'guides'), guides, [
+    ...references,
+    { title: 'Journeys', page: 'journeys/index.html' },
+  ]);
+  writeFileSync(join(siteDir, 'index.html'), renderLanding(inputs, inferred, guides, journeys));
+  return {
+    pages: [
+      'index.html',
+      ...inputs.map((i) => i.page),
+      ...guidePages.map((page) => `guides/${page}`),
+      ...journeyPages.map((page) => `journeys/${page}`),
+    ],
+  };
 }

@@ -5,6 +5,7 @@ import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import type { OperationEntry } from '../sandbox/contract/lookup.js';
 import type { Route } from '../sandbox/contract/router.js';
 import { BodyEditor } from './editor.js';
+import { type FreshField, freshenText } from './fresh.js';
 import {
   buildCall,
   checkAnswer,
@@ -41,6 +42,8 @@ export interface ConsoleProps {
   targets: Targets;
   /** The reference page's address of each control operation a refusal's next step names. */
   controlLinks?: Record<string, string>;
+  /** Body fields that must be unique: fresh in the first inputs and again after each send. */
+  fresh?: FreshField[];
   onClose(): void;
 }
 
@@ -60,7 +63,13 @@ const TARGET_KEY = 'ramp-console-target';
 const EXAMPLE_BASE_URL = 'https://api.example.co';
 const OTHER_KEY = 'ramp-console-other-url';
 
-export function Console({ family, doc, entry, route, client, targets, controlLinks, onClose }: ConsoleProps) {
+/** The operation's first inputs: the description's examples, its unique fields fresh, the tenant's values. */
+function startingInputs(doc: OpenApiDocument, entry: OperationEntry, fresh: FreshField[] | undefined, tenant?: Tenant) {
+  const inputs = initialInputs(doc, entry);
+  return withTenant({ ...inputs, bodyText: freshenText(inputs.bodyText, fresh) }, entry, tenant);
+}
+
+export function Console({ family, doc, entry, route, client, targets, fresh, controlLinks, onClose }: ConsoleProps) {
   const mock = targets.mocks?.[family];
   const [kind, setKind] = useState<TargetKind>(
     () =>
@@ -74,7 +83,7 @@ export function Console({ family, doc, entry, route, client, targets, controlLin
   const [typedCredentials, setTypedCredentials] = useState('{}');
   const [adminToken, setAdminToken] = useState('');
   const [preferCode, setPreferCode] = useState('');
-  const [inputs, setInputs] = useState<Inputs>(() => withTenant(initialInputs(doc, entry), entry, tenant));
+  const [inputs, setInputs] = useState<Inputs>(() => startingInputs(doc, entry, fresh, tenant));
   const [outcome, setOutcome] = useState<Outcome>();
   const [sending, setSending] = useState(false);
 
@@ -82,7 +91,7 @@ export function Console({ family, doc, entry, route, client, targets, controlLin
   useEffect(() => sessionStorage.setItem(OTHER_KEY, otherUrl), [otherUrl]);
   // Another operation: its own inputs, and no answer yet.
   useEffect(() => {
-    setInputs(withTenant(initialInputs(doc, entry), entry, tenant));
+    setInputs(startingInputs(doc, entry, fresh, tenant));
     setOutcome(undefined);
     setPreferCode('');
   }, [entry]);
@@ -147,6 +156,8 @@ export function Console({ family, doc, entry, route, client, targets, controlLin
       extraHeaders,
     });
     setSending(false);
+    // The next send gets new unique values, so sending again is not refused as a duplicate.
+    if (result.ok && !credentialsAsBody) setInputs((now) => ({ ...now, bodyText: freshenText(now.bodyText, fresh) }));
     if (!result.ok) return setOutcome({ message: result.message, onPurpose });
     const verdict = checkAnswer(route, entry, result.exchange.status, result.exchange.bodyText);
     setOutcome({ exchange: result.exchange, verdict, onPurpose });

@@ -85,8 +85,17 @@ export function BodyEditor({ label, value, onChange, problems }: BodyEditorProps
   // Text set from outside (another operation, the tenant's values): the editor follows.
   useEffect(() => {
     const current = view.current;
-    if (current && current.state.doc.toString() !== value)
-      current.dispatch({ changes: { from: 0, to: current.state.doc.length, insert: value } });
+    const now = current?.state.doc.toString();
+    if (!current || now === undefined || now === value) return;
+    // Only the part that differs is replaced (a fresh ID after a send), so the rest of the text, and where the
+    // reader's cursor is, stay as they are.
+    let start = 0;
+    while (start < now.length && start < value.length && now[start] === value[start]) start++;
+    let end = 0;
+    while (end < now.length - start && end < value.length - start && now.at(-1 - end) === value.at(-1 - end)) end++;
+    current.dispatch({
+      changes: { from: start, to: now.length - end, insert: value.slice(start, value.length - end) },
+    });
   }, [value]);
 
   useEffect(() => {

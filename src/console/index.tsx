@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import type { Route } from '../sandbox/contract/router.js';
 import type { Targets } from './console.js';
+import type { FreshFields } from './fresh.js';
 import type { ClientInfo } from './samples.js';
 
 /** What the site's build tells the console about the page (scripts/lib/console-build.ts). */
@@ -21,6 +22,8 @@ export interface PageConfig {
   operations: string[];
   /** The reference page's address of each control operation a refusal's next step names (the sandbox's catalog). */
   controlLinks?: Record<string, string>;
+  /** The body fields each send makes fresh, by operationId (values the descriptions require to be unique). */
+  fresh?: FreshFields;
 }
 
 type Panel = typeof import('./panel.js');
@@ -107,6 +110,7 @@ function App({ config }: { config: PageConfig }) {
       client={config.client}
       targets={loaded.targets}
       {...(config.controlLinks ? { controlLinks: config.controlLinks } : {})}
+      fresh={config.fresh?.[operationId]}
       onClose={() => setOpen(false)}
     />
   );

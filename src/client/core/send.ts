@@ -26,7 +26,9 @@ export async function send(request: Request, attempt: Attempt): Promise<Response
   if (attempt.token !== undefined) request.headers.set('authorization', `Bearer ${attempt.token}`);
   attempt.url = request.url;
   // Redirects are never followed: a body, a credential or a token goes only where the caller sent it.
-  const response = await attempt.fetch(request, { signal: attempt.signal, redirect: 'manual' });
+  // Called as a plain function: a browser's own fetch refuses another object as `this` ("Illegal invocation").
+  const { fetch } = attempt;
+  const response = await fetch(request, { signal: attempt.signal, redirect: 'manual' });
   const { status } = response;
   attempt.status = status;
   if (REDIRECT_STATUS.has(status)) {

@@ -1,0 +1,255 @@
+// A journey's TypeScript sample: one async function that runs the workflow with the `ramp-api` clients, generated
+// from the workflow itself. Each step is one call of its family's client (a step's `x-security` token gives the
+// client its token; none: the family's token call needs none), its answer read by the step's outputs, its
+// success criteria checked; sub-workflows are written in place, so the function is whole.
+import type { ArazzoParameter, ArazzoStep, Library, WorkflowRef } from '../../src/console/journey/workflow.js';
+import { inputsOf, operationOf, subWorkflowOf } from '../../src/console/journey/workflow.js';
+import { clientOf } from './samples.js';
+
+/** What a workflow's runtime expressions stand for in the generated code. */
+interface Scope {
+  inputs: Record<string, string>;
+  /** By stepId, the variable that holds its outputs. */
+  steps: Record<string, string>;
+  /** The sub-workflow's outputs (`$outputs.x`), as code. */
+  outputs?: Record<string, string>;
+}
+
+const identifier = (text: string) => {
+  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const name = words
+    .map((w, i) => (i === 0 ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1)))
+    .join('');
+  return /^[0-9]/.test(name) ? `_${name}` : name || '_';
+};
+
+const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+
+/** A JSON pointer as property reads (`/data/0/id` to `?.data?.[0]?.id`). */
+function reads(pointer: string): string {
+  if (!pointer) return '';
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) =>
+      /^\d+$/.test(part) ? `?.[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `?.${part}` : `?.[${quote(part)}]`,
+    )
+    .join('');
+}
+
+/** One runtime expression as code; `answer` names the step's answer (its body and response). */
+function expressionCode(expression: string, scope: Scope, answer = 'answer'): string {
+  const hash = expression.indexOf('#');
+  const head = hash < 0 ? expression : expression.slice(0, hash);
+  const pointer = hash < 0 ? '' : expression.slice(hash + 1);
+  const [root, ...rest] = head.split('.');
+  if (root === '$inputs') return `${scope.inputs[rest.join('.')] ?? 'undefined'}${reads(pointer)}`;
+  if (root === '$steps') return `${scope.steps[rest[0]!] ?? 'undefined'}.${rest.slice(2).join('.')}${reads(pointer)}`;
+  if (root === '$faker' && rest.join('.') === 'string.uuid()') return 'crypto.randomUUID()';
+  if (root === '$outputs') return `${scope.outputs?.[rest.join('.')] ?? 'undefined'}${reads(pointer)}`;
+  if (root === '$statusCode') return `${answer}.response.status`;
+  // Answers are read by the fields the workflow names, some of which only the sandbox adds to an open object.
+  if (root === '$response' && rest[0] === 'body') return `(${answer}.data as Loose | undefined)${reads(pointer)}`;
+  if (root === '$response' && rest[0] === 'header')
+    return `${answer}.response.headers.get(${quote(rest.slice(1).join('.'))})`;
+  throw new Error(`The journey sample cannot write ${expression} as code.`);
+}
+
+/** A workflow value (a parameter's value, a payload) as code, its expressions replaced. */
+function valueCode(value: unknown, scope: Scope, indent: string): string {
+  if (typeof value === 'string') {
+    if (/^\$[A-Za-z][\w.-]*(\(\))?(#\S*)?$/.test(value)) return expressionCode(value, scope);
+    if (!/\{\$[^{}]+\}|\$faker\.string\.uuid\(\)/.test(value)) return quote(value);
+    const parts = value.split(/(\{\$[^{}]+\}|\$faker\.string\.uuid\(\))/).map((part) => {
+      const inner = /^\{(\$[^{}]+)\}$/.exec(part)?.[1] ?? (part === '$faker.string.uuid()' ? part : undefined);
+      return inner ? `\${${expressionCode(inner, scope)}}` : part.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${');
+    });
+    return `\`${parts.join('')}\``;
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => valueCode(v, scope, indent)).join(', ')}]`;
+  if (value && typeof value === 'object') {
+    const inner = `${indent}  `;
+    const entries = Object.entries(value).map(
+      ([key, item]) =>
+        `${inner}${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${valueCode(item, scope, inner)},`,
+    );
+    return entries.length ? `{\n${entries.join('\n')}\n${indent}}` : '{}';
+  }
+  return JSON.stringify(value);
+}
+
+/** A simple condition as code: its expressions replaced, `==` as `===`. */
+function conditionCode(text: string, scope: Scope, answer: string): string {
+  return text
+    .replace(/\$[^\s=!<>&|()]+/g, (expression) => expressionCode(expression, scope, answer))
+    .replace(/([^=!<>])==(?!=)/g, '$1===')
+    .replace(/!=(?!=)/g, '!==');
+}
+
+interface Writer {
+  lines: string[];
+  families: Set<string>;
+  names: Set<string>;
+}
+
+/** A variable name not used yet in the function. */
+function fresh(writer: Writer, wanted: string): string {
+  let name = identifier(wanted);
+  for (let n = 2; writer.names.has(name); n++) name = `${identifier(wanted)}${n}`;
+  writer.names.add(name);
+  return name;
+}
+
+function paramsCode(parameters: ArazzoParameter[], scope: Scope): { params: string; token?: string } {
+  const groups: Record<string, string[]> = {};
+  let token: string | undefined;
+  for (const p of parameters) {
+    if (!p.in || p.in === 'cookie') continue;
+    const value = valueCode(p.value, scope, '      ');
+    // Path and header values are text: an output or an optional input is turned into text as the request sends it.
+    const code = p.in !== 'query' && !/^'.*'$/.test(value) ? `String(${value})` : value;
+    if (p.in === 'header' && p.name.toLowerCase() === 'authorization') {
+      token = `${code}.replace(/^Bearer\\s+/i, '')`;
+      continue;
+    }
+    groups[p.in] = [...(groups[p.in] ?? []), `${/^[A-Za-z_$][\w$]*$/.test(p.name) ? p.name : quote(p.name)}: ${code}`];
+  }
+  const params = Object.entries(groups)
+    .map(([where, entries]) => `${where}: { ${entries.join(', ')} }`)
+    .join(', ');
+  return { params, ...(token ? { token } : {}) };
+}
+
+function writeStep(writer: Writer, library: Library, file: string, step: ArazzoStep, scope: Scope): void {
+  const sub = subWorkflowOf(step, library, file);
+  if (sub) {
+    const inputs: Record<string, string> = {};
+    for (const p of step.parameters ?? []) if (!p.in) inputs[p.name] = valueCode(p.value, scope, '  ');
+    const { workflowId, summary } = sub.workflow;
+    writer.lines.push(
+      `  // ${step.stepId}: workflow ${workflowId}${summary ? `, ${summary.replace(/\.$/, '')}` : ''}.`,
+    );
+    const outputs = writeWorkflow(writer, library, sub, inputs);
+    const variable = fresh(writer, step.stepId);
+    const own = Object.entries(step.outputs ?? {}).map(
+      ([name, expression]) => `${name}: ${expressionCode(expression, { ...scope, outputs })}`,
+    );
+    writer.lines.push(`  const ${variable} = { ${own.join(', ')} };`);
+    scope.steps[step.stepId] = variable;
+    return;
+  }
+  const { family, operationId } = operationOf(step, library, file);
+  writer.families.add(family);
+  const client = clientOf(family);
+  const answer = fresh(writer, `${step.stepId}Answer`);
+  const { params, token: headerToken } = paramsCode(step.parameters ?? [], scope);
+  const securityToken = step['x-security']
+    ?.map((s) => s.values.token ?? s.values.accessToken)
+    .find((t) => t !== undefined);
+  const token = securityToken !== undefined ? valueCode(securityToken, scope, '  ') : headerToken;
+  const args = [
+    params ? `params: { ${params} }` : '',
+    step.requestBody ? `body: ${valueCode(step.requestBody.payload, scope, '    ')} as never` : '',
+  ].filter(Boolean);
+  if (step.description) writer.lines.push(`  // ${step.stepId}: ${step.description.trim().replace(/\s+/g, ' ')}`);
+  const callCode = `await ${client.variable}(${token ?? ''}).${operationId}(${args.length ? `{\n    ${args.join(',\n    ')},\n  }` : ''})`;
+  const criteria = (step.successCriteria ?? []).filter((c) => !c.type || c.type === 'simple');
+  const holds = criteria.map((c) => conditionCode(c.condition, scope, answer)).join(' && ') || 'true';
+  const failure = quote(`${step.stepId}: ${criteria.map((c) => c.condition).join(' && ')} does not hold`);
+  const retry = step.onFailure?.find((action) => action.type === 'retry');
+  if (retry) {
+    // The step's retry action: the call again after retryAfter seconds, at most retryLimit more times.
+    writer.lines.push(
+      `  let ${answer} = ${callCode.replace(/\n/g, '\n  ')};`,
+      `  for (let retries = 0; !(${holds}); retries++) {`,
+      `    if (retries === ${retry.retryLimit ?? 1}) throw new Error(${failure});`,
+      `    await new Promise((resolve) => setTimeout(resolve, ${(retry.retryAfter ?? 0) * 1000}));`,
+      `    ${answer} = ${callCode.replace(/\n/g, '\n    ')};`,
+      '  }',
+    );
+  } else {
+    writer.lines.push(`  const ${answer} = ${callCode};`);
+    if (criteria.length) writer.lines.push(`  if (!(${holds})) throw new Error(${failure});`);
+  }
+  if (step.outputs && Object.keys(step.outputs).length) {
+    const variable = fresh(writer, step.stepId);
+    const own = Object.entries(step.outputs).map(
+      ([name, expression]) => `${name}: ${expressionCode(expression, scope, answer)}`,
+    );
+    writer.lines.push(`  const ${variable} = { ${own.join(', ')} };`);
+    scope.steps[step.stepId] = variable;
+  }
+}
+
+/** Writes a workflow's steps; returns its outputs as code. */
+function writeWorkflow(
+  writer: Writer,
+  library: Library,
+  at: WorkflowRef,
+  inputs: Record<string, string>,
+): Record<string, string> {
+  const { workflow, file } = at;
+  const scope: Scope = { inputs: { ...inputs }, steps: {} };
+  for (const [name, schema] of Object.entries(inputsOf(library, file, workflow).properties ?? {}))
+    if (schema.default !== undefined)
+      scope.inputs[name] = inputs[name]
+        ? /^('.*'|-?[\d.]+|true|false)$/.test(inputs[name])
+          ? inputs[name]
+          : `(${inputs[name]} ?? ${valueCode(schema.default, scope, '  ')})`
+        : valueCode(schema.default, scope, '  ');
+  for (const step of workflow.steps) writeStep(writer, library, file, step, scope);
+  return Object.fromEntries(
+    Object.entries(workflow.outputs ?? {}).map(([name, expression]) => [name, expressionCode(expression, scope)]),
+  );
+}
+
+const TYPES: Record<string, string> = { string: 'string', number: 'number', integer: 'number', boolean: 'boolean' };
+
+/** The sample: imports, and one exported function named after the workflow that runs it and returns its outputs. */
+export function journeySample(
+  library: Library,
+  at: WorkflowRef,
+  resolve: (specifier: string) => string = (specifier) => specifier,
+): string {
+  const { workflow } = at;
+  const writer: Writer = {
+    lines: [],
+    families: new Set(),
+    names: new Set(['inputs', 'baseUrl', 'business', 'v1', 'sandbox']),
+  };
+  const schema = inputsOf(library, at.file, workflow);
+  const inputs = Object.fromEntries(Object.keys(schema.properties ?? {}).map((name) => [name, `inputs.${name}`]));
+  const outputs = writeWorkflow(writer, library, at, inputs);
+  const required = new Set(schema.required ?? []);
+  const inputType = Object.entries(schema.properties ?? {})
+    .map(([name, schema]) => `${name}${required.has(name) ? '' : '?'}: ${TYPES[String(schema.type)] ?? 'unknown'}`)
+    .join('; ');
+  const families = [...writer.families];
+  const imports = new Map<string, string[]>();
+  for (const family of families) {
+    const client = clientOf(family);
+    imports.set(client.from, [...(imports.get(client.from) ?? []), client.create]);
+  }
+  const factories = families.map((family) => {
+    const client = clientOf(family);
+    const auth = client.auth === 'adminToken' ? 'adminToken: String(token)' : 'auth: { token: String(token) }';
+    return `  const ${client.variable} = (token?: unknown) =>\n    ${client.create}({ baseUrl: process.env.${client.env.url} ?? baseUrl, retry: false, ...(token ? { ${auth} } : {}) });`;
+  });
+  const name = identifier(workflow.workflowId);
+  return [
+    ...[...imports].map(([from, names]) => `import { ${names.sort().join(', ')} } from '${resolve(from)}';`),
+    '',
+    `/** ${(workflow.summary ?? workflow.workflowId).trim()} Runs the workflow ${workflow.workflowId}; returns its outputs. */`,
+    `export async function ${name}(inputs: { ${inputType} }, baseUrl = 'http://127.0.0.1:4020') {`,
+    '  // The fields of an answer a step reads, some of which only the sandbox adds.',
+    '  type Loose = { [field: string]: any };',
+    ...factories,
+    ...writer.lines,
+    `  return { ${Object.entries(outputs)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ')} };`,
+    '}',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,221 @@
+// An Arazzo 1.0 document as the site and the console read it: its workflows, each step's operation and the API
+// family that holds it (a source description names a family's description), and the calls a workflow makes in
+// order, sub-workflows included, which the journey's page, its diagram and its sample show.
+
+export interface ArazzoParameter {
+  name: string;
+  /** `path`, `query`, `header`, `cookie`; absent for the inputs of a sub-workflow. */
+  in?: string;
+  value: unknown;
+}
+
+export interface Criterion {
+  condition: string;
+  context?: string;
+  /** `simple` (the default) or `regex`; the console names any other as not evaluated. */
+  type?: string | { type: string; version?: string };
+}
+
+export interface FlowAction {
+  name?: string;
+  type: 'end' | 'goto' | 'retry';
+  stepId?: string;
+  workflowId?: string;
+  retryAfter?: number;
+  retryLimit?: number;
+  criteria?: Criterion[];
+}
+
+/** Redocly's `x-security` extension: the token a step sends for a security scheme of its operation. */
+export interface StepSecurity {
+  schemeName: string;
+  values: Record<string, unknown>;
+}
+
+export interface ArazzoStep {
+  stepId: string;
+  description?: string;
+  operationId?: string;
+  operationPath?: string;
+  workflowId?: string;
+  parameters?: ArazzoParameter[];
+  requestBody?: { contentType?: string; payload?: unknown };
+  successCriteria?: Criterion[];
+  onSuccess?: FlowAction[];
+  onFailure?: FlowAction[];
+  outputs?: Record<string, string>;
+  'x-security'?: StepSecurity[];
+}
+
+/** A workflow's inputs: a JSON schema, or a `$ref` to one of the document's `components.inputs`. */
+export interface InputsSchema {
+  $ref?: string;
+  type?: string;
+  description?: string;
+  required?: string[];
+  properties?: Record<string, Record<string, unknown>>;
+}
+
+export interface ArazzoWorkflow {
+  workflowId: string;
+  summary?: string;
+  description?: string;
+  inputs?: InputsSchema;
+  steps: ArazzoStep[];
+  outputs?: Record<string, string>;
+}
+
+export interface ArazzoDocument {
+  arazzo: string;
+  info: { title: string; summary?: string; description?: string; version: string };
+  sourceDescriptions: { name: string; url: string; type?: string }[];
+  workflows: ArazzoWorkflow[];
+  components?: { inputs?: Record<string, InputsSchema> };
+}
+
+/** A step's operation: the API family whose description holds it, and its operationId there. */
+export interface OperationRef {
+  family: string;
+  operationId: string;
+}
+
+/** One Arazzo file: its document, and what its source descriptions name. */
+export interface LibraryFile {
+  document: ArazzoDocument;
+  /** Each OpenAPI source description's API family (`v1` to `v1`). */
+  families: Record<string, string>;
+  /** Each Arazzo source description's file, as the library names it (`common` to `common.arazzo.yaml`). */
+  workflows: Record<string, string>;
+}
+
+/** The Arazzo files a journey reads, by file name, and each API family's operationIds. */
+export interface Library {
+  files: Record<string, LibraryFile>;
+  operations: Record<string, string[]>;
+}
+
+/** A workflow and the file that holds it. */
+export interface WorkflowRef {
+  file: string;
+  workflow: ArazzoWorkflow;
+}
+
+function fileOf(library: Library, file: string): LibraryFile {
+  const found = library.files[file];
+  if (!found) throw new Error(`No Arazzo file ${file}.`);
+  return found;
+}
+
+/**
+ * The operation a step calls (`$sourceDescriptions.v1.createPayout`, or a bare operationId found in one family);
+ * the error says what is wrong without naming the step, which the caller does.
+ */
+export function operationOf(step: ArazzoStep, library: Library, file: string): OperationRef {
+  const id = step.operationId;
+  if (!id) throw new Error('it calls no operation (operationPath is not supported here).');
+  const qualified = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(id);
+  if (qualified) {
+    const family = fileOf(library, file).families[qualified[1]!];
+    if (!family) throw new Error(`it names the source description "${qualified[1]}", which is not one of ours.`);
+    if (!library.operations[family]?.includes(qualified[2]!))
+      throw new Error(`${family} has no operation ${qualified[2]}.`);
+    return { family, operationId: qualified[2]! };
+  }
+  const holders = Object.entries(library.operations).filter(([, ids]) => ids.includes(id));
+  if (holders.length !== 1)
+    throw new Error(
+      `${id} is in ${holders.length ? holders.map(([f]) => f).join(' and ') : 'no description'}; name its source description.`,
+    );
+  return { family: holders[0]![0], operationId: id };
+}
+
+export function workflowOf(library: Library, file: string, workflowId: string): ArazzoWorkflow {
+  const found = fileOf(library, file).document.workflows.find((w) => w.workflowId === workflowId);
+  if (!found) throw new Error(`No workflow ${workflowId} in ${file}.`);
+  return found;
+}
+
+/** The workflow a step runs, if it runs one: of the same file, or of the file an Arazzo source names. */
+export function subWorkflowOf(step: ArazzoStep, library: Library, file: string): WorkflowRef | undefined {
+  if (!step.workflowId) return undefined;
+  const qualified = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(step.workflowId);
+  const target = qualified ? fileOf(library, file).workflows[qualified[1]!] : file;
+  if (!target) throw new Error(`Step ${step.stepId} names the source description "${qualified![1]}", no Arazzo file.`);
+  return { file: target, workflow: workflowOf(library, target, qualified ? qualified[2]! : step.workflowId) };
+}
+
+/** A workflow's inputs schema, its `$ref` to the document's `components.inputs` followed. */
+export function inputsOf(library: Library, file: string, workflow: ArazzoWorkflow): InputsSchema {
+  const ref = workflow.inputs?.$ref;
+  if (!ref) return workflow.inputs ?? {};
+  const name = /^#\/components\/inputs\/(.+)$/.exec(ref)?.[1];
+  const found = name ? fileOf(library, file).document.components?.inputs?.[name] : undefined;
+  if (!found) throw new Error(`Workflow ${workflow.workflowId}: its inputs ${ref} are not in ${file}.`);
+  return found;
+}
+
+/** One call of a workflow, in the order it is made when every step succeeds. */
+export interface PlannedCall extends OperationRef {
+  /** The step's place: its stepId, after those of the steps that ran its workflow (`setup/register`). */
+  path: string[];
+  step: ArazzoStep;
+  /** The workflows it sits in, outermost first. */
+  workflows: string[];
+}
+
+/** Every call a workflow makes when each step succeeds, sub-workflows expanded in place. */
+export function plannedCalls(
+  library: Library,
+  at: WorkflowRef,
+  within: { path: string[]; workflows: string[] } = { path: [], workflows: [] },
+): PlannedCall[] {
+  const { workflow, file } = at;
+  const workflows = [...within.workflows, workflow.workflowId];
+  if (within.workflows.includes(workflow.workflowId))
+    throw new Error(`Workflow ${workflow.workflowId} runs itself (${workflows.join(' > ')}).`);
+  return workflow.steps.flatMap((step) => {
+    const path = [...within.path, step.stepId];
+    const sub = subWorkflowOf(step, library, file);
+    if (sub) return plannedCalls(library, sub, { path, workflows });
+    return [{ ...operationOf(step, library, file), path, step, workflows }];
+  });
+}
+
+/** Every step of a workflow, those that run a sub-workflow included, each with its place, sub-workflows expanded. */
+export function allSteps(
+  library: Library,
+  at: WorkflowRef,
+  path: string[] = [],
+): { path: string[]; step: ArazzoStep }[] {
+  return at.workflow.steps.flatMap((step) => {
+    const here = [...path, step.stepId];
+    const sub = subWorkflowOf(step, library, at.file);
+    return [{ path: here, step }, ...(sub ? allSteps(library, sub, here) : [])];
+  });
+}
+
+/** The outputs of steps that later steps read (`$steps.register.outputs.userId`), as the data that flows. */
+export function stepReferences(value: unknown): { stepId: string; output: string }[] {
+  const found: { stepId: string; output: string }[] = [];
+  const visit = (node: unknown) => {
+    if (typeof node === 'string')
+      for (const match of node.matchAll(/\$steps\.([\w-]+)\.outputs\.([\w-]+)/g))
+        found.push({ stepId: match[1]!, output: match[2]! });
+    else if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') Object.values(node).forEach(visit);
+  };
+  visit(value);
+  return found;
+}
+
+/** The inputs of a workflow a step reads (`$inputs.amount`). */
+export function inputReferences(value: unknown): string[] {
+  const found = new Set<string>();
+  const visit = (node: unknown) => {
+    if (typeof node === 'string') for (const match of node.matchAll(/\$inputs\.([\w-]+)/g)) found.add(match[1]!);
+    else if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') Object.values(node).forEach(visit);
+  };
+  visit(value);
+  return [...found];
+}
