@@ -158,7 +158,8 @@ export function createGuard(options: GuardOptions): Guard {
       // An absolute-form target (`POST http://name:port/path`) names the host itself, and HTTP says it wins over
       // the Host header: its authority must be one of the sandbox's names too.
       const authority = absoluteAuthority(req.url ?? '/');
-      if (authority !== undefined && (authority === null || !allowedHost(authority))) throw unknownHost(authority ?? req.url ?? '');
+      if (authority !== undefined && (authority === null || !allowedHost(authority)))
+        throw unknownHost(authority ?? req.url ?? '');
       // Only an HTTP/1.0 request can come without a Host (Node refuses an HTTP/1.1 one), and no browser sends one.
       if (header === undefined || allowedHost(header)) return;
       throw unknownHost(header);

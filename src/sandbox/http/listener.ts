@@ -78,6 +78,8 @@ export function createListener(
         throw error;
       }
     })().catch((error: unknown) => {
+      // A connection closed while its body was read (too slow, evicted, or gone): there is no one to answer.
+      if (req.destroyed && !req.complete) return void res.destroy();
       console.error('[sandbox] internal error:', error instanceof Error ? error.stack : error);
       if (!res.headersSent) sendRefusal(res, refusals.internal());
       else res.destroy();

@@ -5,6 +5,11 @@ import type { IncomingMessage } from 'node:http';
 import { refusals } from '../core/refusals.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The most read for an operation that needs no token (the token calls, the KYC and checkout pages' calls),
+ * which reads its body before anyone is known: their bodies are a few short fields.
+ */
+export const MAX_PUBLIC_BODY_BYTES = 16 * 1024;
 /** Objects and arrays inside one another, at most (the sandbox's limit: no body of either API nests more than 4). */
 export const MAX_JSON_DEPTH = 32;
 
@@ -30,14 +35,25 @@ export function requireJson(req: IncomingMessage): void {
   }
 }
 
-/** The body as text, refused with 413 as soon as it passes MAX_BODY_BYTES (the rest is not read). */
-export async function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * The body as text, refused with 413 as soon as it passes MAX_BODY_BYTES, or MAX_PUBLIC_BODY_BYTES for an
+ * operation that needs no token (`secured` false): a declared length over it is refused before anything is
+ * read, and the rest of a longer body is not read.
+ */
+export async function readBody(req: IncomingMessage, secured = true): Promise<string> {
+  const limit = secured ? MAX_BODY_BYTES : MAX_PUBLIC_BODY_BYTES;
+  const tooLarge = () =>
+    refusals.tooLarge(
+      secured
+        ? `The body is over ${limit} bytes (1 MiB), the most the sandbox reads.`
+        : `The body is over ${limit} bytes (16 KiB), the most the sandbox reads for an operation that needs no token.`,
+    );
+  if (Number(req.headers['content-length']) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw refusals.tooLarge(`The body is over ${MAX_BODY_BYTES} bytes (1 MiB), the most the sandbox reads.`);
+    if (size > limit) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
