@@ -14,6 +14,7 @@ import { readBundleFile } from './contract/document.js';
 import { bodyExamples, listOperations, type OperationEntry } from './contract/lookup.js';
 import { REFUSALS } from './core/refusals.js';
 import { MAX_BODY_BYTES, MAX_PUBLIC_BODY_BYTES } from './pipeline/request-body.js';
+import { MAX_TEXT_CHARS } from './store/quotas.js';
 import { SANDBOX_FAMILIES, type Sandbox, startSandbox } from './server.js';
 
 const families = SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
@@ -240,6 +241,12 @@ describe('every operation answers odd input with a status its description docume
           // Allowed by the description: whatever the answer, it is documented and its numbers are numbers.
           ['every number of the body at Number.MAX_VALUE', largest, undefined, -1],
           ['a NUL in a key', '{"a\\u0000b":1}', undefined, invalid],
+          [
+            `a text of ${MAX_TEXT_CHARS + 1} characters`,
+            `{"a":"${'x'.repeat(MAX_TEXT_CHARS + 1)}"}`,
+            undefined,
+            invalid,
+          ],
         ];
         for (const [name, body, contentType, status] of cases) {
           const sent = await send(family, entry, name, { body, contentType });

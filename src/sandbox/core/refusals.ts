@@ -55,6 +55,7 @@ export const REFUSALS = {
   notFound: { code: 'not_found', status: 404 },
   notLimitable: { code: 'not_limitable', status: 404 },
   forbidden: { code: 'forbidden', status: 403 },
+  quotaExceeded: { code: 'quota_exceeded', status: 403 },
   userNotApproved: { code: 'user_not_approved', status: 403 },
   invalidCredentials: { code: 'invalid_credentials', status: 'documented' },
   invalidIntegration: { code: 'invalid_integration', status: 401 },
@@ -122,6 +123,8 @@ export const refusals = {
   notLimitable: (message: string) => refusal('notLimitable', message),
   forbidden: (message: string) => refusal('forbidden', message),
   userNotApproved: (message: string) => refusal('userNotApproved', message),
+  /** A record past its tenant's quota (../store/quotas.ts): nothing was stored. */
+  quotaExceeded: (message: string) => refusal('quotaExceeded', message),
 
   // Credentials.
   invalidCredentials: (status: InvalidStatus | 401, message: string) =>

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Route } from '../contract/router.js';
 import type { AnyHandler, HandlerContext } from '../core/handler.js';
 import { Refusal, refusalBody, refusals } from '../core/refusals.js';
+import { isQuotaExceeded, TENANT_QUOTA } from '../store/quotas.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isDataException, type Db } from '../store/db.js';
 import type { CheckAnswer } from './answer-check.js';
 import type { Authenticate } from './authenticate.js';
@@ -100,6 +101,13 @@ async function runStages(
         ),
       );
     }
+    if (isQuotaExceeded(error))
+      return refusalAnswer(
+        route,
+        refusals.quotaExceeded(
+          `The tenant has reached its quota (${TENANT_QUOTA.records} records, ${TENANT_QUOTA.bytes / 2 ** 20} MiB of them in all), the most the sandbox keeps for one tenant; nothing was done. Start again from an empty sandbox (resetSandbox), or use another tenant (createTenant).`,
+        ),
+      );
     // A value PostgreSQL cannot take (a text it cannot convert, a number or date outside its range): the request's.
     if (isDataException(error)) {
       const message = `A value of the request cannot be stored or compared: ${(error as Error).message}.`;

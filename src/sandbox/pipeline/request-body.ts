@@ -1,8 +1,9 @@
 // Request bodies as the sandbox takes them: JSON only (415 otherwise), at most 1 MiB (413), nested at most
-// MAX_JSON_DEPTH levels, no NUL character in any text and no number JSON cannot carry back. Each refusal names
-// what was wrong; none of them reaches a handler or the database.
+// MAX_JSON_DEPTH levels, no text over MAX_TEXT_CHARS, no NUL character in any text and no number JSON cannot
+// carry back. Each refusal names what was wrong; none of them reaches a handler or the database.
 import type { IncomingMessage } from 'node:http';
 import { refusals } from '../core/refusals.js';
+import { MAX_TEXT_CHARS } from '../store/quotas.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /**
@@ -86,6 +87,8 @@ export function unstorable(value: unknown, at = 'body', found: string[] = []): s
   if (typeof value === 'string') {
     if (value.includes('\u0000'))
       found.push(`${at} contains a NUL character (U+0000), which the sandbox does not accept in any text`);
+    if (value.length > MAX_TEXT_CHARS)
+      found.push(`${at} is ${value.length} characters long; the sandbox takes at most ${MAX_TEXT_CHARS} in any text`);
   } else if (typeof value === 'number') {
     if (!Number.isFinite(value)) found.push(`${at} is a number too large to hold (${value})`);
   } else if (Array.isArray(value)) {
@@ -96,6 +99,10 @@ export function unstorable(value: unknown, at = 'body', found: string[] = []): s
     for (const [key, item] of Object.entries(value)) {
       if (key.includes('\u0000'))
         found.push(`${at} has a key with a NUL character (U+0000), which the sandbox does not accept in any text`);
+      if (key.length > MAX_TEXT_CHARS)
+        found.push(
+          `${at} has a key ${key.length} characters long; the sandbox takes at most ${MAX_TEXT_CHARS} in any text`,
+        );
       unstorable(item, `${at}/${key.replaceAll('\u0000', '\\u0000').slice(0, 60)}`, found);
     }
   }

@@ -1,6 +1,7 @@
 // Every resource's migration and handlers, in dependency order: what the server serves and the store holds.
 import { eventHandlers } from '../events/handlers.js';
 import { schemaOf } from '../store/migrate.js';
+import { migration as quotasMigration } from '../store/quotas.js';
 import type { Handlers } from '../core/handler.js';
 import * as accounts from './accounts.js';
 import * as kyc from './kyc.js';
@@ -16,11 +17,12 @@ import * as webhooks from './webhooks.js';
 
 const resources = { tenants, users, kyc, wallets, accounts, payouts, onramps, webhooks, overview };
 
-/** The store's schema: each resource's tables, then the events' and the rate limits'. */
+/** The store's schema: each resource's tables, then the events', the rate limits' and the tenants' quotas. */
 export const schema = schemaOf([
   ...Object.values(resources).map((r) => r.migration),
   eventsMigration,
   rateLimitsMigration,
+  quotasMigration,
 ]);
 
 /**

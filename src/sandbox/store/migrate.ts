@@ -14,6 +14,26 @@ export function schemaOf(migrations: readonly string[]): Schema {
   return { migrations, digest: createHash('sha256').update(migrations.join('\0')).digest('hex') };
 }
 
+/** The statements of a migration: split at each `;` outside a dollar-quoted body (a function's). */
+export function statements(migration: string): string[] {
+  return migration
+    .split(/(\$\$[\s\S]*?\$\$)/)
+    .reduce<string[]>(
+      (parts, piece, i) => {
+        if (i % 2) parts[parts.length - 1] += piece;
+        else {
+          const [first = '', ...rest] = piece.split(';');
+          parts[parts.length - 1] += first;
+          parts.push(...rest);
+        }
+        return parts;
+      },
+      [''],
+    )
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+}
+
 /**
  * Creates every table (idempotent: `create ... if not exists`), unless the store records that these very
  * migrations ran (`sandbox_schema`): then a start sends one select instead of every statement (about 0.25 s
@@ -33,13 +53,7 @@ export async function migrate(
       const [recorded] = await tx.query<{ digest: string }>('select digest from sandbox_schema');
       if (recorded?.digest === schema.digest) return;
     }
-    for (const migration of schema.migrations) {
-      for (const statement of migration
-        .split(';')
-        .map((s) => s.trim())
-        .filter(Boolean))
-        await tx.query(statement);
-    }
+    for (const migration of schema.migrations) for (const statement of statements(migration)) await tx.query(statement);
     await tx.query('create table if not exists sandbox_schema (digest text not null)');
     await tx.query('delete from sandbox_schema');
     await tx.query('insert into sandbox_schema (digest) values ($1)', [schema.digest]);
