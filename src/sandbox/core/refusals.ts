@@ -50,6 +50,7 @@ export const REFUSALS = {
   tooLarge: { code: 'too_large', status: 413 },
   rateLimited: { code: 'rate_limited', status: 429 },
   unavailable: { code: 'unavailable', status: 503 },
+  storageFull: { code: 'storage_full', status: 503 },
   contractViolation: { code: 'sandbox_contract_violation', status: 500 },
   internal: { code: 'internal', status: 500 },
   notFound: { code: 'not_found', status: 404 },
@@ -115,6 +116,9 @@ export const refusals = {
     refusal('rateLimited', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   unavailable: (message: string, retryAfterSeconds: number) =>
     refusal('unavailable', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
+  /** A write while the data folder's file system is full (../store/disk-space.ts): nothing was stored. */
+  storageFull: (message: string, retryAfterSeconds: number) =>
+    refusal('storageFull', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   contractViolation: (message: string) => refusal('contractViolation', message),
   internal: () => refusal('internal', 'The sandbox failed; see its log.'),
 

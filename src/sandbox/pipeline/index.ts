@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Route } from '../contract/router.js';
 import type { AnyHandler, HandlerContext } from '../core/handler.js';
 import { Refusal, refusalBody, refusals } from '../core/refusals.js';
+import { isDiskFull, storageFull } from '../store/disk-space.js';
 import { isQuotaExceeded, TENANT_QUOTA } from '../store/quotas.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isDataException, type Db } from '../store/db.js';
 import type { CheckAnswer } from './answer-check.js';
@@ -30,9 +31,16 @@ export interface Pipeline {
   countCall: CountCall;
   run: RunHandler;
   checkAnswer: CheckAnswer;
+  /** Refuses a write while the store's file system is full (a --data folder's); absent for other stores. */
+  checkSpace?: () => Promise<void>;
+  /** The --data folder, when the store is PGlite on disk: named in the refusal of a write it has no room for. */
+  dataDir?: string;
   /** The handler's context but for the request's own parts and the store (`origin`: the sandbox's own address). */
   context: Omit<HandlerContext, 'operationId' | 'path' | 'query' | 'headers' | 'body' | 'tenant' | 'sql'>;
 }
+
+/** Methods that store nothing: answered even while the disk is full. */
+const SAFE_METHODS = new Set(['get', 'head', 'options']);
 
 function refusalAnswer(route: Route, refusal: Refusal): KeptAnswer & { headers?: Record<string, string> } {
   return { status: refusal.status, body: refusalBody(refusal, route.family), headers: refusal.headers };
@@ -72,6 +80,7 @@ async function runStages(
     const tenant = await pipeline.authenticate(route, req);
     const counting = pipeline.countCall(route, tenant);
     if (counting) await counting;
+    if (pipeline.checkSpace && !SAFE_METHODS.has(route.entry.method)) await pipeline.checkSpace();
     const body = requestBody(route, req);
     const read = body instanceof Promise ? await body : body;
     const request = checkRequest(route, params, target, req, read);
@@ -101,6 +110,8 @@ async function runStages(
         ),
       );
     }
+    // The space check above keeps writes away from a full disk; this is the net for one that filled meanwhile.
+    if (isDiskFull(error) && pipeline.dataDir) return refusalAnswer(route, storageFull(pipeline.dataDir));
     if (isQuotaExceeded(error))
       return refusalAnswer(
         route,
