@@ -231,7 +231,7 @@ function databaseDown(): Recipe | Unreachable {
   if (!databaseUrl || !adminUrl) {
     return {
       unreachable:
-        "PGlite runs inside the sandbox's own process and is never down while it answers; the PostgreSQL run reaches this status (and src/sandbox/unavailable.test.ts for every operation of the three bundles)",
+        "PGlite runs inside the sandbox's own process and is never down while it answers; the PostgreSQL run reaches this status (and src/sandbox/store/unavailable.test.ts for every operation of the three bundles)",
     };
   }
   return {

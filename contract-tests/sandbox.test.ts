@@ -5,24 +5,21 @@
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../scripts/lib/apis.js';
-import { createDatabase } from '../src/testing/postgres.js';
+import { type StoreName, storesUnderTest } from '../src/testing/sandbox-fixture.js';
 import { runContractOnSandbox } from './sandbox-run.js';
 
 const postgresUrl = inject('postgresUrl');
 
+/** The documented cells a store cannot exercise. */
+const UNEXERCISED: Record<StoreName, string[]> = { PGlite: ['503'], PostgreSQL: [] };
+
 describe.concurrent('the contract suite against the sandbox', () => {
-  it.each([
-    ['PGlite', ['503']],
-    ['PostgreSQL', []],
-  ] as const)(
+  it.each(storesUnderTest().map((store) => [store.name, UNEXERCISED[store.name], store] as const))(
     'passes on %s, exercising every documented cell but %j',
-    async (store, unexercised) => {
-      if (store === 'PostgreSQL' && !postgresUrl)
-        return void console.warn('PostgreSQL suite skipped: no cluster in this run (see the setup message).');
+    async (name, unexercised, store) => {
       const run = await runContractOnSandbox({
-        store:
-          store === 'PostgreSQL' ? { databaseUrl: await createDatabase(postgresUrl!, 'contract') } : { memory: true },
-        reportDir: join(repoRoot, 'reports', 'sandbox', store.toLowerCase()),
+        store: await store.options(),
+        reportDir: join(repoRoot, 'reports', 'sandbox', name.toLowerCase()),
         postgresUrl: postgresUrl ?? undefined,
         capture: true,
       });
@@ -35,7 +32,7 @@ describe.concurrent('the contract suite against the sandbox', () => {
       expect(missing.filter((cell) => !unexercised.some((status) => cell.endsWith(` ${status}`)))).toEqual([]);
       expect(run.coverage!.covered).toBe(run.coverage!.cells - missing.length);
       console.log(
-        `Contract suite against the sandbox on ${store}: ${run.coverage!.covered} of ${run.coverage!.cells} documented cells exercised.`,
+        `Contract suite against the sandbox on ${name}: ${run.coverage!.covered} of ${run.coverage!.cells} documented cells exercised.`,
       );
     },
     120_000,

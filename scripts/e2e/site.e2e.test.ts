@@ -19,24 +19,22 @@ import { readGuides } from '../lib/guides.js';
 import { clientOf, sourceModule } from '../lib/samples.js';
 import { buildSite, siteDir } from '../lib/site.js';
 import { serveFolder, type StaticServer } from '../lib/static-server.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../../src/testing/sandbox-fixture.js';
 
 const reports = join(repoRoot, 'reports');
 let server: StaticServer;
 let browser: Browser;
-let sandbox: Sandbox | undefined;
+const sandbox = useSandbox();
 
 beforeAll(async () => {
   buildSite();
   server = await serveFolder(siteDir);
-  sandbox = await startSandbox({ memory: true });
   browser = await launchChromium();
   mkdirSync(reports, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  await sandbox?.close();
 });
 
 interface Visit {

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create as createTar } from 'tar';
 import { sandboxDistDir } from '../../src/sandbox/core/dist-dir.js';
-import { schema } from '../../src/sandbox/resources/index.js';
-import { migrate } from '../../src/sandbox/store/migrate.js';
+import { migrate, schema } from '../../src/sandbox/store/migrate.js';
 import {
   pgliteVersion,
   readManifest,
@@ -45,6 +44,7 @@ export async function writeSnapshot(dir = sandboxDistDir()): Promise<boolean> {
             pg.transaction((tx) =>
               work({
                 query: async <Row>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows,
+                script: async (text: string) => void (await tx.exec(text)),
               }),
             ),
         },

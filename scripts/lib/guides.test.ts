@@ -126,6 +126,19 @@ const rewordings: [from: string, to: string][] = [
     'and the bundles under `site/openapi/`',
     'the guides under `site/guides/` (from `docs/guides/`), and the bundles under `site/openapi/`',
   ],
+  // Tests that moved beside the layer they test.
+  ...(
+    [
+      ['stalls', 'http/stalls'],
+      ['flow', 'resources/flow'],
+      ['tokens', 'resources/tokens'],
+      ['odd-input', 'pipeline/odd-input'],
+      ['unavailable', 'store/unavailable'],
+      ['isolation', 'resources/isolation'],
+      ['pages', 'pages/pages'],
+      ['instances', 'store/instances'],
+    ] as const
+  ).map(([from, to]): [string, string] => [`src/sandbox/${from}.test.ts`, `src/sandbox/${to}.test.ts`]),
   // Bullets of the sandbox's list of choices that became sections of their own lost their bold lead.
   ['**Connections.** ', ''],
   ['**Control API security.** ', ''],

@@ -3,7 +3,7 @@
 // the checks themselves are shown to fail on a database that lost what the clients were told was stored.
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { createDatabase } from '../../src/testing/stores.js';
+import { createDatabase } from '../../src/testing/postgres.js';
 import { checkDatabase, formatReport, runLoad, stopAll } from './sandbox-load.js';
 
 const adminUrl = inject('postgresUrl');

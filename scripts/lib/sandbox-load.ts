@@ -21,7 +21,8 @@ import { createBusinessClient, createV1Client } from '../../src/client/index.js'
 import { readBundleFile } from '../../src/sandbox/contract/document.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { createEventCatalog, processOf } from '../../src/sandbox/events/index.js';
-import { buildRoutes } from '../../src/sandbox/contract/router.js';
+import { precompiledValidator } from '../../src/sandbox/contract/reference.js';
+import { createRouter } from '../../src/sandbox/contract/router.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
 import { startEventReceiver, type EventReceiver, type ReceiverBehaviour } from '../../src/testing/event-receiver.js';
 import { launchSandbox, type SandboxProcess } from '../../src/testing/sandbox-process.js';
@@ -129,7 +130,10 @@ interface Tally {
 }
 
 function createBalancer(instances: Instance[]) {
-  const routes = buildRoutes(SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) })));
+  const { routes } = createRouter(
+    SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) })),
+    precompiledValidator,
+  );
   const tallies = new Map<string, Tally>();
   const tally = (operation: string) => {
     let t = tallies.get(operation);

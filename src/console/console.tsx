@@ -4,7 +4,7 @@ import { adminTokenFor, NO_ADMIN_TOKEN } from './admin-token.js';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import type { OperationEntry } from '../sandbox/contract/lookup.js';
-import type { Route } from '../sandbox/contract/routes.js';
+import type { Route } from '../sandbox/contract/router.js';
 import { BodyEditor } from './editor.js';
 import {
   buildCall,

@@ -5,7 +5,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
-import type { Route } from '../sandbox/contract/routes.js';
+import type { Route } from '../sandbox/contract/router.js';
 import type { Targets } from './console.js';
 import { operationInHash } from './route.js';
 import type { ClientInfo } from './samples.js';
@@ -27,7 +27,7 @@ type Panel = typeof import('./panel.js');
 interface Loaded {
   module: Panel;
   doc: OpenApiDocument;
-  routes: Route[];
+  routes: readonly Route[];
   targets: Targets;
 }
 

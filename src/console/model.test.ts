@@ -7,13 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { runtimeSchemaValidator } from '../sandbox/contract/ajv-setup.js';
 import { readBundleFile } from '../sandbox/contract/document.js';
 import { operationById } from '../sandbox/contract/lookup.js';
-import { buildRoutesWith } from '../sandbox/contract/routes.js';
+import { createRouter } from '../sandbox/contract/router.js';
 import { buildCall, checkAnswer, initialInputs, inputKey, requestProblems } from './model.js';
 import { type ClientInfo, curlLine, typeScriptSample, type SampleInput } from './samples.js';
 
 const family = (name: string) => {
   const doc = readBundleFile(name);
-  const routes = buildRoutesWith([{ family: name, doc }], (_f, d) =>
+  const { routes } = createRouter([{ family: name, doc }], (_f, d) =>
     runtimeSchemaValidator({ Ajv2020, addFormats: addFormats as never }, d),
   );
   const at = (operationId: string) => ({

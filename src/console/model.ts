@@ -1,10 +1,10 @@
 // What the console knows about one operation, without a browser: the inputs it starts from (the description's
 // examples), the constraints it shows, the request those inputs make, that request checked before it is sent,
 // and an answer checked against the documented responses, both with the sandbox's own route checks
-// (../sandbox/contract/routes.ts).
+// (../sandbox/contract/router.ts).
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import { bodyExamples, type JsonObject, type OperationEntry, resolveRef } from '../sandbox/contract/lookup.js';
-import type { Route } from '../sandbox/contract/routes.js';
+import type { Route } from '../sandbox/contract/router.js';
 
 export type ParameterIn = 'path' | 'query' | 'header';
 

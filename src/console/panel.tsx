@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { runtimeSchemaValidator } from '../sandbox/contract/ajv-setup.js';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
-import { buildRoutesWith, type Route } from '../sandbox/contract/routes.js';
+import { createRouter, type Route } from '../sandbox/contract/router.js';
 
 export { Console } from './console.js';
 
@@ -14,8 +14,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 ) => unknown;
 
 /** The family's routes, checked with Ajv set up as the sandbox sets it up, compiling each schema when first used. */
-export function routesOf(family: string, doc: OpenApiDocument): Route[] {
-  return buildRoutesWith([{ family, doc }], (_family, document) =>
+export function routesOf(family: string, doc: OpenApiDocument): readonly Route[] {
+  return createRouter([{ family, doc }], (_family, document) =>
     runtimeSchemaValidator({ Ajv2020, addFormats }, document),
-  );
+  ).routes;
 }

@@ -313,7 +313,7 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
       ? openPglite({
           memory: true,
           // The schema's module loads with the server's (below); PGlite itself starts loading meanwhile.
-          schemaDigest: import('./resources/index.js').then(({ schema }) => schema.digest),
+          schemaDigest: import('./store/migrate.js').then(({ schema }) => schema.digest),
         })
       : undefined;
   early?.catch(() => undefined); // awaited below; this only says that a failure is not unhandled meanwhile

@@ -5,7 +5,8 @@
 // request through them.
 import { isIP, type AddressInfo } from 'node:net';
 import { readBundleFile, type OpenApiDocument } from './contract/document.js';
-import { buildRoutes } from './contract/router.js';
+import { precompiledValidator } from './contract/reference.js';
+import { createRouter } from './contract/router.js';
 import { createClock, type Clock } from './core/clock.js';
 import { handlerOf, type Handlers } from './core/handler.js';
 import { createInstanceState } from './core/instance.js';
@@ -21,13 +22,13 @@ import type { Pipeline } from './pipeline/index.js';
 import { createSpaceCheck } from './store/disk-space.js';
 import { createRateLimit } from './pipeline/rate-limit.js';
 import { createTransactions } from './pipeline/transaction.js';
-import { allHandlers, schema } from './resources/index.js';
+import { allHandlers } from './resources/index.js';
 import { limitableOperations } from './resources/rate-limits.js';
 import { ensureSigningKey } from './resources/tenants.js';
 import { loadClockOffset } from './store/clock-offset.js';
 import { lockDataFolder } from './store/data-lock.js';
 import { DatabaseUnavailable, openPglite, openPostgres, type Db, type DbOptions } from './store/db.js';
-import { migrate } from './store/migrate.js';
+import { migrate, schema } from './store/migrate.js';
 
 export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;
 
@@ -114,7 +115,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const endpoints = endpointPolicy(options.endpointNetworks);
   const bundles = options.bundles ?? packageBundles();
-  const routes = buildRoutes(bundles);
+  const router = createRouter(bundles, precompiledValidator);
+  const { routes } = router;
   const limitable = limitableOperations(routes);
   const handlers: Handlers = options.handlers ?? allHandlers(limitable);
   const gaps = routes.map((r) => r.entry.operationId).filter((id) => !handlerOf(handlers, id));
@@ -162,6 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const violations: string[] = [];
   const pipeline: Pipeline = {
     db,
+    router,
     handlerOf: (operationId) => handlerOf(handlers, operationId),
     authenticate: createAuthenticator(db, clock, instance, options.adminToken),
     countCall: createRateLimit(db, clock, limitable),
@@ -172,7 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     context: { clock, endpoints, instance, origin: '' },
     ...(lock && options.dataDir ? { checkSpace: createSpaceCheck(options.dataDir), dataDir: options.dataDir } : {}),
   };
-  const server = createListener(routes, pipeline, guard, bundles.find((b) => b.family === 'sandbox')?.doc);
+  const server = createListener(pipeline, guard, bundles.find((b) => b.family === 'sandbox')?.doc);
   guardConnections(server, options.connections);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
-// Test and bench support: `ramp-api sandbox ARGS` in its own Node process, from the built package
-// (src/sandbox/dist/, which the tests' global setup builds) as a consumer runs it, resolved once it has printed
-// its addresses.
+// Test and bench support, the one way a test starts the sandbox as a process of its own: `ramp-api sandbox
+// ARGS` from the built package (src/sandbox/dist/, which the tests' global setup builds) as a consumer runs it.
+// `launchSandbox` resolves once it has printed its addresses; `runSandboxToExit` runs a command expected to end
+// (a refused option) to its exit. A sandbox started in the test's own process comes from ./sandbox-fixture.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { watchProcess } from './watchdog.js';
@@ -73,4 +74,33 @@ export async function launchSandbox(args: string[], options: LaunchOptions = {})
     child.kill('SIGKILL');
     throw error;
   }
+}
+
+/**
+ * `ramp-api sandbox ARGS` run to its exit, with the sandbox's environment variables cleared but for `env`;
+ * killed after 30 s, so a sandbox that started by mistake is not left running.
+ */
+export function runSandboxToExit(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const child = spawn(process.execPath, [sandboxBin, 'sandbox', ...args], {
+    cwd: join(import.meta.dirname, '..', '..'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '', SANDBOX_HOST: '', SANDBOX_ADMIN_TOKEN: '', ...env },
+  });
+  running.add(child);
+  let stderr = '';
+  let stdout = '';
+  child.stderr!.on('data', (c) => (stderr += String(c)));
+  child.stdout!.on('data', (c) => (stdout += String(c)));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  // 'close', not 'exit': the output may still be arriving when the process has exited.
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(killer);
+      running.delete(child);
+      resolve({ code, stderr, stdout });
+    }),
+  );
 }

@@ -5,6 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sandboxDistDir } from '../core/dist-dir.js';
+import type { ValidatorFor } from './router.js';
+import { createSchemaValidator } from './schema-validator.js';
 
 export const REFERENCE_PAGE = 'reference.html';
 
@@ -15,6 +17,10 @@ export const REFERENCE_PAGE = 'reference.html';
 export function precompiledValidators(name: string): string {
   return join(sandboxDistDir(), 'validators', `${name}.cjs`);
 }
+
+/** The sandbox's validator of one family's schemas: the build's precompiled module, or Ajv where there is none. */
+export const precompiledValidator: ValidatorFor = (family, doc) =>
+  createSchemaValidator(doc, validatorId(family), { precompiled: precompiledValidators(family) });
 
 /** The id a set of schemas is validated under (the base of its component schemas' refs), at run and build time. */
 export function validatorId(name: string): string {

@@ -2,14 +2,17 @@
 // events). Rows marked `source` come from the source document; the rest are the sandbox's own choices. `events`
 // are emitted, in the transaction of the change, when the transition is applied (./transition.ts), and the
 // event mapping in the control API's description is rendered from these tables. Plain data: the dashboard's
-// browser bundle reads them too, to offer only the actions a record's state allows.
+// browser bundle reads them too, to offer only the actions a record's state allows. A trigger is an operationId
+// and an event an event name of the generated types: a name that is not one fails to compile.
+import type { EventName } from 'ramp-api/webhooks';
+import type { OperationId } from './handler.js';
 
 export interface Transition {
   from: string | null;
-  trigger: string;
+  trigger: OperationId;
   condition: string;
   to: string;
-  events: readonly string[];
+  events: readonly EventName[];
   source: boolean;
   /**
    * Where one trigger from one state has several outcomes, the name of the case this row is for (an on-ramp's

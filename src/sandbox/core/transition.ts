@@ -1,7 +1,7 @@
 // Applies the state tables (./states.ts): the one place that locks a record, checks that its state allows the
 // trigger, stores the new state and emits the transition's events, all inside the caller's transaction.
 import type { Sql } from '../store/db.js';
-import type { CallContext } from './handler.js';
+import type { CallContext, OperationId } from './handler.js';
 import { refusals, requireInScope } from './refusals.js';
 import type { Machine, Transition } from './states.js';
 
@@ -27,7 +27,7 @@ export function transitionFor(
   machine: Machine,
   name: string,
   from: string | null,
-  trigger: string,
+  trigger: OperationId,
   when?: string,
 ): Transition {
   const found = machine.find((t) => t.from === from && t.trigger === trigger && t.when === when);
@@ -49,7 +49,7 @@ async function emitAll(ctx: CallContext, tenantId: string, transition: Transitio
 export async function createRecord<Row>(
   ctx: CallContext,
   kind: Stateful<Row>,
-  trigger: string,
+  trigger: OperationId,
   insert: (to: string) => Promise<Row>,
   when?: string,
 ): Promise<{ row: Row; transition: Transition }> {
@@ -68,7 +68,7 @@ export async function moveRecord<Row>(
   ctx: CallContext,
   kind: Stateful<Row>,
   id: string,
-  trigger: string,
+  trigger: OperationId,
   effect?: (row: Row, transition: Transition) => Promise<void>,
 ): Promise<{ row: Row; transition: Transition }> {
   const row = await kind.lock(ctx.sql, id);

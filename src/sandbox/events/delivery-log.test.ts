@@ -6,20 +6,16 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createV1Client, orThrow } from '../../client/index.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { deliverySchedule } from '../../client/webhooks/index.js';
 import { launchSandbox } from '../../testing/sandbox-process.js';
-import { createDatabase } from '../../testing/stores.js';
+import { newPostgresDatabase, sandboxInTest, storeNamed } from '../../testing/sandbox-fixture.js';
 import { until } from '../../testing/until.js';
-import { startSandbox, type Sandbox } from '../server.js';
 
-const adminUrl = inject('postgresUrl');
-
-describe.skipIf(!adminUrl)('a lease that runs out while its call is still in flight', () => {
+describe.skipIf(!storeNamed('PostgreSQL'))('a lease that runs out while its call is still in flight', () => {
   const started: ChildProcess[] = [];
-  let second: Sandbox | undefined;
   const calls: string[] = [];
   const held: ServerResponse[] = [];
   // The first call is held open and never answered; every later one is answered 200.
@@ -39,7 +35,6 @@ describe.skipIf(!adminUrl)('a lease that runs out while its call is still in fli
         child.kill('SIGCONT');
         child.kill('SIGKILL');
       }
-    await second?.close();
     for (const res of held) res.destroy();
     endpoint.closeAllConnections();
     await new Promise<void>((resolve) => endpoint.close(() => resolve()));
@@ -48,7 +43,7 @@ describe.skipIf(!adminUrl)('a lease that runs out while its call is still in fli
   it('logs both calls: the one in flight when the lease ran out, and the one the next claim made', async () => {
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', () => resolve()));
     const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/ramp/user.created`;
-    const databaseUrl = await createDatabase(adminUrl!);
+    const databaseUrl = await newPostgresDatabase();
     const first = await launchSandbox(['--database-url', databaseUrl]);
     started.push(first.child);
     const control = createSandboxClient({ baseUrl: first.url });
@@ -67,7 +62,7 @@ describe.skipIf(!adminUrl)('a lease that runs out while its call is still in fli
     // Frozen with its call in flight: it can neither time the call out nor record it until it is resumed.
     first.child.kill('SIGSTOP');
 
-    second = await startSandbox({ databaseUrl });
+    const second = await sandboxInTest({ databaseUrl });
     const again = createSandboxClient({ baseUrl: second.url });
     await orThrow(again.advanceClock({ body: { seconds: deliverySchedule().timeoutMs / 1000 + 60 } }));
     await until(() => calls.length === 2, 'the second claim to call the endpoint', 10_000);

@@ -9,7 +9,6 @@ import { createBusinessClient, createV1Client, orThrow } from '../../client/inde
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { createWebhookReceiver, type Delivery, deliverySchedule } from '../../client/webhooks/index.js';
 import { fundedExampleUser } from '../../testing/sandbox-users.js';
-import { type Sandbox, startSandbox } from '../server.js';
 import { createEventCatalog } from './store.js';
 
 const catalog = createEventCatalog();
@@ -17,12 +16,12 @@ const checkPayload = catalog.check;
 const documentedEvents = catalog.documented;
 
 import { readFileSync } from 'node:fs';
-import { storesUnderTest } from '../../testing/stores.js';
 import { REFUSALS } from '../core/refusals.js';
 import { eventMappingRows, MAPPING_FILE, renderMappingInto } from './table.js';
+import { forEachStore, sandboxInTest, type TestSandbox, useSandbox } from '../../testing/sandbox-fixture.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
-let sandbox: Sandbox;
+let sandbox: TestSandbox;
 let control: ReturnType<typeof createSandboxClient>;
 let received: Delivery[] = [];
 let receiver: Server;
@@ -59,229 +58,225 @@ describe('the event mapping', () => {
   });
 });
 
-for (const store of storesUnderTest())
-  describe(`delivery on ${store.name}`, () => {
-    beforeAll(async () => {
-      // The real clock stands still: sandbox time moves only by advanceClock, so attempt times are exact.
-      sandbox = await startSandbox({ ...(await store.options()), realNow: () => T0 });
-      control = createSandboxClient({ baseUrl: sandbox.url });
-      received = [];
-      const keep = (d: Delivery) => void received.push(d);
-      receiver = createServer(
-        createWebhookReceiver({
-          handlers: {
-            'user.created': keep,
-            'user.updated': keep,
-            'fiat.payout.completed': keep,
-            'operation.created': keep,
-          },
-        }).node,
-      );
-      receiverUrl = await listen(receiver);
-    }, 30_000);
-    afterAll(async () => {
-      await sandbox?.close();
-      if (receiver) await stop(receiver);
-    });
-
-    it("delivers a flow's events to the receiver, retries a failing endpoint on the schedule, skips inactive ones, and redelivers", async () => {
-      const tenant = await orThrow(control.createTenant({ body: { name: 'Events' } }));
-      const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });
-      const business = createBusinessClient({
-        baseUrl: sandbox.url,
-        auth: { credentials: tenant.businessCredentials },
-        retry: false,
-      });
-
-      // The failing server: 500, then no answer, then gone (connection refused).
-      let calls = 0;
-      const failing = createServer((_req, res) => {
-        calls += 1;
-        if (calls === 1) res.writeHead(500).end();
-        // the second call is left hanging
-      });
-      const failingUrl = await listen(failing);
-      const failingPort = Number(new URL(failingUrl).port);
-
-      const endpoint = (name: string, triggerEvent: any, url: string, isActive = true) =>
-        orThrow(
-          v1.createIntegrationEndpoint({
-            body: { name, direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent, isActive },
-          }),
-        );
-      for (const event of ['user.created', 'user.updated', 'fiat.payout.completed'] as const)
-        await endpoint(`receiver-${event}`, event, `${receiverUrl}/ramp/${event}`);
-      const flaky = await endpoint('flaky', 'fiat.payout.completed', `${failingUrl}/ramp/fiat.payout.completed`);
-      const inactive = await endpoint(
-        'inactive',
-        'fiat.payout.completed',
-        `${receiverUrl}/ramp/fiat.payout.completed`,
-        false,
-      );
-      const deleted = await orThrow(
-        control.createBusinessWebhook({
-          body: { clientId: tenant.clientId, url: `${receiverUrl}/business`, process: 'ramp' },
-        }),
-      );
-      await orThrow(
-        business.deleteWebhook({ params: { path: { clientId: tenant.clientId, webhook_id: deleted.id } } }),
-      );
-
-      const { userId, accountId } = await fundedExampleUser(sandbox.url, tenant, 100_000);
-      const payout = await orThrow(
-        v1.createPayout({
-          params: { path: { user_id: userId } },
-          body: { amount: 50_000, currency: 'COP', destinationId: accountId, paymentMethod: 'BREB' },
-        }),
-      );
-      await orThrow(control.completePayout({ params: { path: { payoutId: payout.id } } }));
-      await settle();
-
-      // The receiver's typed handlers got each event once, with the envelope and the resource.
-      expect(received.map((d) => d.event).sort()).toEqual(['fiat.payout.completed', 'user.created', 'user.updated']);
-      const completed = received.find((d) => d.event === 'fiat.payout.completed')!.payload as any;
-      expect(completed).toMatchObject({
-        event: 'fiat.payout.completed',
-        tenantId: tenant.clientId,
-        createdAt: new Date(T0).toISOString(),
-        data: { id: payout.id, status: 'COMPLETED' },
-      });
-
-      const log = async (endpointId: string) =>
-        (await orThrow(control.listDeliveries({ params: { query: { endpoint: endpointId } } }))).deliveries;
-      expect((await log(inactive.id)).map((d) => d.status)).toEqual(['skipped']);
-      expect((await log(deleted.id)).map((d) => [d.event, d.status])).toEqual([['fiat.payout.completed', 'skipped']]);
-
-      // The failing endpoint: 500 at T0, then each retry when its delay has passed in sandbox time.
-      // max_attempts counts calls (the source: "Webhook attempts: 3 by default"): at 0, 1 s and 5 s.
-      const schedule = deliverySchedule();
-      expect(schedule.retryDelaysMs).toEqual([1000, 4000]);
-      const advance = async (ms: number, wait = true) => {
-        await orThrow(control.advanceClock({ body: { seconds: ms / 1000 } }));
-        await new Promise((r) => setTimeout(r, 60));
-        if (wait) await settle();
-      };
-      await advance(schedule.retryDelaysMs[0]! - 1);
-      expect((await log(flaky.id))[0]!.attempts).toHaveLength(1);
-      await advance(1, false); // the second call, left hanging
-      await advance(schedule.timeoutMs); // times out in sandbox time
-      await stop(failing); // from now on the port refuses connections
-      await advance(schedule.retryDelaysMs[1]!);
-      // The third call was the last: however long the sandbox waits, there is no fourth.
-      await advance(16_000);
-      const [flakyDelivery] = await log(flaky.id);
-      expect(flakyDelivery!.status).toBe('failed');
-      const attempts = flakyDelivery!.attempts;
-      expect(attempts.map((a) => [a.attempt, a.outcome, a.httpStatus])).toEqual([
-        [1, 'http_status', 500],
-        [2, 'timeout', null],
-        [3, 'connection_error', null],
-      ]);
-      // Each retry starts exactly its delay after the previous call ended.
-      for (let i = 1; i < attempts.length; i++) {
-        expect(Date.parse(attempts[i]!.time) - Date.parse(attempts[i - 1]!.finishedAt), `retry ${i}`).toBe(
-          schedule.retryDelaysMs[i - 1],
-        );
-      }
-      expect(Date.parse(attempts[1]!.finishedAt) - Date.parse(attempts[1]!.time)).toBe(schedule.timeoutMs);
-      expect(calls).toBe(2);
-
-      // Replay: the endpoint is back; redeliver sends the same envelope once more.
-      let replayed: unknown;
-      const back = createServer((req, res) => {
-        let text = '';
-        req
-          .on('data', (c) => (text += c))
-          .on('end', () => {
-            replayed = JSON.parse(text);
-            res.writeHead(204).end();
-          });
-      });
-      await listen(back, failingPort);
-      await orThrow(control.redeliver({ params: { path: { deliveryId: flakyDelivery!.id } } }));
-      await new Promise((r) => setTimeout(r, 60));
-      await settle();
-      const [after] = await log(flaky.id);
-      expect(after!.status).toBe('delivered');
-      expect(after!.attempts.at(-1)).toMatchObject({ attempt: 4, outcome: 'delivered', httpStatus: 204 });
-      expect((replayed as any).id).toBe(completed.id);
-      await stop(back);
-
-      // No duplicate and no lost delivery: each of the receiver's deliveries was made once.
-      const all = (await orThrow(control.listDeliveries({ params: { query: { tenant: tenant.clientId } } })))
-        .deliveries;
-      expect(
-        all.filter((d) => d.url.startsWith(receiverUrl) && d.status === 'delivered').map((d) => d.attempts.length),
-      ).toEqual([1, 1, 1]);
-      expect(received).toHaveLength(3);
-    }, 30_000);
-
-    it('sends a business webhook the events of its process, and nothing more once it is deleted', async () => {
-      const tenant = await orThrow(control.createTenant({ body: {} }));
-      const business = createBusinessClient({
-        baseUrl: sandbox.url,
-        auth: { credentials: tenant.businessCredentials },
-        retry: false,
-      });
-      const gone = createServer();
-      const goneUrl = await listen(gone);
-      await stop(gone); // connection refused from now on
-      const hook = await orThrow(
-        control.createBusinessWebhook({
-          body: { clientId: tenant.clientId, url: `${goneUrl}/business`, process: 'ramp' },
-        }),
-      );
-      await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.updated' } })); // compliance: not this hook's
-      await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'fiat.payout.completed' } }));
-      await settle();
-      const log = async () =>
-        (await orThrow(control.listDeliveries({ params: { query: { endpoint: hook.id } } }))).deliveries;
-      expect((await log()).map((d) => [d.event, d.status, d.attempts.map((a) => a.outcome)])).toEqual([
-        ['fiat.payout.completed', 'pending', ['connection_error']],
-      ]);
-      await orThrow(business.deleteWebhook({ params: { path: { clientId: tenant.clientId, webhook_id: hook.id } } }));
-      await orThrow(control.advanceClock({ body: { seconds: 60 } }));
-      await new Promise((r) => setTimeout(r, 60));
-      await settle();
-      expect((await log()).map((d) => [d.status, d.attempts.length])).toEqual([['skipped', 1]]);
-    });
-
-    it('triggerEvent emits any documented event for a tenant, and refuses unknown names', async () => {
-      const tenant = await orThrow(control.createTenant({ body: {} }));
-      const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });
-      await orThrow(
-        v1.createIntegrationEndpoint({
-          body: {
-            name: 'ops',
-            direction: 'OUTBOUND',
-            url: `${receiverUrl}/ramp/operation.created`,
-            httpMethod: 'POST',
-            triggerEvent: 'operation.created',
-          },
-        }),
-      );
-      const before = received.length;
-      const triggered = await orThrow(
-        control.triggerEvent({
-          body: { tenantId: tenant.clientId, event: 'operation.created', subject: { id: 'op-1' } },
-        }),
-      );
-      expect(triggered.deliveries).toBe(1);
-      await settle();
-      expect(received.slice(before).map((d) => [d.event, (d.payload as any).data])).toEqual([
-        ['operation.created', { id: 'op-1' }],
-      ]);
-      const unknown = await control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'no.such_event' } });
-      expect(unknown.response.status).toBe(400);
-    });
+forEachStore('delivery', (store) => {
+  // The real clock stands still: sandbox time moves only by advanceClock, so attempt times are exact.
+  const running = useSandbox({ store, realNow: () => T0 });
+  beforeAll(async () => {
+    sandbox = running;
+    control = createSandboxClient({ baseUrl: sandbox.url });
+    received = [];
+    const keep = (d: Delivery) => void received.push(d);
+    receiver = createServer(
+      createWebhookReceiver({
+        handlers: {
+          'user.created': keep,
+          'user.updated': keep,
+          'fiat.payout.completed': keep,
+          'operation.created': keep,
+        },
+      }).node,
+    );
+    receiverUrl = await listen(receiver);
+  }, 30_000);
+  afterAll(async () => {
+    if (receiver) await stop(receiver);
   });
+
+  it("delivers a flow's events to the receiver, retries a failing endpoint on the schedule, skips inactive ones, and redelivers", async () => {
+    const tenant = await orThrow(control.createTenant({ body: { name: 'Events' } }));
+    const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });
+    const business = createBusinessClient({
+      baseUrl: sandbox.url,
+      auth: { credentials: tenant.businessCredentials },
+      retry: false,
+    });
+
+    // The failing server: 500, then no answer, then gone (connection refused).
+    let calls = 0;
+    const failing = createServer((_req, res) => {
+      calls += 1;
+      if (calls === 1) res.writeHead(500).end();
+      // the second call is left hanging
+    });
+    const failingUrl = await listen(failing);
+    const failingPort = Number(new URL(failingUrl).port);
+
+    const endpoint = (name: string, triggerEvent: any, url: string, isActive = true) =>
+      orThrow(
+        v1.createIntegrationEndpoint({
+          body: { name, direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent, isActive },
+        }),
+      );
+    for (const event of ['user.created', 'user.updated', 'fiat.payout.completed'] as const)
+      await endpoint(`receiver-${event}`, event, `${receiverUrl}/ramp/${event}`);
+    const flaky = await endpoint('flaky', 'fiat.payout.completed', `${failingUrl}/ramp/fiat.payout.completed`);
+    const inactive = await endpoint(
+      'inactive',
+      'fiat.payout.completed',
+      `${receiverUrl}/ramp/fiat.payout.completed`,
+      false,
+    );
+    const deleted = await orThrow(
+      control.createBusinessWebhook({
+        body: { clientId: tenant.clientId, url: `${receiverUrl}/business`, process: 'ramp' },
+      }),
+    );
+    await orThrow(business.deleteWebhook({ params: { path: { clientId: tenant.clientId, webhook_id: deleted.id } } }));
+
+    const { userId, accountId } = await fundedExampleUser(sandbox.url, tenant, 100_000);
+    const payout = await orThrow(
+      v1.createPayout({
+        params: { path: { user_id: userId } },
+        body: { amount: 50_000, currency: 'COP', destinationId: accountId, paymentMethod: 'BREB' },
+      }),
+    );
+    await orThrow(control.completePayout({ params: { path: { payoutId: payout.id } } }));
+    await settle();
+
+    // The receiver's typed handlers got each event once, with the envelope and the resource.
+    expect(received.map((d) => d.event).sort()).toEqual(['fiat.payout.completed', 'user.created', 'user.updated']);
+    const completed = received.find((d) => d.event === 'fiat.payout.completed')!.payload as any;
+    expect(completed).toMatchObject({
+      event: 'fiat.payout.completed',
+      tenantId: tenant.clientId,
+      createdAt: new Date(T0).toISOString(),
+      data: { id: payout.id, status: 'COMPLETED' },
+    });
+
+    const log = async (endpointId: string) =>
+      (await orThrow(control.listDeliveries({ params: { query: { endpoint: endpointId } } }))).deliveries;
+    expect((await log(inactive.id)).map((d) => d.status)).toEqual(['skipped']);
+    expect((await log(deleted.id)).map((d) => [d.event, d.status])).toEqual([['fiat.payout.completed', 'skipped']]);
+
+    // The failing endpoint: 500 at T0, then each retry when its delay has passed in sandbox time.
+    // max_attempts counts calls (the source: "Webhook attempts: 3 by default"): at 0, 1 s and 5 s.
+    const schedule = deliverySchedule();
+    expect(schedule.retryDelaysMs).toEqual([1000, 4000]);
+    const advance = async (ms: number, wait = true) => {
+      await orThrow(control.advanceClock({ body: { seconds: ms / 1000 } }));
+      await new Promise((r) => setTimeout(r, 60));
+      if (wait) await settle();
+    };
+    await advance(schedule.retryDelaysMs[0]! - 1);
+    expect((await log(flaky.id))[0]!.attempts).toHaveLength(1);
+    await advance(1, false); // the second call, left hanging
+    await advance(schedule.timeoutMs); // times out in sandbox time
+    await stop(failing); // from now on the port refuses connections
+    await advance(schedule.retryDelaysMs[1]!);
+    // The third call was the last: however long the sandbox waits, there is no fourth.
+    await advance(16_000);
+    const [flakyDelivery] = await log(flaky.id);
+    expect(flakyDelivery!.status).toBe('failed');
+    const attempts = flakyDelivery!.attempts;
+    expect(attempts.map((a) => [a.attempt, a.outcome, a.httpStatus])).toEqual([
+      [1, 'http_status', 500],
+      [2, 'timeout', null],
+      [3, 'connection_error', null],
+    ]);
+    // Each retry starts exactly its delay after the previous call ended.
+    for (let i = 1; i < attempts.length; i++) {
+      expect(Date.parse(attempts[i]!.time) - Date.parse(attempts[i - 1]!.finishedAt), `retry ${i}`).toBe(
+        schedule.retryDelaysMs[i - 1],
+      );
+    }
+    expect(Date.parse(attempts[1]!.finishedAt) - Date.parse(attempts[1]!.time)).toBe(schedule.timeoutMs);
+    expect(calls).toBe(2);
+
+    // Replay: the endpoint is back; redeliver sends the same envelope once more.
+    let replayed: unknown;
+    const back = createServer((req, res) => {
+      let text = '';
+      req
+        .on('data', (c) => (text += c))
+        .on('end', () => {
+          replayed = JSON.parse(text);
+          res.writeHead(204).end();
+        });
+    });
+    await listen(back, failingPort);
+    await orThrow(control.redeliver({ params: { path: { deliveryId: flakyDelivery!.id } } }));
+    await new Promise((r) => setTimeout(r, 60));
+    await settle();
+    const [after] = await log(flaky.id);
+    expect(after!.status).toBe('delivered');
+    expect(after!.attempts.at(-1)).toMatchObject({ attempt: 4, outcome: 'delivered', httpStatus: 204 });
+    expect((replayed as any).id).toBe(completed.id);
+    await stop(back);
+
+    // No duplicate and no lost delivery: each of the receiver's deliveries was made once.
+    const all = (await orThrow(control.listDeliveries({ params: { query: { tenant: tenant.clientId } } }))).deliveries;
+    expect(
+      all.filter((d) => d.url.startsWith(receiverUrl) && d.status === 'delivered').map((d) => d.attempts.length),
+    ).toEqual([1, 1, 1]);
+    expect(received).toHaveLength(3);
+  }, 30_000);
+
+  it('sends a business webhook the events of its process, and nothing more once it is deleted', async () => {
+    const tenant = await orThrow(control.createTenant({ body: {} }));
+    const business = createBusinessClient({
+      baseUrl: sandbox.url,
+      auth: { credentials: tenant.businessCredentials },
+      retry: false,
+    });
+    const gone = createServer();
+    const goneUrl = await listen(gone);
+    await stop(gone); // connection refused from now on
+    const hook = await orThrow(
+      control.createBusinessWebhook({
+        body: { clientId: tenant.clientId, url: `${goneUrl}/business`, process: 'ramp' },
+      }),
+    );
+    await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.updated' } })); // compliance: not this hook's
+    await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'fiat.payout.completed' } }));
+    await settle();
+    const log = async () =>
+      (await orThrow(control.listDeliveries({ params: { query: { endpoint: hook.id } } }))).deliveries;
+    expect((await log()).map((d) => [d.event, d.status, d.attempts.map((a) => a.outcome)])).toEqual([
+      ['fiat.payout.completed', 'pending', ['connection_error']],
+    ]);
+    await orThrow(business.deleteWebhook({ params: { path: { clientId: tenant.clientId, webhook_id: hook.id } } }));
+    await orThrow(control.advanceClock({ body: { seconds: 60 } }));
+    await new Promise((r) => setTimeout(r, 60));
+    await settle();
+    expect((await log()).map((d) => [d.status, d.attempts.length])).toEqual([['skipped', 1]]);
+  });
+
+  it('triggerEvent emits any documented event for a tenant, and refuses unknown names', async () => {
+    const tenant = await orThrow(control.createTenant({ body: {} }));
+    const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials }, retry: false });
+    await orThrow(
+      v1.createIntegrationEndpoint({
+        body: {
+          name: 'ops',
+          direction: 'OUTBOUND',
+          url: `${receiverUrl}/ramp/operation.created`,
+          httpMethod: 'POST',
+          triggerEvent: 'operation.created',
+        },
+      }),
+    );
+    const before = received.length;
+    const triggered = await orThrow(
+      control.triggerEvent({
+        body: { tenantId: tenant.clientId, event: 'operation.created', subject: { id: 'op-1' } },
+      }),
+    );
+    expect(triggered.deliveries).toBe(1);
+    await settle();
+    expect(received.slice(before).map((d) => [d.event, (d.payload as any).data])).toEqual([
+      ['operation.created', { id: 'op-1' }],
+    ]);
+    const unknown = await control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'no.such_event' } });
+    expect(unknown.response.status).toBe(400);
+  });
+});
 
 // Deliveries stay where they were sent: a redirect is a failed attempt and is never followed, an
 // endpoint's answer is read only up to a bound, link-local addresses are refused at registration (other
 // networks than loopback and private ones only when the sandbox is told), and delivery settings stay within
 // the bounds the description states.
 describe('deliveries stay where they were sent', () => {
-  let box: Sandbox;
+  const box = useSandbox({ realNow: () => T0 });
   let ctl: ReturnType<typeof createSandboxClient>;
   const servers: Server[] = [];
   const serve = async (handler: Parameters<typeof createServer>[1]) => {
@@ -289,12 +284,10 @@ describe('deliveries stay where they were sent', () => {
     servers.push(server);
     return listen(server);
   };
-  beforeAll(async () => {
-    box = await startSandbox({ memory: true, realNow: () => T0 });
+  beforeAll(() => {
     ctl = createSandboxClient({ baseUrl: box.url });
-  }, 30_000);
+  });
   afterAll(async () => {
-    await box?.close();
     for (const server of servers) await stop(server);
   });
 
@@ -399,18 +392,14 @@ describe('deliveries stay where they were sent', () => {
     ]) {
       expect((await tenantWith(url)).endpoint.response.status, url).toBe(201);
     }
-    const open = await startSandbox({ memory: true, endpointNetworks: ['loopback', '8.8.8.0/24'] });
-    try {
-      const tenant = await orThrow(createSandboxClient({ baseUrl: open.url }).createTenant({ body: {} }));
-      const v1 = createV1Client({ baseUrl: open.url, auth: { credentials: tenant.v1Credentials }, retry: false });
-      const register = (url: string) =>
-        v1.createIntegrationEndpoint({ body: { name: url, direction: 'OUTBOUND', url, httpMethod: 'POST' } });
-      expect((await register('http://8.8.8.8/hook')).response.status).toBe(201);
-      expect((await register('http://10.1.2.3/hook')).response.status).toBe(422);
-      expect((await register('http://169.254.169.254/hook')).response.status).toBe(422);
-    } finally {
-      await open.close();
-    }
+    const open = await sandboxInTest({ endpointNetworks: ['loopback', '8.8.8.0/24'] });
+    const tenant = await orThrow(createSandboxClient({ baseUrl: open.url }).createTenant({ body: {} }));
+    const v1 = createV1Client({ baseUrl: open.url, auth: { credentials: tenant.v1Credentials }, retry: false });
+    const register = (url: string) =>
+      v1.createIntegrationEndpoint({ body: { name: url, direction: 'OUTBOUND', url, httpMethod: 'POST' } });
+    expect((await register('http://8.8.8.8/hook')).response.status).toBe(201);
+    expect((await register('http://10.1.2.3/hook')).response.status).toBe(422);
+    expect((await register('http://169.254.169.254/hook')).response.status).toBe(422);
   });
 
   it.each([
@@ -435,7 +424,7 @@ describe('deliveries stay where they were sent', () => {
 
 describe("tenants apart: one tenant's failing endpoints do not hold up another's deliveries", () => {
   it("keeps a bounded number of one tenant's calls in flight, and delivers another tenant's event meanwhile", async () => {
-    const box = await startSandbox({ memory: true, realNow: () => T0 });
+    const box = await sandboxInTest({ realNow: () => T0 });
     const held = new Set<import('node:http').ServerResponse>();
     let open = 0;
     let most = 0;
@@ -494,7 +483,6 @@ describe("tenants apart: one tenant's failing endpoints do not hold up another's
       expect(most).toBeGreaterThan(0);
     } finally {
       for (const res of held) res.destroy();
-      await box.close();
       await stop(hanging);
       await stop(healthy);
     }

@@ -1,14 +1,10 @@
 // The README's events example runs as written: the receiver gets fiat.payout.completed after completePayout,
 // and a failed delivery is retried, then replayed with redeliver.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runReadmeBlock } from '../../testing/readme-block.js';
-import { startSandbox, type Sandbox } from '../server.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox();
 
 it('README events example: received, retried, replayed', async () => {
   const stdout = await runReadmeBlock('sandbox-events', { SANDBOX_URL: sandbox.url });

@@ -10,57 +10,6 @@ import type { EventCatalog } from '../core/instance.js';
 import { deliverySchedule } from 'ramp-api/webhooks';
 import { processOf } from './table.js';
 
-/** The events' tables: one of the sandbox's migrations (resources/index.ts), after the tenants'. */
-export const migration = `
-create table if not exists sandbox_events (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  event text not null,
-  payload jsonb not null,
-  created_at timestamptz not null
-);
--- The order events were emitted in (several in one transaction can share a time): listEvents sorts by it.
-alter table sandbox_events add column if not exists seq bigserial;
-create table if not exists sandbox_deliveries (
-  id uuid primary key,
-  event_id uuid not null references sandbox_events(id) on delete cascade,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  endpoint_kind text not null,
-  endpoint_id uuid not null,
-  url text not null,
-  timeout_ms integer not null,
-  retry_delays_ms jsonb not null,
-  status text not null,
-  attempts integer not null default 0,
-  next_attempt_at timestamptz,
-  created_at timestamptz not null
-);
-create index if not exists sandbox_deliveries_due on sandbox_deliveries (next_attempt_at) where status = 'pending';
-create table if not exists sandbox_delivery_attempts (
-  delivery_id uuid not null references sandbox_deliveries(id) on delete cascade,
-  attempt integer not null,
-  started_at timestamptz not null,
-  finished_at timestamptz not null,
-  outcome text not null,
-  http_status integer,
-  primary key (delivery_id, attempt)
-);
--- Every claim of a delivery has a row of its own, keyed by claim (the delivery's attempts counter after the
--- claim), so two claims that make the same attempt (the second taken when the first one's lease ran out with its
--- call in flight, or its instance died) never share a row and no call made is lost from the log. attempt is
--- the scheduled call the claim made, which decides the next retry's delay. abandoned: a claim whose outcome
--- its instance never recorded (it died), logged by the next claim as a timeout, and overwritten if it is recorded after all.
-alter table sandbox_delivery_attempts add column if not exists claim integer;
-alter table sandbox_delivery_attempts add column if not exists abandoned boolean not null default false;
-update sandbox_delivery_attempts set claim = attempt where claim is null;
-alter table sandbox_delivery_attempts alter column claim set not null;
-alter table sandbox_delivery_attempts drop constraint if exists sandbox_delivery_attempts_pkey;
-alter table sandbox_delivery_attempts add constraint sandbox_delivery_attempts_pkey primary key (delivery_id, claim);
--- The latest claim: the attempt it makes and when it started, for the next claim to log it if it is never recorded.
-alter table sandbox_deliveries add column if not exists claim_attempt integer;
-alter table sandbox_deliveries add column if not exists claimed_at timestamptz;
-`;
-
 /** The one envelope every event has (the source shows no payload: the sandbox's choice). */
 export interface EventEnvelope {
   event: string;

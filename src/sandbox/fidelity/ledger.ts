@@ -52,9 +52,9 @@ export interface Row {
 export const SOURCE_NAME = 'Business and Ramp Service Interface (service-interface.md)';
 
 const STATEMENTS = 'src/sandbox/fidelity/statements.test.ts';
-const FLOW = 'src/sandbox/flow.test.ts';
+const FLOW = 'src/sandbox/resources/flow.test.ts';
 const DELIVERY = 'src/sandbox/events/delivery.test.ts';
-const TOKENS = 'src/sandbox/tokens.test.ts';
+const TOKENS = 'src/sandbox/resources/tokens.test.ts';
 
 const s = (name: string): TestRef => ({ file: STATEMENTS, name });
 const flow = (name: string): TestRef => ({ file: FLOW, name });

@@ -1,18 +1,18 @@
 // The source document's statements about what the service answers, tried one by one against a running sandbox.
 // Each test is named in ./ledger.ts beside the statements it proves; a statement already proved by another suite
-// (flow.test.ts, events/delivery.test.ts, tokens.test.ts) is named there with that suite's test instead.
+// (resources/flow.test.ts, events/delivery.test.ts, resources/tokens.test.ts) is named there with that suite's test instead.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/index.js';
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
 import { readBundleFile } from '../contract/document.js';
 import { listOperations, requestSchema } from '../contract/lookup.js';
-import { startSandbox, type Sandbox } from '../server.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
 import { until } from '../../testing/until.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let control: SandboxClient;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -107,12 +107,8 @@ async function recorder() {
   return { url, seen, close };
 }
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
+beforeAll(() => {
   control = createSandboxClient({ baseUrl: sandbox.url });
-}, 30_000);
-afterAll(async () => {
-  await sandbox?.close();
 });
 
 describe('the two families and their base addresses', () => {
@@ -736,14 +732,10 @@ describe('webhooks and integration endpoints', () => {
 
 describe('delivery on an endpoint’s own timeoutMs and retryConfig', () => {
   // A sandbox whose real clock stands still: sandbox time moves only by advanceClock, so attempt times are exact.
-  let still: Sandbox;
+  const still = useSandbox({ realNow: () => Date.parse('2026-01-01T00:00:00.000Z') });
   let stillControl: SandboxClient;
-  beforeAll(async () => {
-    still = await startSandbox({ memory: true, realNow: () => Date.parse('2026-01-01T00:00:00.000Z') });
+  beforeAll(() => {
     stillControl = createSandboxClient({ baseUrl: still.url });
-  }, 30_000);
-  afterAll(async () => {
-    await still?.close();
   });
 
   it('counts a call unanswered within timeoutMs as failed, and retries up to max_attempts calls, the first after initial_delay_ms and each later delay times multiplier', async () => {

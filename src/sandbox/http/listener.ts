@@ -1,16 +1,15 @@
 // The listener: node:http, framing answers, who may ask (./guards.ts: the Host, the Origin of a write, CORS),
-// the sandbox's own pages and documents, and every other request handed to the route it names and the
-// operation's pipeline (../pipeline/). Every answer carries the protection headers of ./policies.ts.
+// the sandbox's own pages and documents, and every other request handed to the pipeline (../pipeline/), which
+// routes it. Every answer carries the protection headers of ./policies.ts.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { OpenApiDocument } from '../contract/document.js';
 import { readReferencePage } from '../contract/reference.js';
-import type { Route } from '../contract/router.js';
 import { Refusal, refusalBody, refusals } from '../core/refusals.js';
 import { answerOperation, type Pipeline } from '../pipeline/index.js';
-import { findRoute, requestTarget } from '../pipeline/target.js';
 import { unbuiltDocsPage } from './docs-page.js';
 import type { Guard } from './guards.js';
 import { createPageServer } from './page-server.js';
+import { requestTarget } from './target.js';
 import { COMMON_HEADERS, createDocumentPolicies, JSON_POLICY } from './policies.js';
 
 function send(
@@ -37,12 +36,7 @@ function send(
 const sendRefusal = (res: ServerResponse, refusal: Refusal) =>
   send(res, refusal.status, JSON.stringify(refusalBody(refusal)));
 
-export function createListener(
-  routes: readonly Route[],
-  pipeline: Pipeline,
-  guard: Guard,
-  controlDoc?: OpenApiDocument,
-): Server {
+export function createListener(pipeline: Pipeline, guard: Guard, controlDoc?: OpenApiDocument): Server {
   const pages = createPageServer();
   const documentPolicy = createDocumentPolicies();
   return createServer((req, res) => {
@@ -70,8 +64,7 @@ export function createListener(
         }
         const page = pages(method, target.pathname);
         if (page) return send(res, page.status, page.body ?? '', page.type, page.headers);
-        const { route, params } = findRoute(routes, method, target.pathname);
-        const sent = await answerOperation(pipeline, route, params, target, req);
+        const sent = await answerOperation(pipeline, method, target, req);
         return send(res, sent.status, sent.text, undefined, sent.headers);
       } catch (error) {
         if (error instanceof Refusal) return sendRefusal(res, error);

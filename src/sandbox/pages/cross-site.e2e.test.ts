@@ -10,12 +10,12 @@ import { orThrow } from 'ramp-api';
 import { createSandboxClient, type SandboxClient } from 'ramp-api/sandbox';
 import { startLocalServer, type LocalServer } from '../../testing/local-server.js';
 import { registerExampleUser } from '../../testing/sandbox-users.js';
-import { startSandbox, type Sandbox } from '../server.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
 /** How long a page or the API may take to show a change on this busy machine. */
 const SHOWN_MS = 15_000;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let control: SandboxClient;
 let hostile: LocalServer;
 let browser: Browser;
@@ -50,7 +50,6 @@ function hostilePage(): string {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true });
   control = createSandboxClient({ baseUrl: sandbox.url });
   const tenant = await orThrow(control.createTenant({ body: { name: 'Tienda Andina SAS' } }));
   tenantId = tenant.clientId;
@@ -73,7 +72,6 @@ afterAll(async () => {
   await context?.close();
   await browser?.close();
   await hostile?.close();
-  await sandbox?.close();
 });
 
 describe('a hostile page on another local origin', () => {

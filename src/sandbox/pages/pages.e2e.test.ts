@@ -20,7 +20,7 @@ import { startEventReceiver, type EventReceiver } from '../../testing/event-rece
 import { startLocalServer, type LocalServer } from '../../testing/local-server.js';
 import { registerExampleUser } from '../../testing/sandbox-users.js';
 import { until } from '../../testing/until.js';
-import { startSandbox, type Sandbox } from '../server.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 
 const reports = join(repoRoot, 'reports');
 const ADMIN_TOKEN = `adm_${randomUUID()}`;
@@ -28,7 +28,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 /** How long a page or the API may take to show a change on this busy machine. */
 const SHOWN_MS = 15_000;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ adminToken: ADMIN_TOKEN });
 let admin: SandboxClient;
 let browser: Browser;
 let context: BrowserContext;
@@ -82,7 +82,6 @@ const shot = (name: string) => page.screenshot({ path: join(reports, `sandbox-${
 // The bundles and the pages are built by the global setup (scripts/test-setup/build.ts).
 beforeAll(async () => {
   mkdirSync(reports, { recursive: true });
-  sandbox = await startSandbox({ memory: true, adminToken: ADMIN_TOKEN });
   admin = createSandboxClient({ baseUrl: sandbox.url, adminToken: ADMIN_TOKEN });
   shop = await startLocalServer((_req, res) => {
     res
@@ -142,7 +141,6 @@ afterAll(async () => {
   writeFileSync(join(reports, 'sandbox-pages-axe.json'), `${JSON.stringify(axeResults, null, 2)}\n`);
   await context?.close();
   await browser?.close();
-  await sandbox?.close();
   await shop?.close();
   await failing?.close();
 });

@@ -1,8 +1,8 @@
-// The request path of an operation, as named stages in order: target (../http/listener.ts finds the route),
+// The request path of an operation, as named stages in order: route (the router of ../contract/router.ts),
 // authentication, rate limit, body, request check, transaction (the operation's handler), answer check. Each
 // stage is a file of this folder; this one runs them and turns what they throw into an answer.
 import type { IncomingMessage } from 'node:http';
-import type { Route } from '../contract/router.js';
+import type { Route, Router, Target } from '../contract/router.js';
 import type { AnyHandler, HandlerContext } from '../core/handler.js';
 import { Refusal, refusalBody, refusals } from '../core/refusals.js';
 import { isDiskFull, storageFull } from '../store/disk-space.js';
@@ -13,7 +13,6 @@ import type { Authenticate } from './authenticate.js';
 import { requestBody } from './body.js';
 import type { CountCall } from './rate-limit.js';
 import { checkRequest } from './request-check.js';
-import type { Target } from './target.js';
 import type { KeptAnswer, RunHandler } from './transaction.js';
 
 /** What is sent: status, body (and its JSON text), headers. */
@@ -26,6 +25,7 @@ export interface Sent {
 
 export interface Pipeline {
   db: Db;
+  router: Router;
   handlerOf(operationId: string): AnyHandler | undefined;
   authenticate: Authenticate;
   countCall: CountCall;
@@ -46,14 +46,22 @@ function refusalAnswer(route: Route, refusal: Refusal): KeptAnswer & { headers?:
   return { status: refusal.status, body: refusalBody(refusal, route.family), headers: refusal.headers };
 }
 
-/** The answer of `route` to `req` after every stage, checked against the description. */
+/**
+ * The answer to `req` after every stage, checked against the description. A method and path that name no
+ * operation throw the router's refusal (404, 405), answered as the listener answers any refusal before a route.
+ */
 export async function answerOperation(
   pipeline: Pipeline,
-  route: Route,
-  params: Record<string, string>,
+  method: string,
   target: Target,
   req: IncomingMessage,
 ): Promise<Sent> {
+  const found = pipeline.router.match(method, target.pathname);
+  if (!found.route)
+    throw found.missing === 'method'
+      ? refusals.methodNotAllowed(method, target.pathname)
+      : refusals.noOperation(method, target.pathname);
+  const { route, params } = found;
   const result = await runStages(pipeline, route, params, target, req);
   // A kept read's answer was checked and serialized when it was first sent: it is sent again as it was.
   if (result.sent) return { status: result.sent.status, body: undefined, text: result.sent.text };

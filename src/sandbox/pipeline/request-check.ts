@@ -1,9 +1,8 @@
 // Stage 5, the request check: parameters and body against the operation's description (the route's
 // validators), refused with the status the operation documents for a request that breaks it.
 import type { IncomingMessage } from 'node:http';
-import type { Route } from '../contract/router.js';
+import type { Route, Target } from '../contract/router.js';
 import { refusals } from '../core/refusals.js';
-import type { Target } from './target.js';
 
 export interface CheckedRequest {
   path: Record<string, string>;

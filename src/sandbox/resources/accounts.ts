@@ -7,21 +7,6 @@ import { bankAccountStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { requireOwnClient } from './users.js';
 
-export const migration = `
-create table if not exists bank_accounts (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  user_id uuid not null,
-  status text not null,
-  holder_name text not null,
-  nickname text not null,
-  account_number text not null,
-  account_type text not null,
-  bank_name text not null,
-  created_at timestamptz not null
-);
-`;
-
 /** The sandbox's bank directory (its own records; the service's ids differ per deployment). */
 export const BANKS = [
   { id: '1', code: '1007', name: 'Bancolombia', status: 'true' },
@@ -117,7 +102,7 @@ export const handlers: Handlers = {
       [b.clientId, userId],
     );
     if (!known.length) refuse(refusals.notFound('No such client, or the user is not one of its users.'));
-    const { row } = await createRecord(ctx, bankAccounts, 'createBankAccount', async (to) => {
+    const { row } = await createRecord(ctx, bankAccounts, ctx.operationId, async (to) => {
       const rows = await ctx.sql.query<AccountRow>(
         `insert into bank_accounts (id, tenant_id, user_id, status, holder_name, nickname, account_number, account_type, bank_name, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
@@ -139,6 +124,6 @@ export const handlers: Handlers = {
     return { status: 201, body: controlView(row) };
   },
 
-  acceptBankAccount: (ctx) => review(ctx, ctx.path.accountId, 'acceptBankAccount'),
-  rejectBankAccount: (ctx) => review(ctx, ctx.path.accountId, 'rejectBankAccount'),
+  acceptBankAccount: (ctx) => review(ctx, ctx.path.accountId, ctx.operationId),
+  rejectBankAccount: (ctx) => review(ctx, ctx.path.accountId, ctx.operationId),
 };

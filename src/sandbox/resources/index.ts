@@ -1,29 +1,18 @@
-// Every resource's migration and handlers, in dependency order: what the server serves and the store holds.
+// Every resource's handlers: what the server serves. Their tables are the store's migrations (../store/migrations/).
 import { eventHandlers } from '../events/handlers.js';
-import { schemaOf } from '../store/migrate.js';
-import { migration as quotasMigration } from '../store/quotas.js';
 import type { Handlers } from '../core/handler.js';
 import * as accounts from './accounts.js';
 import * as kyc from './kyc.js';
 import * as onramps from './onramps.js';
 import * as overview from './overview.js';
 import * as payouts from './payouts.js';
-import { migration as eventsMigration } from '../events/store.js';
-import { migration as rateLimitsMigration, rateLimitHandlers } from './rate-limits.js';
+import { rateLimitHandlers } from './rate-limits.js';
 import * as tenants from './tenants.js';
 import * as users from './users.js';
 import * as wallets from './wallets.js';
 import * as webhooks from './webhooks.js';
 
 const resources = { tenants, users, kyc, wallets, accounts, payouts, onramps, webhooks, overview };
-
-/** The store's schema: each resource's tables, then the events', the rate limits' and the tenants' quotas. */
-export const schema = schemaOf([
-  ...Object.values(resources).map((r) => r.migration),
-  eventsMigration,
-  rateLimitsMigration,
-  quotasMigration,
-]);
 
 /**
  * Every handler by operationId: the resources', the events' and the rate limits' (built for the operations that

@@ -7,19 +7,6 @@ import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
 import { decideUser, findUser, personOf, type UserRow } from './users.js';
 
-export const migration = `
-create table if not exists kyc_sessions (
-  id text primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  user_id uuid not null,
-  template_id text,
-  custom_metadata_name text,
-  created_at timestamptz not null,
-  used_at timestamptz,
-  outcome text
-);
-`;
-
 interface SessionRow {
   id: string;
   tenant_id: string;

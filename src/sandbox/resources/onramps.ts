@@ -11,26 +11,6 @@ import { BANKS } from './accounts.js';
 import { MAX_BALANCE, debit, findUser } from './users.js';
 import { openCustodyWallet } from './wallets.js';
 
-export const migration = `
-create table if not exists on_ramps (
-  id uuid primary key,
-  seq bigserial,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  user_id uuid not null,
-  status text not null,
-  amount_destination numeric not null,
-  symbol_destination text not null,
-  record jsonb not null,
-  created_at timestamptz not null
-);
-create table if not exists on_ramp_checkouts (
-  id text primary key,
-  operation_id uuid not null references on_ramps(id) on delete cascade,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  redirect_url text
-);
-`;
-
 /** Sandbox's own rate: COP per unit of stablecoin. */
 export const COP_PER_STABLECOIN = 4000;
 /** Sandbox's own list of enabled asset pairs. */
@@ -180,7 +160,7 @@ export const handlers: Handlers = {
     const made = await createRecord(
       ctx,
       onRamps,
-      'createOnRamp',
+      ctx.operationId,
       async (to) => {
         const [row] = await ctx.sql.query<OnRampRow>(
           `insert into on_ramps (id, tenant_id, user_id, status, amount_destination, symbol_destination, record, created_at)
@@ -225,8 +205,8 @@ export const handlers: Handlers = {
     return { status: 201, body: { operation, tierEscalation: null, depositInfo } };
   },
 
-  payOnRamp: async (ctx) => ({ status: 200, body: await settle(ctx, ctx.path.operationId!, 'payOnRamp') }),
-  rejectOnRamp: async (ctx) => ({ status: 200, body: await settle(ctx, ctx.path.operationId!, 'rejectOnRamp') }),
+  payOnRamp: async (ctx) => ({ status: 200, body: await settle(ctx, ctx.path.operationId!, ctx.operationId) }),
+  rejectOnRamp: async (ctx) => ({ status: 200, body: await settle(ctx, ctx.path.operationId!, ctx.operationId) }),
 
   getCheckout: async (ctx) => {
     const c = await checkoutOf(ctx);

@@ -9,7 +9,6 @@ import { type WalletRow, walletView } from './wallets.js';
 import { type WebhookRow, webhookView } from './webhooks.js';
 
 // No tables of its own.
-export const migration = '';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const NOT_FOUND = 'No tenant has this client ID.';

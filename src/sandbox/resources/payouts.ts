@@ -7,20 +7,6 @@ import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import type { AccountRow } from './accounts.js';
 import { credit, debit, findUser } from './users.js';
 
-export const migration = `
-create table if not exists payouts (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  user_id uuid not null,
-  account_id uuid not null,
-  amount numeric not null,
-  currency text not null,
-  payment_method text not null,
-  status text not null,
-  created_at timestamptz not null
-);
-`;
-
 interface PayoutRow {
   id: string;
   tenant_id: string;
@@ -69,7 +55,7 @@ export const handlers: Handlers = {
       refuse(refusals.destinationNotApproved('The destination must be an accepted bank account of this user.'));
     if (!(await debit(ctx.sql, tenant.id, userId, currency, amount)))
       refuse(refusals.insufficientFunds(`The user's ${currency} balance does not cover the amount.`));
-    const { row } = await createRecord(ctx, payouts, 'createPayout', async (to) => {
+    const { row } = await createRecord(ctx, payouts, ctx.operationId, async (to) => {
       const rows = await ctx.sql.query<PayoutRow>(
         `insert into payouts (id, tenant_id, user_id, account_id, amount, currency, payment_method, status, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
@@ -91,12 +77,12 @@ export const handlers: Handlers = {
   },
 
   completePayout: async (ctx) => {
-    const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, 'completePayout');
+    const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, ctx.operationId);
     return { status: 200, body: { id: row.id, status: transition.to } };
   },
   // A rejected payout gives the user back what its creation debited.
   rejectPayout: async (ctx) => {
-    const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, 'rejectPayout', (p) =>
+    const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, ctx.operationId, (p) =>
       credit(ctx.sql, p.tenant_id, p.user_id, p.currency, Number(p.amount), null).then(() => undefined),
     );
     return { status: 200, body: { id: row.id, status: transition.to } };

@@ -7,24 +7,9 @@ import type { Sql } from '../store/db.js';
 import type { Handlers, Tenant } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
 
-export const migration = `
-create table if not exists rate_limits (
-  operation_id text primary key,
-  max_calls integer not null,
-  window_ms bigint not null
-);
-create table if not exists rate_counts (
-  operation_id text not null,
-  caller text not null,
-  window_start bigint not null,
-  calls integer not null,
-  primary key (operation_id, caller, window_start)
-);
-`;
-
 /** The operations that can be limited: those whose description declares a 429. */
 export function limitableOperations(
-  routes: { entry: { operationId: string; operation: { responses?: object } } }[],
+  routes: readonly { entry: { operationId: string; operation: { responses?: object } } }[],
 ): Set<string> {
   return new Set(routes.filter((r) => '429' in (r.entry.operation.responses ?? {})).map((r) => r.entry.operationId));
 }

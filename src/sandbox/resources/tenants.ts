@@ -2,37 +2,12 @@
 import { PRUNE_EXPIRED_TOKENS } from '../store/quotas.js';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { addClockOffset, resetClockOffset } from '../store/clock-offset.js';
 import type { Db, Sql } from '../store/db.js';
 import { type Handlers, type Tenant, tenantOf } from '../core/handler.js';
 import type { InstanceState } from '../core/instance.js';
 import { refusals, refuse } from '../core/refusals.js';
 import { identifierTaken } from './identifiers.js';
-
-export const migration = `
-create table if not exists tenants (
-  id uuid primary key,
-  name text not null,
-  business_secret text not null,
-  v1_secret text not null,
-  integration_register text not null,
-  created_at timestamptz not null
-);
-create table if not exists tokens (
-  token text primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  family text not null,
-  expires_at timestamptz
-);
-create table if not exists sandbox_clock (
-  id integer primary key check (id = 1),
-  offset_ms bigint not null
-);
-insert into sandbox_clock (id, offset_ms) values (1, 0) on conflict (id) do nothing;
-create table if not exists sandbox_signing_key (
-  id integer primary key check (id = 1),
-  secret text not null
-);
-`;
 
 /** Business tokens live 5 minutes of sandbox time (the source); v1 tokens 24 hours (the sandbox's choice: the source shows no lifetime). */
 export const TOKEN_LIFETIME_SECONDS: Record<'business' | 'v1', number> = { business: 300, v1: 86_400 };
@@ -177,7 +152,7 @@ export const handlers: Handlers = {
   resetSandbox: async (ctx) => {
     const removed = await ctx.sql.query('delete from tenants returning id');
     ctx.instance.tokens.clear();
-    await ctx.sql.query('update sandbox_clock set offset_ms = 0');
+    await resetClockOffset(ctx.sql);
     await ctx.sql.query('delete from rate_counts');
     await ctx.sql.query('delete from rate_limits');
     ctx.clock.setOffset(0);
@@ -192,13 +167,7 @@ export const handlers: Handlers = {
   }),
 
   advanceClock: async (ctx) => {
-    // One statement adds to the stored offset: concurrent advances (on several instances too) all count.
-    const rows = await ctx.sql.query<{ offset_ms: string | number }>(
-      `insert into sandbox_clock (id, offset_ms) values (1, $1)
-       on conflict (id) do update set offset_ms = sandbox_clock.offset_ms + excluded.offset_ms returning offset_ms`,
-      [Math.round(Number(ctx.body.seconds) * 1000)],
-    );
-    const offset = Number(rows[0]!.offset_ms);
+    const offset = await addClockOffset(ctx.sql, Math.round(Number(ctx.body.seconds) * 1000));
     ctx.clock.setOffset(offset);
     return { status: 200, body: { now: ctx.clock.now().toISOString(), offsetSeconds: offset / 1000 } };
   },

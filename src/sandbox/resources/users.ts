@@ -15,25 +15,6 @@ import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { integrationRegisterOf } from './tenants.js';
 import { identifierTaken } from './identifiers.js';
 
-export const migration = `
-create table if not exists users (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  status text not null,
-  tier_limit numeric,
-  record jsonb not null,
-  created_at timestamptz not null
-);
-create table if not exists balances (
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  owner_id uuid not null,
-  currency text not null,
-  amount numeric not null check (amount >= 0)
-);
-alter table balances drop constraint if exists balances_pkey;
-create unique index if not exists balances_by_tenant on balances (tenant_id, owner_id, currency);
-`;
-
 export interface UserRow {
   id: string;
   tenant_id: string;
@@ -248,7 +229,7 @@ export const handlers: Handlers = {
     }
     const now = ctx.clock.now();
     const record = registeredUser(id, ctx.body, now);
-    await createRecord(ctx, users, 'registerUser', async (to) => {
+    await createRecord(ctx, users, ctx.operationId, async (to) => {
       // One statement decides, so two registrations of one ID at once (on several instances too) get one 201.
       const inserted = await ctx.sql.query<UserRow>(
         'insert into users (id, tenant_id, status, record, created_at) values ($1, $2, $3, $4, $5) on conflict (id) do nothing returning *',
@@ -274,8 +255,8 @@ export const handlers: Handlers = {
     return { status: 200, body: { users: rows.map(userView) } };
   },
 
-  approveUser: async (ctx) => ({ status: 200, body: await decideUser(ctx, ctx.path.userId, 'approveUser') }),
-  rejectUser: async (ctx) => ({ status: 200, body: await decideUser(ctx, ctx.path.userId, 'rejectUser') }),
+  approveUser: async (ctx) => ({ status: 200, body: await decideUser(ctx, ctx.path.userId, ctx.operationId) }),
+  rejectUser: async (ctx) => ({ status: 200, body: await decideUser(ctx, ctx.path.userId, ctx.operationId) }),
 
   fundUser: async (ctx) => {
     const owner =

@@ -8,42 +8,6 @@ import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { MAX_BALANCE, isUuid, requireApprovedUser, requireOwnClient } from './users.js';
 import { identifierTaken } from './identifiers.js';
 
-export const migration = `
-create table if not exists custody_wallets (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  user_id uuid not null,
-  token text not null,
-  network text not null,
-  address text not null,
-  status text not null,
-  balance numeric not null default 0 check (balance >= 0),
-  created_at timestamptz not null
-);
-create table if not exists external_wallets (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  user_id uuid not null,
-  token text not null,
-  network text not null,
-  status text not null
-);
-create table if not exists wallet_transfers (
-  id uuid primary key,
-  seq bigserial,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  user_id uuid not null,
-  origin_wallet uuid not null,
-  destination_wallet uuid not null,
-  destination_tenant uuid not null,
-  amount numeric not null,
-  token text not null,
-  status text not null,
-  created_at timestamptz not null
-);
-create index if not exists wallet_transfers_by_user on wallet_transfers (user_id, created_at desc, seq desc);
-`;
-
 /** The sandbox's token and network records (ids are the sandbox's own; the service's differ per deployment). */
 export const TOKENS: Record<string, number> = { USDC: 1, USDT: 2 };
 const NETWORKS: Record<string, number> = { POLYGON: 1, SUI: 2 };
@@ -292,7 +256,7 @@ export const handlers: Handlers = {
       [origin.id, amount],
     );
     if (!debited.length) refuse(refusals.insufficientFunds('The origin wallet does not hold the amount.'));
-    const { row } = await createRecord(ctx, walletTransfers, 'createWalletTransfer', async (to) => {
+    const { row } = await createRecord(ctx, walletTransfers, ctx.operationId, async (to) => {
       const rows = await ctx.sql.query<TransferRow>(
         `insert into wallet_transfers (id, tenant_id, user_id, origin_wallet, destination_wallet, destination_tenant, amount, token, status, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
@@ -361,6 +325,6 @@ export const handlers: Handlers = {
     };
   },
 
-  completeWalletTransfer: (ctx) => settleTransfer(ctx, ctx.path.transferId, 'completeWalletTransfer'),
-  cancelWalletTransfer: (ctx) => settleTransfer(ctx, ctx.path.transferId, 'cancelWalletTransfer'),
+  completeWalletTransfer: (ctx) => settleTransfer(ctx, ctx.path.transferId, ctx.operationId),
+  cancelWalletTransfer: (ctx) => settleTransfer(ctx, ctx.path.transferId, ctx.operationId),
 };

@@ -6,27 +6,6 @@ import { businessWebhookStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { requireOwnClient } from './users.js';
 
-export const migration = `
-create table if not exists business_webhooks (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  url text not null,
-  process text not null,
-  status boolean not null,
-  created_at timestamptz not null
-);
-create table if not exists integration_endpoints (
-  id uuid primary key,
-  tenant_id uuid not null references tenants(id) on delete cascade,
-  name text not null,
-  trigger_event text,
-  is_active boolean not null,
-  config jsonb not null,
-  created_at timestamptz not null,
-  unique (tenant_id, name)
-);
-`;
-
 export interface WebhookRow {
   id: string;
   tenant_id: string;
@@ -78,7 +57,7 @@ export const handlers: Handlers = {
           )
         : [];
     const hook = rows[0] ?? refuse(refusals.notFound(businessWebhooks.unknown));
-    const { row, transition } = await moveRecord(ctx, businessWebhooks, hook.id, 'deleteWebhook');
+    const { row, transition } = await moveRecord(ctx, businessWebhooks, hook.id, ctx.operationId);
     return { status: 200, body: webhookView({ ...row, status: transition.to === 'true' }) };
   },
 
@@ -88,7 +67,7 @@ export const handlers: Handlers = {
     if (refused) refuse(refusals.endpointNotAllowed(400, `The sandbox does not deliver there: ${refused}.`));
     if (!(await ctx.sql.query('select 1 from tenants where id = $1', [ctx.body.clientId])).length)
       refuse(refusals.notFound('No tenant has this client ID.'));
-    const { row } = await createRecord(ctx, businessWebhooks, 'createBusinessWebhook', async (to) => {
+    const { row } = await createRecord(ctx, businessWebhooks, ctx.operationId, async (to) => {
       const rows = await ctx.sql.query<WebhookRow>(
         'insert into business_webhooks (id, tenant_id, url, process, status, created_at) values ($1, $2, $3, $4, $5, $6) returning *',
         [randomUUID(), ctx.body.clientId, ctx.body.url, ctx.body.process, to === 'true', ctx.clock.now().toISOString()],

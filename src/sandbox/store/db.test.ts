@@ -1,6 +1,6 @@
 // The read memory of the PGlite store: a GET never sees rows older than the last committed write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../resources/index.js';
+import { schema } from './migrate.js';
 import { openPglite, type Db } from './db.js';
 
 describe('PGlite reads remembered until the next write', () => {

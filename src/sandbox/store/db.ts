@@ -9,6 +9,15 @@ export interface Sql {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
 }
 
+/** A transaction's statements: `query`, and `script` for a migration file. */
+export interface Tx extends Sql {
+  /**
+   * Runs `text`, any number of statements, as one script (PGlite's exec, PostgreSQL's simple-query protocol),
+   * without parameters and without splitting it: what a migration file holds.
+   */
+  script(text: string): Promise<void>;
+}
+
 export interface Db extends Sql {
   /**
    * For reads (GET handlers): the same answers as `query`. On PGlite, which only this process can change,
@@ -27,7 +36,7 @@ export interface Db extends Sql {
    */
   generation?: () => number;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -193,7 +202,15 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     reads,
     shared: false,
     generation: () => generation,
-    transaction: (work) => writing(() => pg.transaction((tx) => work(wrap(tx)))),
+    transaction: (work) =>
+      writing(() =>
+        pg.transaction((tx) =>
+          work({
+            ...wrap(tx),
+            script: async (text) => void (await tx.exec(text)),
+          }),
+        ),
+      ),
     close: () => exclusive(() => pg.close()),
   };
 }
@@ -291,7 +308,11 @@ export async function openPostgres(connectionString: string): Promise<Db> {
       const held = await begin();
       const { client } = held;
       try {
-        const result = await work({ query: (text, params) => query(client, text, params) });
+        const result = await work({
+          query: (text, params) => query(client, text, params),
+          // Without parameters, node-postgres sends the simple query, which may hold several statements.
+          script: async (text) => void (await client.query(text)),
+        });
         await client.query('commit');
         return result;
       } catch (error) {

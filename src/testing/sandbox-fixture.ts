@@ -1,0 +1,96 @@
+// The one way a test gets a sandbox running in its own process, and the one place that says which stores the
+// sandbox suites run on (PGlite in memory always; PostgreSQL when the run's global setup,
+// scripts/test-setup/postgres.ts, started a cluster: each use gets a database of its own).
+//
+//   useSandbox(options?)      in a describe body (or a file's top level): the sandbox starts before the block's
+//                             first test and is closed after its last, whether the tests passed or not. Returns a
+//                             handle that reads the running sandbox (`sandbox.url`, `sandbox.db`, ...).
+//   sandboxInTest(options?)   in a test body: a sandbox of the test's own, closed when the test ends (also when it
+//                             fails).
+//   forEachStore(name, body)  one describe block per store under test: `forEachStore('flows', (store) => { const
+//                             sandbox = useSandbox({ store }); it(...) })`.
+//   storeNamed(name)          one store of the matrix, or undefined when this run has none (`describe.skipIf`).
+//   newPostgresDatabase()     a fresh database of the run's cluster, for a sandbox started as a process.
+//
+// `options` are startSandbox's, plus `store` (default: PGlite in memory) and `shareWith` (another sandbox of this
+// fixture whose PostgreSQL database this one opens too: several instances on one database). Options naming a
+// store themselves (`db`, `databaseUrl`, `dataDir`, `memory`) are passed as they are. A test that starts the
+// sandbox as a separate process (the command line, SIGKILL) uses ./sandbox-process.ts instead.
+import { afterAll, beforeAll, describe, inject, onTestFinished } from 'vitest';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/server.js';
+import { createDatabase } from './postgres.js';
+
+export type StoreName = 'PGlite' | 'PostgreSQL';
+
+export interface StoreUnderTest {
+  name: StoreName;
+  /** Options for startSandbox naming a fresh, empty store of this kind. */
+  options(): Promise<{ memory: true } | { databaseUrl: string }>;
+}
+
+export interface FixtureOptions extends SandboxOptions {
+  store?: StoreUnderTest;
+  shareWith?: TestSandbox;
+}
+
+/** A sandbox of this fixture: the sandbox, and the PostgreSQL database it opened (undefined on PGlite). */
+export type TestSandbox = Sandbox & { readonly databaseUrl: string | undefined };
+
+const PGLITE: StoreUnderTest = { name: 'PGlite', options: async () => ({ memory: true }) };
+
+/** The stores the sandbox suites run on, PGlite first. */
+export function storesUnderTest(): StoreUnderTest[] {
+  const adminUrl = inject('postgresUrl');
+  if (!adminUrl) return [PGLITE];
+  return [PGLITE, { name: 'PostgreSQL', options: async () => ({ databaseUrl: await newPostgresDatabase() }) }];
+}
+
+export function storeNamed(name: StoreName): StoreUnderTest | undefined {
+  return storesUnderTest().find((store) => store.name === name);
+}
+
+export async function newPostgresDatabase(): Promise<string> {
+  const adminUrl = inject('postgresUrl');
+  if (!adminUrl) throw new Error('This run has no PostgreSQL cluster: skip the suite with storeNamed.');
+  return createDatabase(adminUrl);
+}
+
+export function forEachStore(name: string, body: (store: StoreUnderTest) => void): void {
+  for (const store of storesUnderTest()) describe(`${name} on ${store.name}`, () => body(store));
+}
+
+async function start(options: FixtureOptions): Promise<TestSandbox> {
+  const { store = PGLITE, shareWith, ...rest } = options;
+  const named = rest.db || rest.databaseUrl || rest.dataDir || rest.memory;
+  const storeOptions = named ? {} : shareWith ? { databaseUrl: shareWith.databaseUrl } : await store.options();
+  const sandboxOptions: SandboxOptions = { ...storeOptions, ...rest };
+  const sandbox = await startSandbox(sandboxOptions);
+  return Object.assign(sandbox, { databaseUrl: sandboxOptions.databaseUrl });
+}
+
+/** A sandbox for the tests of the enclosing block; see the header. */
+export function useSandbox(options: FixtureOptions = {}): TestSandbox {
+  let running: TestSandbox | undefined;
+  // Starting on PostgreSQL while the machine is busy can take longer than the run's hook bound.
+  beforeAll(async () => {
+    running = await start(options);
+  }, 60_000);
+  afterAll(async () => {
+    await running?.close();
+    running = undefined;
+  }, 30_000);
+  return new Proxy({} as TestSandbox, {
+    get(_, key) {
+      if (!running) throw new Error(`The fixture's sandbox is not running here (read of ${String(key)}).`);
+      const value = Reflect.get(running, key, running);
+      return typeof value === 'function' ? value.bind(running) : value;
+    },
+  });
+}
+
+/** A sandbox for the calling test alone; see the header. */
+export async function sandboxInTest(options: FixtureOptions = {}): Promise<TestSandbox> {
+  const sandbox = await start(options);
+  onTestFinished(() => sandbox.close());
+  return sandbox;
+}
