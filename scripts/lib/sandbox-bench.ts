@@ -1,5 +1,5 @@
-// The sandbox against Prism on the same reads (listBanks, listBankAccounts), and the sandbox on a write
-// (createPayout): requests per second and p50/p99 latency with 1 and 32 concurrent clients, over loopback.
+// The sandbox against Prism on the same reads (listBanks, listBankAccounts) (the writes: ./write-bench.ts):
+// requests per second and p50/p99 latency with 1 and 32 concurrent clients, over loopback.
 // Fair by construction: the same requests from the same load generator, each target in its own process, a
 // warm-up, and the targets of a read taking turns in short slices, with the throughput ratio taken per turn.
 // The generator is autocannon (raw sockets, requests built once): node:http's own client costs so much that,
@@ -8,7 +8,6 @@
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { businessOperations } from '../../src/client/generated/business-meta.js';
-import { v1Operations } from '../../src/client/generated/v1-meta.js';
 import { orThrow } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { launchSandbox } from '../../src/testing/sandbox-process.js';
@@ -31,12 +30,16 @@ export interface LoadRow {
   toPrism?: { median: number; p10: number; p90: number };
 }
 
-interface Probe {
+export interface Probe {
   method: 'GET' | 'POST';
   url: string;
   headers?: Record<string, string>;
   body?: string;
   expected: number;
+  /** A new path for each request (a record a write may change only once); the URL's path otherwise. */
+  nextPath?: () => string;
+  /** A new body for each request (a name that must be unique); `body` otherwise. */
+  nextBody?: () => string;
 }
 
 interface Tally {
@@ -61,6 +64,19 @@ async function drive(probe: Probe, concurrency: number, seconds: number, tally?:
         connections: concurrency,
         duration: seconds,
         sampleInt: 50,
+        ...(probe.nextPath || probe.nextBody
+          ? {
+              requests: [
+                {
+                  setupRequest: (req) => ({
+                    ...req,
+                    ...(probe.nextPath ? { path: probe.nextPath() } : {}),
+                    ...(probe.nextBody ? { body: probe.nextBody() } : {}),
+                  }),
+                },
+              ],
+            }
+          : {}),
       },
       (error) => (error ? reject(error) : resolve()),
     );
@@ -81,7 +97,7 @@ async function drive(probe: Probe, concurrency: number, seconds: number, tally?:
  * The targets of one operation side by side: after a warm-up of each, they take turns in slices of SLICE_S
  * until each has had `seconds`, so a slow moment of the shared machine falls on all of them.
  */
-async function interleaved(
+export async function interleaved(
   operation: string,
   concurrency: number,
   seconds: number,
@@ -134,16 +150,13 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
     });
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const tenant = await orThrow(control.createTenant({ body: { name: 'Bench' } }));
-    const v1Token = await sandboxToken(sandbox.url, 'v1', tenant.v1Credentials);
     const userId = await registerExampleUser(sandbox.url, tenant);
     await orThrow(control.approveUser({ params: { path: { userId } } }));
-    let destinationId: string | undefined;
     for (let i = 0; i < 5; i++) {
       const account = await orThrow(control.createBankAccount({ body: { clientId: tenant.clientId, userId } }));
       if (i === 0) {
         await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
         await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1e12, currency: 'COP' } }));
-        destinationId = account.accountId;
       }
     }
     const rows: LoadRow[] = [];
@@ -168,13 +181,6 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
       stops.push(floor.stop);
       floors[operation] = { ...sandboxReads[operation], url: floor.url + new URL(url).pathname };
     }
-    const payout: Probe = {
-      method: 'POST',
-      url: sandbox.url + v1Operations.createPayout.path.replace('{user_id}', userId),
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${v1Token}` },
-      body: JSON.stringify({ amount: 1000, currency: 'COP', destinationId: destinationId!, paymentMethod: 'ACH' }),
-      expected: 201,
-    };
     for (const concurrency of [1, 32]) {
       for (const operation of ['listBanks', 'listBankAccounts'] as const) {
         const targets = [
@@ -184,7 +190,6 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
         ];
         rows.push(...(await interleaved(operation, concurrency, seconds, targets)));
       }
-      rows.push(...(await interleaved('createPayout', concurrency, seconds, [{ target: 'sandbox', probe: payout }])));
     }
     return rows;
   } finally {

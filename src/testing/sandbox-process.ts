@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { watchProcess } from './watchdog.js';
+import { repoRoot } from './repo.js';
 
 export interface SandboxProcess {
   child: ChildProcess;
@@ -28,10 +29,12 @@ export interface LaunchOptions {
    * the command runs through `sh -c 'ulimit -n N && exec node ...'`, so signals still reach the sandbox itself.
    */
   openFiles?: number;
+  /** Another build's `bin.js` to run instead of this tree's (a benchmark of before against after). */
+  bin?: string;
 }
 
 export async function launchSandbox(args: string[], options: LaunchOptions = {}): Promise<SandboxProcess> {
-  const command = [process.execPath, sandboxBin, 'sandbox', '--port', '0', ...args];
+  const command = [process.execPath, options.bin ?? sandboxBin, 'sandbox', '--port', '0', ...args];
   const [file, ...argv] =
     options.openFiles === undefined
       ? command
@@ -85,7 +88,7 @@ export function runSandboxToExit(
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = spawn(process.execPath, [sandboxBin, 'sandbox', ...args], {
-    cwd: join(import.meta.dirname, '..', '..'),
+    cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '', SANDBOX_HOST: '', SANDBOX_ADMIN_TOKEN: '', ...env },
   });

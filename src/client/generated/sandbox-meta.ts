@@ -171,6 +171,11 @@ export const sandboxOperations = {
     "method": "post",
     "path": "/sandbox/deliveries/{deliveryId}/redeliver",
     "secured": true
+  },
+  "receiveDelivery": {
+    "method": "post",
+    "path": "/sandbox/receivers/{answer}",
+    "secured": false
   }
 } as const;
 

@@ -818,6 +818,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/receivers/{answer}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `accept` answers 200 (the delivery succeeds); `fail` answers 500 (the delivery fails and is retried).
+                 * @example accept
+                 */
+                answer: "accept" | "fail";
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook receiver of the sandbox's own
+         * @description An endpoint URL a journey or a test can register (`createIntegrationEndpoint`, `createBusinessWebhook`) when
+         *     it has no server of its own: `/sandbox/receivers/accept` takes every delivery with 200 and
+         *     `/sandbox/receivers/fail` refuses every delivery with 500, so the delivery is retried on its schedule. What was
+         *     sent and each call's outcome are in `listDeliveries` and `listEvents`; the receiver keeps nothing itself.
+         *     It takes no token, as a team's own receiver takes none (`authType` `NONE`).
+         */
+        post: operations["receiveDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1600,6 +1630,14 @@ export interface components {
         DeliveryList: {
             /** @description The deliveries that match the filters. */
             deliveries: components["schemas"]["Delivery"][];
+        };
+        /** @description What the sandbox's receiver answers to a delivery it takes. */
+        ReceiverAnswer: {
+            /**
+             * Format: uuid
+             * @description The `id` of the event taken.
+             */
+            received: string;
         };
     };
     responses: {
@@ -2815,6 +2853,51 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             421: components["responses"]["UnknownHost"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `accept` answers 200 (the delivery succeeds); `fail` answers 500 (the delivery fails and is retried).
+                 * @example accept
+                 */
+                answer: "accept" | "fail";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description `accept`: the delivery is taken. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiverAnswer"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            403: components["responses"]["CrossOrigin"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            421: components["responses"]["UnknownHost"];
+            /** @description `fail`: the delivery is refused, as a broken receiver would. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };

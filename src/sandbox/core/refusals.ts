@@ -75,6 +75,7 @@ export const REFUSALS = {
   unknownBank: { code: 'unknown_bank', status: 422 },
   userExists: { code: 'user_exists', status: 422 },
   endpointNotAllowed: { code: 'endpoint_not_allowed', status: 'documented' },
+  receiverFailed: { code: 'receiver_failed', status: 500 },
 } as const;
 
 export type RefusalName = keyof typeof REFUSALS;
@@ -121,6 +122,8 @@ export const refusals = {
     refusal('storageFull', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   contractViolation: (message: string) => refusal('contractViolation', message),
   internal: () => refusal('internal', 'The sandbox failed; see its log.'),
+  /** The sandbox's own failing webhook receiver (`receiveDelivery` at `fail`): a broken receiver, on purpose. */
+  receiverFailed: () => refusal('receiverFailed', 'This receiver refuses every delivery.'),
 
   // Records and their owners. A record of another tenant is answered exactly as an unknown one.
   notFound: (message: string) => refusal('notFound', message),

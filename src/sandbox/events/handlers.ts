@@ -1,4 +1,5 @@
-// The control API's event operations: listEvents, listDeliveries, redeliver, triggerEvent.
+// The control API's event operations: listEvents, listDeliveries, redeliver, triggerEvent, and the sandbox's
+// own webhook receiver (receiveDelivery), which keeps nothing: the delivery log records every call.
 import type { Handlers } from '../core/handler.js';
 import { refusals, refuse, requireInScope } from '../core/refusals.js';
 import type { Sql } from '../store/db.js';
@@ -101,6 +102,11 @@ export const eventHandlers: Handlers = {
       ctx.clock.now().toISOString(),
     ]);
     return { status: 202, body: (await deliveries(ctx.sql, 'd.id = $1', [ctx.path.deliveryId]))[0] };
+  },
+
+  receiveDelivery: async (ctx) => {
+    if (ctx.path.answer === 'fail') refuse(refusals.receiverFailed());
+    return { status: 200, body: { received: (ctx.body as { id: string }).id } };
   },
 
   triggerEvent: async (ctx) => {

@@ -3,6 +3,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { registerDate } from '../core/clock.js';
 import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
 import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import { triggerIn } from '../core/triggers.js';
 import { bankAccountStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { requireOwnClient } from './users.js';
@@ -121,6 +122,9 @@ export const handlers: Handlers = {
       );
       return rows[0]!;
     });
+    // A trigger value (BANK_ACCOUNT_REJECTED): answered in_review, then rejected at once by rejectBankAccount's path.
+    if (triggerIn('createBankAccount', { body: b })?.transition === 'rejectBankAccount')
+      await review(ctx, row.id, 'rejectBankAccount');
     return { status: 201, body: controlView(row) };
   },
 

@@ -99,8 +99,17 @@ const OWN_BODIES: Record<string, { ids: string[]; body: (t: Records) => JsonObje
  */
 const CHOSEN_IDS = new Set(['registerUser body.external_user_id', 'createExternalWallet body.externalWalletId']);
 
-/** Identifiers of things outside the sandbox's records (the KYC provider's): no tenant owns one, so there is nothing of A to put there. */
-const NOT_RECORDS = new Set(['registerUser body.identity_verification_id', 'generateKycUrl query.template_id']);
+/**
+ * Identifiers of things outside the sandbox's records (the KYC provider's), and those of the envelope the sandbox's
+ * own webhook receiver takes (`receiveDelivery`, which reads no record and keeps nothing): there is nothing of A to
+ * reach through them.
+ */
+const NOT_RECORDS = new Set([
+  'registerUser body.identity_verification_id',
+  'generateKycUrl query.template_id',
+  'receiveDelivery body.id',
+  'receiveDelivery body.tenantId',
+]);
 
 /**
  * The IDs of a KYC link and of a checkout link: each is its own credential, given to the end user as a hosted
@@ -609,7 +618,8 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
   it('answers 401 to a control call without the admin token, whatever was sent instead, and never repeats it', async () => {
     const before = await snapshotOf(a);
     const wrong = `wrong-${ADMIN_TOKEN.slice(4)}x`;
-    // The KYC and checkout links' operations take no token (their ID is their credential): not here.
+    // The KYC and checkout links' operations take no token (their ID is their credential), nor does the sandbox's
+    // webhook receiver (the delivery worker calls it as it calls a team's): not here.
     const control = ops.filter((o) => o.family === 'sandbox' && o.credentials.length);
     expect(
       ops
@@ -621,6 +631,7 @@ describe.each(storesUnderTest())('tenant isolation on $name, tested as an attack
       'getCheckout',
       'getKycSession',
       'payCheckout',
+      'receiveDelivery',
       'rejectCheckout',
       'rejectKycSession',
     ]);

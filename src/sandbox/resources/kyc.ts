@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
+import { triggerIn } from '../core/triggers.js';
 import { decideUser, findUser, personOf, type UserRow } from './users.js';
 
 interface SessionRow {
@@ -23,14 +24,14 @@ const NOT_FOUND = 'No KYC link has this ID.';
 
 /** The link's session and its user (same tenant: a link never reaches another tenant's user); 404 when either is unknown. */
 async function sessionAndUser(
-  ctx: CallContext & { path: { sessionId: string } },
+  ctx: CallContext,
+  sessionId: string,
   lock: boolean,
 ): Promise<{ session: SessionRow; user: UserRow }> {
   const forUpdate = lock ? ' for update' : '';
   const session =
-    (
-      await ctx.sql.query<SessionRow>(`select * from kyc_sessions where id = $1${forUpdate}`, [ctx.path.sessionId])
-    )[0] ?? refuse(refusals.notFound(NOT_FOUND));
+    (await ctx.sql.query<SessionRow>(`select * from kyc_sessions where id = $1${forUpdate}`, [sessionId]))[0] ??
+    refuse(refusals.notFound(NOT_FOUND));
   const user =
     (
       await ctx.sql.query<UserRow>(`select * from users where id = $1 and tenant_id = $2${forUpdate}`, [
@@ -41,8 +42,8 @@ async function sessionAndUser(
   return { session, user };
 }
 
-async function decide(ctx: CallContext & { path: { sessionId: string } }, trigger: 'approveUser' | 'rejectUser') {
-  const { session, user } = await sessionAndUser(ctx, true);
+async function decide(ctx: CallContext, sessionId: string, trigger: 'approveUser' | 'rejectUser') {
+  const { session, user } = await sessionAndUser(ctx, sessionId, true);
   if (session.used_at !== null)
     refuse(
       refusals.conflict(
@@ -80,11 +81,14 @@ export const handlers: Handlers = {
         ctx.clock.now().toISOString(),
       ],
     );
+    // A trigger value (KYC_FAILED): the session fails at once, by rejectKycSession's own path.
+    if (user.status === 'pending' && triggerIn('generateKycUrl', { query: ctx.query })?.transition === 'rejectUser')
+      await decide(ctx, id, 'rejectUser');
     return { status: 200, body: { url: `${ctx.origin}/sandbox/kyc/${id}` } };
   },
 
   getKycSession: async (ctx) => {
-    const { session, user } = await sessionAndUser(ctx, false);
+    const { session, user } = await sessionAndUser(ctx, ctx.path.sessionId, false);
     return {
       status: 200,
       body: {
@@ -101,6 +105,6 @@ export const handlers: Handlers = {
     };
   },
 
-  approveKycSession: (ctx) => decide(ctx, 'approveUser'),
-  rejectKycSession: (ctx) => decide(ctx, 'rejectUser'),
+  approveKycSession: (ctx) => decide(ctx, ctx.path.sessionId, 'approveUser'),
+  rejectKycSession: (ctx) => decide(ctx, ctx.path.sessionId, 'rejectUser'),
 };

@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
+import { triggerIn } from '../core/triggers.js';
 import { onRampStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { BANKS } from './accounts.js';
@@ -94,6 +95,26 @@ async function creditStablecoin(ctx: CallContext, tenantId: string, userId: stri
     );
 }
 
+/** What the user is asked to do for each escalation (the sandbox's own words: the source shows none). */
+const ESCALATION_MESSAGES: Record<string, string> = {
+  FORM_URL: 'Fill in the form at the link to raise the limit.',
+  QR_APP: 'Scan the QR code with the app to raise the limit.',
+  VIDEO_KYC: 'Book a video identity check to raise the limit.',
+  DOC_UPLOAD: 'Upload proof of funds to raise the limit.',
+  NOTIFY_ONLY: 'The limit was passed; nothing to do, the operator was told.',
+  BLOCK: 'Operations over this limit are blocked for this user.',
+};
+
+/** The 422 of an on-ramp over the user's tier, with a `tierEscalation` of `actionType`, expiring in a day. */
+function tierRefusal(ctx: CallContext, message: string, actionType: string) {
+  return refusals.tierLimitExceeded(message, {
+    actionType,
+    actionPayload: {},
+    message: ESCALATION_MESSAGES[actionType],
+    expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000).toISOString(),
+  });
+}
+
 export const handlers: Handlers = {
   createOnRamp: async (ctx) => {
     const tenant = tenantOf(ctx);
@@ -122,18 +143,13 @@ export const handlers: Handlers = {
     const paymentMethod: string = b.paymentMethod ?? 'DAVIPLATA';
     if (paymentMethod === 'PSE' && !BANKS.some((bank) => bank.code === b.bankCode))
       refuse(refusals.unknownBank('bankCode is not in the bank list.'));
+    const trigger = triggerIn('createOnRamp', { body: b });
+    // A trigger value (TIER_FORM_URL ... TIER_BLOCK): over the tier, with that escalation.
+    if (trigger?.actionType) refuse(tierRefusal(ctx, 'The amount asks for an escalation', trigger.actionType));
     // Until setTierLimit, the tier allows up to MAX_BALANCE, the most a balance of the sandbox holds.
     const limit = user === 'client' || user.tier_limit === null ? MAX_BALANCE : Number(user.tier_limit);
-    if (b.amount > limit) {
-      refuse(
-        refusals.tierLimitExceeded(`The amount is over the user's tier limit of ${limit} COP.`, {
-          actionType: 'DOC_UPLOAD',
-          actionPayload: {},
-          message: 'Upload proof of funds to raise the limit.',
-          expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000).toISOString(),
-        }),
-      );
-    }
+    if (b.amount > limit)
+      refuse(tierRefusal(ctx, `The amount is over the user's tier limit of ${limit} COP.`, 'DOC_UPLOAD'));
     const inverse = b.executionMode === 'INVERSE';
     if (inverse && !(await debit(ctx.sql, tenant.id, userId, 'COP', b.amount)))
       refuse(refusals.insufficientFunds("The user's COP balance does not cover the amount."));
@@ -155,6 +171,7 @@ export const handlers: Handlers = {
           currency: 'COP',
           ...bank,
           ...(b.phone ? { phone: b.phone } : {}),
+          checkoutId,
           checkoutUrl: `${ctx.origin}/sandbox/checkout/${checkoutId}`,
         };
     const made = await createRecord(
@@ -197,6 +214,8 @@ export const handlers: Handlers = {
       inverse ? 'INVERSE' : 'NORMAL',
     );
     const operation = made.row.record;
+    // A trigger value (PAYIN_REJECTED): answered PENDING_DEPOSIT, then rejected at once by rejectOnRamp's path.
+    if (!inverse && trigger?.transition === 'rejectOnRamp') await settle(ctx, id, 'rejectOnRamp');
     if (inverse) await creditStablecoin(ctx, tenant.id, userId, destinationToken, amountDestination);
     // depositInfo: present when the user must send funds (NORMAL), null otherwise (INVERSE, paid from the balance).
     const depositInfo = inverse

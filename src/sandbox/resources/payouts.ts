@@ -1,7 +1,8 @@
 // Fiat payouts: debited from the user's balance at creation, settled through the control API.
 import { randomUUID } from 'node:crypto';
-import { tenantOf, type Handlers } from '../core/handler.js';
+import { type CallContext, tenantOf, type Handlers } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
+import { triggerIn } from '../core/triggers.js';
 import { payoutStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import type { AccountRow } from './accounts.js';
@@ -35,6 +36,14 @@ const payouts: Stateful<PayoutRow> = {
   save: async (sql, p, to) => void (await sql.query('update payouts set status = $2 where id = $1', [p.id, to])),
   view: (p, to) => payoutView({ ...p, status: to }),
 };
+
+/** Rejects payout `payoutId` per the state table; a rejected payout gives the user back what its creation debited. */
+async function rejectPayout(ctx: CallContext, payoutId: string) {
+  const { row, transition } = await moveRecord(ctx, payouts, payoutId, 'rejectPayout', (p) =>
+    credit(ctx.sql, p.tenant_id, p.user_id, p.currency, Number(p.amount), null).then(() => undefined),
+  );
+  return { id: row.id, status: transition.to };
+}
 
 export const handlers: Handlers = {
   createPayout: async (ctx) => {
@@ -73,6 +82,8 @@ export const handlers: Handlers = {
       );
       return rows[0]!;
     });
+    // A trigger value (PAYOUT_REJECTED): answered PENDING, then rejected at once by rejectPayout's own path.
+    if (triggerIn('createPayout', { body: ctx.body })?.transition === 'rejectPayout') await rejectPayout(ctx, row.id);
     return { status: 201, body: payoutView(row) };
   },
 
@@ -80,11 +91,5 @@ export const handlers: Handlers = {
     const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, ctx.operationId);
     return { status: 200, body: { id: row.id, status: transition.to } };
   },
-  // A rejected payout gives the user back what its creation debited.
-  rejectPayout: async (ctx) => {
-    const { row, transition } = await moveRecord(ctx, payouts, ctx.path.payoutId, ctx.operationId, (p) =>
-      credit(ctx.sql, p.tenant_id, p.user_id, p.currency, Number(p.amount), null).then(() => undefined),
-    );
-    return { status: 200, body: { id: row.id, status: transition.to } };
-  },
+  rejectPayout: async (ctx) => ({ status: 200, body: await rejectPayout(ctx, ctx.path.payoutId) }),
 };

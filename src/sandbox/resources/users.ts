@@ -10,6 +10,7 @@ import {
   tenantOf,
 } from '../core/handler.js';
 import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import { triggerIn } from '../core/triggers.js';
 import { userStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { integrationRegisterOf } from './tenants.js';
@@ -237,6 +238,9 @@ export const handlers: Handlers = {
       );
       return inserted[0] ?? refuse(refusals.userExists('A user with this external_user_id is already registered.'));
     });
+    // A trigger value (USER_REJECTED): answered pending, then rejected at once by rejectUser's own path.
+    if (triggerIn('registerUser', { body: ctx.body })?.transition === 'rejectUser')
+      await decideUser(ctx, id, 'rejectUser');
     return { status: 201, body: { user_id: id, status: 'success', message: 'User registered', data: record } };
   },
 

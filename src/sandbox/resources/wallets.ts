@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { registerDate } from '../core/clock.js';
 import type { CallContext, Handlers } from '../core/handler.js';
 import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import { triggerIn } from '../core/triggers.js';
 import { custodyWalletStates, walletTransferStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
 import { MAX_BALANCE, isUuid, requireApprovedUser, requireOwnClient } from './users.js';
@@ -275,6 +276,9 @@ export const handlers: Handlers = {
       );
       return rows[0]!;
     });
+    // A trigger value (TRANSFER_CANCELLED): answered pending, then cancelled at once by cancelWalletTransfer's path.
+    if (triggerIn('createWalletTransfer', { body: ctx.body })?.transition === 'cancelWalletTransfer')
+      await settleTransfer(ctx, row.id, 'cancelWalletTransfer');
     return { status: 200, body: transferView(row) };
   },
 

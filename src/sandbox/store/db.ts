@@ -3,6 +3,7 @@
 // to what both PGlite (PostgreSQL 18) and PostgreSQL 15 run.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createStatementRunner } from './pglite-statements.js';
 
 export interface Sql {
   /** Rows of one statement, with `$1`... parameters. */
@@ -90,9 +91,8 @@ export function approximateBytes(value: unknown, limit = Number.POSITIVE_INFINIT
 /** Bytes of select results PGlite's reads remember at most (approximateBytes); a result over a quarter is not kept. */
 export const REMEMBERED_BYTES = 32 * 1024 * 1024;
 
-export async function openPglite(options: DbOptions): Promise<Db> {
-  if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+/** PGlite on `options`' store, started from the build's snapshot where there is one for its schema. */
+async function startPglite(options: DbOptions) {
   // A new store starts from the build's snapshot: in memory, its files are written into PGlite's file system
   // (read while PGlite itself loads); a folder PostgreSQL has not been initialised in gets it unpacked first.
   // Without one, PGlite runs initdb.
@@ -109,23 +109,27 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     import('@electric-sql/pglite'),
     Promise.resolve(options.schemaDigest).then(fromSnapshot),
   ]);
-  const pg = await PGlite.create({
+  return PGlite.create({
     ...(options.memory ? {} : { dataDir: options.dataDir! }),
     ...(snapshot ? { fs: snapshotFilesystem(MemoryFS, PGlite.paths.PGDATA, snapshot) } : {}),
     startParams: [
       ...PGlite.defaultStartParams,
-      // PostgreSQL's default of 128 MB of shared buffers is zeroed at every start (40 ms of a start) and held
-      // for the store's life. A new store's data is 10 MB; pages beyond 32 MB are read back from its files.
+      // PostgreSQL's default of 128 MB of shared buffers is zeroed at every start and held for the store's
+      // life, and a new store's data is far smaller; pages beyond 32 MB are read back from its files.
       ...['-c', 'shared_buffers=32MB'],
       // In memory, nothing outlives the process, so a commit need not wait for its WAL to be flushed: a commit
-      // is still a commit (seen by every later statement), at about 15% less CPU per write. A --data folder
+      // is still a commit (seen by every later statement), for less CPU per write. A --data folder
       // keeps PostgreSQL's default: what was answered 201 is on disk.
       ...(options.memory ? ['-c', 'synchronous_commit=off'] : []),
     ],
   });
-  const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
-    query: async <Row>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as Row[],
-  });
+}
+
+export async function openPglite(options: DbOptions): Promise<Db> {
+  if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const [pg, pglite] = await Promise.all([startPglite(options), import('@electric-sql/pglite')]);
+  const statements = createStatementRunner(pg, pglite);
   // PGlite has one connection: a query from one request must never land inside another request's
   // transaction, so every statement and transaction takes its turn.
   let turn: Promise<unknown> = Promise.resolve();
@@ -134,7 +138,43 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     turn = run.catch(() => undefined);
     return run;
   };
-  const direct = wrap(pg);
+  // A statement in one exchange with PGlite (./pglite-statements.ts); one with a parameter only PGlite's own
+  // serializers know (an array, an object) through PGlite's `query`.
+  const direct: Sql = {
+    query: <Row>(text: string, params?: unknown[]) =>
+      statements.run<Row>(text, params) ?? pg.query<Row>(text, params).then((result) => result.rows),
+  };
+  // begin, the work, commit: each a statement of PGlite's one session, which runs one transaction at a time.
+  // The begin goes in the same exchange as the transaction's first statement.
+  const transaction = async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
+    let begun = false;
+    const tx: Tx = {
+      query: <Row>(text: string, params?: unknown[]) => {
+        if (begun) return direct.query<Row>(text, params);
+        begun = true;
+        return (
+          statements.run<Row>(text, params, 'begin') ??
+          statements.simple('begin').then(() => direct.query<Row>(text, params))
+        );
+      },
+      script: async (text) => {
+        if (!begun) await statements.simple('begin');
+        begun = true;
+        await statements.simple(text);
+      },
+    };
+    try {
+      const result = await work(tx);
+      // A statement that failed and was caught inside `work` left the transaction aborted: commit rolls it back.
+      if (begun && (await statements.simple('commit')) === 'ROLLBACK')
+        throw new Error('The transaction was rolled back: one of its statements failed.');
+      await pg.syncToFs();
+      return result;
+    } catch (error) {
+      if (begun) await statements.simple('rollback').catch(() => undefined);
+      throw error;
+    }
+  };
   // Results of selects, kept until the next write. Statements run one at a time (above), so a select that
   // ran while `generation` stayed the same saw no write start or end, and its rows are current until the
   // next one. The remembered rows are frozen (a handler that writes to one throws) and each caller gets its
@@ -202,15 +242,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     reads,
     shared: false,
     generation: () => generation,
-    transaction: (work) =>
-      writing(() =>
-        pg.transaction((tx) =>
-          work({
-            ...wrap(tx),
-            script: async (text) => void (await tx.exec(text)),
-          }),
-        ),
-      ),
+    transaction: (work) => writing(() => transaction(work)),
     close: () => exclusive(() => pg.close()),
   };
 }

@@ -689,3 +689,32 @@ export async function redeliverSample(): Promise<void> {
   );
   console.log(result);
 }
+
+export async function receiveDeliverySample(): Promise<void> {
+  // SANDBOX_URL: the sandbox's address.
+  const sandbox = createSandboxClient({
+    baseUrl: process.env.SANDBOX_URL ?? 'http://127.0.0.1:4020',
+  });
+
+  // Throws ApiError (operationId, status, parsed body) unless the answer is a documented success.
+  const result = await orThrow(
+    sandbox.receiveDelivery({
+      params: {
+        path: {
+          answer: 'accept'
+        }
+      },
+      body: {
+        event: 'fiat.payout.completed',
+        id: '0b6c7f7e-2a55-4a8f-9d0e-3f1b2c4d5e6f',
+        createdAt: '2026-11-20T15:04:05.000Z',
+        tenantId: '8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d',
+        data: {
+          id: '5d1e2f3a-4b5c-4d6e-8f9a-0b1c2d3e4f5a',
+          status: 'COMPLETED'
+        }
+      },
+    }),
+  );
+  console.log(result);
+}

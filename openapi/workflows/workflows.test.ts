@@ -1,0 +1,81 @@
+// Every journey (openapi/workflows/*.arazzo.yaml) run by `redocly respect` against a fresh sandbox on each store
+// under test: each step's answer is checked against the description (status, content type, schema) and against
+// the step's success criteria. Then what respect cannot compute: the failing endpoint's calls came on the
+// documented schedule (1000 ms after the first failed call, then 4 times longer).
+import { expect, it } from 'vitest';
+import {
+  journeys,
+  type RespectRun,
+  runJourneysOnSandbox,
+  runServiceJourneys,
+  sandboxTenant,
+} from '../../scripts/lib/journeys.js';
+import { forEachStore, useSandbox } from '../../src/testing/sandbox-fixture.js';
+
+/** Lines of respect's report that say what failed (its banners and passed checks left out). */
+function failures(run: RespectRun): string {
+  return run.output
+    .split('\n')
+    .filter((line) => /✗|Reason|Error|error/.test(line) && !/[║╔╚]/.test(line))
+    .join('\n');
+}
+
+interface Attempt {
+  time: string;
+  finishedAt: string;
+  httpStatus: number | null;
+}
+
+forEachStore('the journeys', (store) => {
+  const sandbox = useSandbox({ store });
+  let runs: RespectRun[] = [];
+
+  it('every workflow passes under redocly respect, every answer checked against the description', async () => {
+    const started = performance.now();
+    runs = await runJourneysOnSandbox(sandbox.url, { concurrency: 3 });
+    console.log(
+      `[journeys] ${store.name}: ${journeys().length} journeys in ${runs.length} respect runs, ${Math.round(performance.now() - started)} ms (${runs.map((r) => `${r.file} ${r.ms} ms`).join(', ')})`,
+    );
+    expect(runs.map((r) => r.file).sort()).toEqual([...new Set(journeys().map((j) => j.file.name))].sort());
+    for (const run of runs) {
+      expect(run.ok, `${run.file}:\n${failures(run)}`).toBe(true);
+      expect(run.output, run.file).toMatch(
+        new RegExp(`Workflows: ${run.workflows.length} passed, ${run.workflows.length} total`),
+      );
+    }
+  }, 300_000);
+
+  it('a failing endpoint is called on the documented schedule: 1000 ms after the first failure, then 4000 ms', async () => {
+    const tenant = runs.find((r) => r.file === 'webhooks.arazzo.yaml')?.tenant;
+    expect(tenant, 'the webhooks journeys ran').toBeDefined();
+    const answer = await fetch(`${sandbox.url}/sandbox/deliveries?tenant=${tenant!.clientId}`);
+    const { deliveries } = (await answer.json()) as { deliveries: { status: string; attempts: Attempt[] }[] };
+    const failed = deliveries.filter((d) => d.status === 'failed');
+    expect(failed).toHaveLength(1);
+    const [first, second, third] = failed[0]!.attempts;
+    const gap = (before: Attempt, after: Attempt) => Date.parse(after.time) - Date.parse(before.finishedAt);
+    expect(failed[0]!.attempts.map((a) => a.httpStatus)).toEqual([500, 500, 500]);
+    // At or after its due time, and well before the next delay of the schedule would have been due.
+    expect(gap(first!, second!)).toBeGreaterThanOrEqual(1000);
+    expect(gap(first!, second!)).toBeLessThan(4000);
+    expect(gap(second!, third!)).toBeGreaterThanOrEqual(4000);
+    expect(gap(second!, third!)).toBeLessThan(16000);
+  });
+
+  it.runIf(store.name === 'PGlite')(
+    'the service-only journeys run unchanged as against a deployment: no sandbox input, no control call',
+    async () => {
+      const { sandboxUrl, ...tenant } = await sandboxTenant(sandbox.url, 'A deployment');
+      const service = await runServiceJourneys({ business: sandbox.url, v1: sandbox.url }, tenant);
+      expect(service.flatMap((r) => r.workflows).sort()).toEqual(
+        journeys()
+          .filter((j) => j.kind === 'service')
+          .map((j) => j.workflow.workflowId)
+          .sort(),
+      );
+      for (const run of service) expect(run.ok, `${run.file}:\n${failures(run)}`).toBe(true);
+      expect(sandboxUrl).toBe(sandbox.url);
+    },
+    300_000,
+  );
+});
