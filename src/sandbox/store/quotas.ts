@@ -10,8 +10,8 @@ export const MAX_TEXT_CHARS = 4096;
  * The records (rows of any table that belongs to a tenant: users, balances, wallets, transfers, bank accounts,
  * external wallets, KYC sessions, on-ramps and their checkouts, payouts, endpoints, business webhooks, events,
  * deliveries, tokens) one tenant may hold, and their bytes as PostgreSQL writes their values out: a test suite
- * makes a few thousand records of a few hundred bytes, far inside both; 64 MiB a tenant keeps a sandbox of a
- * dozen busy tenants within a few hundred MiB of memory.
+ * makes a few thousand records of a few hundred bytes, far inside both; a tenant that fills 64 MiB costs a
+ * sandbox in memory about 250 MiB (store/quotas.interrupt.test.ts measures it).
  */
 export const TENANT_QUOTA = { records: 100_000, bytes: 64 * 1024 * 1024 } as const;
 
