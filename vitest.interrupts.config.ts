@@ -2,12 +2,13 @@ import { defineConfig } from 'vitest/config';
 import { sourceAliases } from './scripts/lib/source-aliases.js';
 
 // `npm run test:interrupts`: whole runs (`npm start`, a vitest run of this repository) stopped by Ctrl-C or
-// SIGTERM at several points, and what they leave behind (scripts/lib/leftovers.interrupt.test.ts). Apart from
+// SIGTERM at several points, and what they leave behind (scripts/lib/leftovers.interrupt.test.ts); and the sandbox
+// under slow attacks and a full disk (src/sandbox/*.interrupt.test.ts). Apart from
 // `npm test`, which it would slow by minutes of CPU; CI runs it after `npm test`.
 export default defineConfig({
   resolve: { alias: sourceAliases(import.meta.dirname) },
   test: {
-    include: ['scripts/**/*.interrupt.test.ts'],
+    include: ['scripts/**/*.interrupt.test.ts', 'src/**/*.interrupt.test.ts'],
     // The runs start the built sandbox.
     globalSetup: ['scripts/test-setup/build.ts'],
     testTimeout: 240_000,

@@ -1,5 +1,6 @@
 // The console of one operation: where to send it, what to send (from the description's examples, checked before
 // sending), the answer as it came and as the description judges it, and the same call as TypeScript and curl.
+import { adminTokenFor, NO_ADMIN_TOKEN } from './admin-token.js';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import type { OperationEntry } from '../sandbox/contract/lookup.js';
@@ -81,7 +82,9 @@ export function Console({ family, doc, entry, route, client, targets, fresh, con
   const [tenant, setTenant] = useState<Tenant | undefined>(() => readTenant(targets.sandbox));
   const [tenantMessage, setTenantMessage] = useState('');
   const [typedCredentials, setTypedCredentials] = useState('{}');
-  const [adminToken, setAdminToken] = useState('');
+  // Kept with the address it was typed for: switching targets never sends it elsewhere.
+  const [typedAdminToken, setTypedAdminToken] = useState(NO_ADMIN_TOKEN);
+  const adminToken = adminTokenFor(typedAdminToken, baseUrl);
   const [preferCode, setPreferCode] = useState('');
   const [inputs, setInputs] = useState<Inputs>(() => startingInputs(doc, entry, fresh, tenant));
   const [outcome, setOutcome] = useState<Outcome>();
@@ -266,7 +269,7 @@ export function Console({ family, doc, entry, route, client, targets, fresh, con
               type="password"
               autocomplete="off"
               value={adminToken}
-              onInput={(e) => setAdminToken(e.currentTarget.value)}
+              onInput={(e) => setTypedAdminToken({ baseUrl, token: e.currentTarget.value })}
             />
           </label>
         )}

@@ -8,6 +8,7 @@ import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import type { Route } from '../sandbox/contract/router.js';
 import type { Targets } from './console.js';
 import type { FreshFields } from './fresh.js';
+import { operationInHash } from './route.js';
 import type { ClientInfo } from './samples.js';
 
 /** What the site's build tells the console about the page (scripts/lib/console-build.ts). */
@@ -36,10 +37,7 @@ interface Loaded {
 }
 
 /** The operationId Redoc's route names, if any. */
-function operationInRoute(operationIds: string[]): string | undefined {
-  const parts = decodeURIComponent(location.hash).toLowerCase().split('/');
-  return operationIds.find((id) => parts.includes(id.toLowerCase()));
-}
+const operationInRoute = (operationIds: string[]) => operationInHash(location.hash, operationIds);
 
 /** The panel, the bundle and the local targets, fetched when the console is first opened. */
 async function load(config: PageConfig): Promise<Loaded> {

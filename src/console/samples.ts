@@ -35,8 +35,11 @@ export interface SampleInput {
 
 const isIdentifier = (name: string) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
 
-/** A string as TypeScript source, in single quotes. */
-const quoted = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+/**
+ * A string as TypeScript source, in single quotes: JSON's escapes (every control character, a carriage return
+ * and a lone surrogate included), with the quotes swapped.
+ */
+const quoted = (text: string) => `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 
 /** A value as TypeScript source, indented; keys unquoted where they can be, strings in single quotes. */
 function literal(value: unknown, indent: string): string {
@@ -99,9 +102,14 @@ export function typeScriptSample(input: SampleInput): string {
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /** The URL the request goes to: the path's parameters filled in, the query appended. */
 export function requestUrl(baseUrl: string, path: string, call: Call): string {
-  const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(call.path[name] ?? `{${name}}`));
+  // A lone surrogate cannot be percent-encoded: U+FFFD is sent in its place, as a browser's URL would.
+  const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent((call.path[name] ?? `{${name}}`).replace(LONE_SURROGATE, '\uFFFD')),
+  );
   const query = new URLSearchParams(Object.entries(call.query).map(([k, v]) => [k, String(v)])).toString();
   return `${baseUrl.replace(/\/+$/, '')}${filled}${query ? `?${query}` : ''}`;
 }

@@ -287,6 +287,9 @@ function favourStartOverPeakSpeed(): void {
   setFlagsFromString('--wasm-tiering-budget=1000000000');
 }
 
+/** The longest the process takes to stop on SIGINT or SIGTERM: past it, it exits without waiting for the store. */
+export const SHUTDOWN_BOUND_MS = 10_000;
+
 /** Runs the CLI; resolves with the running sandbox (stopped on SIGINT/SIGTERM, after which the process exits). */
 export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   const [command, ...rest] = argv;
@@ -363,6 +366,11 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // A store that cannot finish (a full disk, a database that stopped answering) never keeps the process up.
+    setTimeout(() => {
+      console.error(`Sandbox did not stop within ${SHUTDOWN_BOUND_MS / 1000} s of ${signal}; exiting.`);
+      process.exit(1);
+    }, SHUTDOWN_BOUND_MS);
     sandbox.close().then(
       () => {
         console.log(`Sandbox stopped (${signal}).`);

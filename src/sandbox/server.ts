@@ -20,6 +20,7 @@ import { createListener } from './http/listener.js';
 import { createAnswerCheck } from './pipeline/answer-check.js';
 import { createAuthenticator } from './pipeline/authenticate.js';
 import type { Pipeline } from './pipeline/index.js';
+import { createSpaceCheck } from './store/disk-space.js';
 import { createRateLimit } from './pipeline/rate-limit.js';
 import { createTransactions } from './pipeline/transaction.js';
 import { allHandlers } from './resources/index.js';
@@ -180,6 +181,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Links (KYC, checkout) are made from the public URL, else the address it listens on, set below: never from
     // a request's Host, which a client chooses.
     context: { clock, endpoints, instance, origin: '' },
+    ...(lock && options.dataDir ? { checkSpace: createSpaceCheck(options.dataDir), dataDir: options.dataDir } : {}),
   };
   const server = createListener(pipeline, guard, bundles.find((b) => b.family === 'sandbox')?.doc);
   guardConnections(server, options.connections);

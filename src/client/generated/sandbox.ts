@@ -1704,7 +1704,11 @@ export interface components {
                 "application/json": components["schemas"]["ControlError"];
             };
         };
-        /** @description The sandbox's database is down or restarting; nothing was done. Repeat the call after `Retry-After` seconds. */
+        /**
+         * @description The sandbox's database is down or restarting (`unavailable`), or the file system of its data folder (`--data`)
+         *     is full and the call would store something (`storage_full`: reads still work; free space there and repeat
+         *     it, no restart needed); nothing was done. Repeat the call after `Retry-After` seconds.
+         */
         ServiceUnavailable: {
             headers: {
                 /**
@@ -1732,6 +1736,8 @@ export interface components {
          *     `Sec-Fetch-Site: cross-site` or `same-site`) that the sandbox was not told to trust with `--allowed-origins`
          *     (`startSandbox({ allowedOrigins })`); nothing was done. Requests from the sandbox's own pages and from
          *     clients that send no `Origin` (the typed clients, curl) are not affected. The message names the option.
+         *     A request that stores records for a tenant (a user, an account, an event and its deliveries...) is also
+         *     answered 403 `quota_exceeded` once that tenant holds 100,000 records or 64 MiB of them; nothing was done.
          */
         CrossOrigin: {
             headers: {

@@ -1402,6 +1402,9 @@ export interface components {
          *     request whose `Origin` (or `Sec-Fetch-Site: cross-site` or `same-site`) shows a web page of another origin
          *     that it was not told to trust with `--allowed-origins`. Clients that send no `Origin` (servers, the typed
          *     clients, curl) are not affected. How the service treats such a request is not known.
+         *     A request that stores records (a user, a wallet, a transfer, a payout, an event...) is also answered 403 by the
+         *     sandbox, with `error` `quota_exceeded`, once its tenant holds 100,000 records or 64 MiB of them: the sandbox's
+         *     own bound, not the service's; nothing was done.
          */
         CrossOrigin: {
             headers: {
@@ -1414,7 +1417,7 @@ export interface components {
         /**
          * @description The request body is too large to be taken; nothing was done. Send a smaller body.
          *     Inferred: the source shows no size limit and no error for it; 413 is the standard status for a body over the
-         *     server's limit, and the body is not shown. The sandbox reads at most 1 MiB.
+         *     server's limit, and the body is not shown. The sandbox reads at most 1 MiB (16 KiB for a token call).
          */
         PayloadTooLarge: {
             headers: {
@@ -1470,6 +1473,9 @@ export interface components {
          *     done. Repeat the request after the number of seconds in `Retry-After`.
          *     Inferred: the source shows no such answer; 503 with `Retry-After` is the standard answer of a service that
          *     is briefly unavailable, and the body is not shown.
+         *     While the file system of the sandbox's data folder (`--data`) is full, a request that stores something is
+         *     answered 503 with `error` `storage_full` and `Retry-After`; nothing was stored and reads still work. Free
+         *     space there and repeat it: the sandbox takes writes again without a restart. The sandbox's own answer.
          */
         ServiceUnavailable: {
             headers: {
@@ -1551,6 +1557,9 @@ export interface components {
          *     for a user that does not exist, and the body is not shown.
          *     For a request that changes state, the sandbox also answers 403 when it comes from a web page of an origin it
          *     was not told to trust (`--allowed-origins`), with `error` `cross_origin`: its own choice, not the service's.
+         *     A request that stores records (a user, a wallet, a transfer, a payout, an event...) is also answered 403 by the
+         *     sandbox, with `error` `quota_exceeded`, once its tenant holds 100,000 records or 64 MiB of them: the sandbox's
+         *     own bound, not the service's; nothing was done.
          */
         PayoutUserUnknown: {
             headers: {
@@ -1589,6 +1598,9 @@ export interface components {
          *     Inferred: the source gives this status and condition but no error body.
          *     For a request that changes state, the sandbox also answers 403 when it comes from a web page of an origin it
          *     was not told to trust (`--allowed-origins`), with `error` `cross_origin`: its own choice, not the service's.
+         *     A request that stores records (a user, a wallet, a transfer, a payout, an event...) is also answered 403 by the
+         *     sandbox, with `error` `quota_exceeded`, once its tenant holds 100,000 records or 64 MiB of them: the sandbox's
+         *     own bound, not the service's; nothing was done.
          */
         OnRampUserNotApproved: {
             headers: {

@@ -1,6 +1,8 @@
-// Receives the service's event notifications: checks method, content type, size and JSON, works out the
-// event, acknowledges within a bounded time and hands the delivery to a typed handler. Nothing it logs or
-// answers contains the payload, which carries personal data.
+// Receives the service's event notifications: checks the secret of the registered URL, method, content type,
+// size and JSON, works out the event, recognises a delivery of an event already handled, acknowledges within a
+// bounded time and hands the delivery to a typed handler. Nothing it logs or answers contains the payload, which
+// carries personal data, or the secret. The source shows only `authType: NONE` for the service's outbound
+// calls: deliveries carry no signature, so a secret only the sender knows (in the URL) is the defence that fits.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { concatChunks } from '../core/bytes.js';
 import { v1EventNames } from '../generated/v1-meta.js';
@@ -15,6 +17,13 @@ export type EventPayload<E extends EventName> = webhooks[E]['post']['requestBody
 export interface Delivery<E extends EventName = EventName> {
   event: E;
   payload: EventPayload<E>;
+  /**
+   * The same for every delivery of one event: the event name and a SHA-256 of the body, which the sender
+   * sends again unchanged. (Not a payload's `id`: the source does not show the payload, and an `id` there may
+   * name the resource, the same in every event about it.) Store it with what the handler does to recognise a
+   * redelivery the receiver's memory no longer holds.
+   */
+  idempotencyKey: string;
 }
 
 export type WebhookHandlers = { [E in EventName]?: (delivery: Delivery<E>) => void | Promise<void> };
@@ -37,11 +46,25 @@ export interface WebhookReceiverOptions {
   resolveEvent?: EventResolver;
   /** Told about handler failures; receives the event name, never the payload. */
   onError?: (error: unknown, context: { event: EventName }) => void;
+  /**
+   * A secret the registered URL carries as `?secret=` (`https://you.example/ramp/user.created?secret=...`):
+   * a delivery without it, or with another value, gets 401 and never reaches a handler. Compared in constant
+   * time. Make it long and random (32 characters or more), and register the URL over HTTPS.
+   */
+  secret?: string;
+  /**
+   * What a delivery of an event already handled gets: `'skip'` (the default) answers 200 `{ received: true,
+   * duplicate: true }` without running the handler; `'deliver'` runs it again (it sees the same
+   * `idempotencyKey`). A delivery whose handler failed is not remembered, so the sender's retry runs it.
+   */
+  duplicates?: 'skip' | 'deliver';
+  /** How many handled events are remembered for `duplicates`, the oldest forgotten first. Default 10000. */
+  rememberEvents?: number;
 }
 
 export interface WebhookAnswer {
   status: number;
-  body: { received: true } | { error: string };
+  body: { received: true; duplicate?: true } | { error: string };
   /** Headers the answer carries besides its content type (`Allow` on a 405). */
   headers?: Record<string, string>;
 }
@@ -82,6 +105,35 @@ function requestUrl(target: string | undefined): URL {
   }
 }
 const MALFORMED_URL: WebhookAnswer = { status: 400, body: { error: 'The request URL is malformed.' } };
+
+/** Whether `given` equals `expected`, in time that depends on the length of `expected` only. */
+export function secretMatches(given: string, expected: string): boolean {
+  const a = new TextEncoder().encode(given);
+  const b = new TextEncoder().encode(expected);
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) difference |= (a[i % Math.max(a.length, 1)] ?? 0) ^ b[i]!;
+  return difference === 0;
+}
+
+/** The delivery's idempotency key: the event and a digest of the body. */
+async function idempotencyKeyOf(event: string, raw: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', raw as Uint8Array<ArrayBuffer>));
+  return `${event}:${Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Keys of events handled or being handled, the oldest forgotten past `limit` (a Map keeps insertion order). */
+function createSeen(limit: number) {
+  const keys = new Map<string, true>();
+  return {
+    has: (key: string) => keys.has(key),
+    add(key: string) {
+      keys.delete(key);
+      keys.set(key, true);
+      if (keys.size > limit) keys.delete(keys.keys().next().value as string);
+    },
+    forget: (key: string) => keys.delete(key),
+  };
+}
 
 /** Reads chunks until done, failing as soon as the limit or the deadline is passed (the rest is never buffered). */
 async function readLimited(chunks: AsyncIterable<Uint8Array>, limit: number, timeoutMs: number): Promise<Uint8Array> {
@@ -129,6 +181,10 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   const ackWithinMs = options.ackWithinMs ?? 10_000;
   const resolveEvent = options.resolveEvent ?? defaultEventResolver;
+  if (options.secret !== undefined && options.secret.length < 16)
+    throw new Error('The receiver`s secret must be 16 characters or more (32 random ones are better).');
+  const seen = createSeen(options.rememberEvents ?? 10_000);
+  const skipDuplicates = (options.duplicates ?? 'skip') === 'skip';
   const fail = (status: number, error: string): WebhookAnswer => ({ status, body: { error } });
   const report = (error: unknown, event: EventName) => {
     try {
@@ -146,6 +202,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     } catch {
       return MALFORMED_URL;
     }
+    if (options.secret !== undefined && !secretMatches(url.searchParams.get('secret') ?? '', options.secret))
+      return fail(401, 'The delivery does not carry this receiver`s secret.');
     if (!contentType || !JSON_TYPE.test(contentType)) return fail(415, 'Content-Type must be application/json.');
     if (contentLength !== null && contentLength > maxBodyBytes)
       return fail(413, `The body is larger than ${maxBodyBytes} bytes.`);
@@ -181,14 +239,19 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const event = resolved.name;
     const handler = options.handlers[event] as ((delivery: Delivery) => void | Promise<void>) | undefined;
     if (!handler) return fail(404, `No handler for event "${event}".`);
+    const idempotencyKey = await idempotencyKeyOf(event, raw);
+    if (skipDuplicates && seen.has(idempotencyKey)) return { status: 200, body: { received: true, duplicate: true } };
+    seen.add(idempotencyKey);
 
     let timer: ReturnType<typeof setTimeout> | undefined;
     const slow = new Promise<'slow'>((resolve) => {
       timer = setTimeout(() => resolve('slow'), ackWithinMs);
     });
     const run = Promise.resolve()
-      .then(() => handler({ event, payload: payload as EventPayload<typeof event> }))
+      .then(() => handler({ event, payload: payload as EventPayload<typeof event>, idempotencyKey }))
       .then(() => 'done' as const);
+    // A handler that failed did nothing the sender can count on: its retry must run it again.
+    run.catch(() => seen.forget(idempotencyKey));
     try {
       const outcome = await Promise.race([run, slow]);
       if (outcome === 'slow') {

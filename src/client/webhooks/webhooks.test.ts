@@ -50,7 +50,11 @@ describe('webhook receiver (node:http)', () => {
       status: 200,
       body: { received: true },
     });
-    expect(received.at(-1)).toEqual({ event: 'operation.status_updated', payload });
+    expect(received.at(-1)).toEqual({
+      event: 'operation.status_updated',
+      payload,
+      idempotencyKey: expect.stringMatching(/^operation\.status_updated:[0-9a-f]{64}$/),
+    });
   });
 
   it.each([
@@ -165,7 +169,11 @@ describe('webhook receiver (web Request)', () => {
       }),
     );
     expect(response.status).toBe(200);
-    expect(received.at(-1)).toEqual({ event: 'operation.status_updated', payload: { n: 1 } });
+    expect(received.at(-1)).toEqual({
+      event: 'operation.status_updated',
+      payload: { n: 1 },
+      idempotencyKey: expect.stringMatching(/^operation\.status_updated:[0-9a-f]{64}$/),
+    });
   });
 });
 
@@ -237,5 +245,74 @@ describe('a resolver of the integrator that throws', () => {
       }),
     );
     expect(answer.status).toBe(422);
+  });
+});
+
+describe('defences against an unsigned sender (the source shows only authType NONE)', () => {
+  const SECRET = 'k3y-in-the-registered-url-0123456789';
+  const handled: Delivery[] = [];
+  const guarded = createWebhookReceiver({
+    secret: SECRET,
+    handlers: { 'operation.status_updated': (delivery) => void handled.push(delivery) },
+  });
+  const deliver = (url: string, body: string) =>
+    guarded.handle(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+  const event = { id: 'evt-7', event: 'operation.status_updated', data: { status: 'COMPLETED' } };
+
+  it('refuses a forged event (no secret in the URL) with 401, without running the handler or echoing anything', async () => {
+    const answer = await deliver('https://you.example/ramp/operation.status_updated', JSON.stringify(event));
+    expect(answer.status).toBe(401);
+    expect(await answer.text()).not.toContain(SECRET);
+    expect(handled).toEqual([]);
+  });
+
+  it('refuses a tampered delivery (a secret one character off, or longer, or shorter) with 401', async () => {
+    for (const wrong of [`${SECRET.slice(0, -1)}X`, `${SECRET}0`, SECRET.slice(0, 8), '']) {
+      const answer = await deliver(
+        `https://you.example/ramp/operation.status_updated?secret=${encodeURIComponent(wrong)}`,
+        JSON.stringify(event),
+      );
+      expect(answer.status, wrong).toBe(401);
+    }
+    expect(handled).toEqual([]);
+  });
+
+  it('hands a delivery with the secret to the handler with an idempotency key, and skips its replay', async () => {
+    const url = `https://you.example/ramp/operation.status_updated?secret=${SECRET}`;
+    const first = await deliver(url, JSON.stringify(event));
+    expect(first.status).toBe(200);
+    const replay = await deliver(url, JSON.stringify(event));
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({ received: true, duplicate: true });
+    expect(handled).toHaveLength(1);
+    expect(handled[0]!.idempotencyKey).toMatch(/^operation\.status_updated:[0-9a-f]{64}$/);
+    // Another event (another id) is handled, under another key.
+    expect((await deliver(url, JSON.stringify({ ...event, id: 'evt-8' }))).status).toBe(200);
+    expect(handled).toHaveLength(2);
+    expect(handled[1]!.idempotencyKey).not.toBe(handled[0]!.idempotencyKey);
+  });
+
+  it('runs the handler again for a delivery whose first handling failed (the sender retries it)', async () => {
+    let calls = 0;
+    const flaky = createWebhookReceiver({
+      handlers: {
+        'operation.status_updated': () => {
+          calls++;
+          if (calls === 1) throw new Error('database down');
+        },
+      },
+    });
+    const send = () =>
+      flaky.handle(
+        new Request('https://you.example/ramp/operation.status_updated', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"status":"COMPLETED"}',
+        }),
+      );
+    expect((await send()).status).toBe(500);
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(200);
+    expect(calls).toBe(2);
   });
 });

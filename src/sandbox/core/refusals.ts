@@ -75,6 +75,11 @@ export const REFUSALS = {
     next: { say: 'wait the seconds Retry-After gives, or clear the limit', operationId: 'clearRateLimit' },
   },
   unavailable: { code: 'unavailable', status: 503, next: { say: 'retry after the seconds Retry-After gives' } },
+  storageFull: {
+    code: 'storage_full',
+    status: 503,
+    next: { say: 'free space on the file system of the --data folder; writes resume by themselves' },
+  },
   contractViolation: { code: 'sandbox_contract_violation', status: 500 },
   internal: { code: 'internal', status: 500 },
   notFound: {
@@ -84,6 +89,11 @@ export const REFUSALS = {
   },
   notLimitable: { code: 'not_limitable', status: 404 },
   forbidden: { code: 'forbidden', status: 403 },
+  quotaExceeded: {
+    code: 'quota_exceeded',
+    status: 403,
+    next: { say: 'use a new tenant, or reset this one', operationId: 'createTenant' },
+  },
   userNotApproved: {
     code: 'user_not_approved',
     status: 403,
@@ -171,6 +181,9 @@ export const refusals = {
     refusal('rateLimited', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   unavailable: (message: string, retryAfterSeconds: number) =>
     refusal('unavailable', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
+  /** A write while the data folder's file system is full (../store/disk-space.ts): nothing was stored. */
+  storageFull: (message: string, retryAfterSeconds: number) =>
+    refusal('storageFull', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   contractViolation: (message: string) => refusal('contractViolation', message),
   internal: () => refusal('internal', 'The sandbox failed; see its log.'),
   /** The sandbox's own failing webhook receiver (`receiveDelivery` at `fail`): a broken receiver, on purpose. */
@@ -181,6 +194,8 @@ export const refusals = {
   notLimitable: (message: string) => refusal('notLimitable', message),
   forbidden: (message: string) => refusal('forbidden', message),
   userNotApproved: (message: string) => refusal('userNotApproved', message),
+  /** A record past its tenant's quota (../store/quotas.ts): nothing was stored. */
+  quotaExceeded: (message: string) => refusal('quotaExceeded', message),
 
   // Credentials.
   invalidCredentials: (status: InvalidStatus | 401, message: string) =>

@@ -1,9 +1,11 @@
 // Connections to the sandbox: no number of idle or trickling connections keeps a request out.
-// Idle connections and connections that trickle their request are closed after a bounded time; past a limit
-// below the process's open-files limit, a new connection closes the connection idle the longest (one that
-// sent no request, or whose last answer is sent), and is refused only when every connection is being served.
+// Idle connections and connections that trickle their request (its headers or its body) are closed after a
+// bounded time; past a limit below the process's open-files limit, a new connection closes the connection idle
+// the longest (one that sent no request, or whose last answer is sent), else the one that has been sending its
+// body the longest, and is refused only when every connection is being served a request it sent whole.
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 
 export interface ConnectionLimits {
@@ -22,6 +24,13 @@ export interface ConnectionLimits {
 
 /** Default of `headersTimeoutMs` (the command line's --idle-timeout): 10 s. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * The slowest a request body may arrive once `headersTimeoutMs` has passed since its headers: 16 KiB a
+ * second, so a body of `n` bytes must be whole `headersTimeoutMs + n / 16 KiB` seconds after its headers (and
+ * within `requestTimeoutMs` in all). A connection that falls behind is closed.
+ */
+export const MIN_BODY_BYTES_PER_SECOND = 16 * 1024;
 
 /** File descriptors kept for everything that is not an incoming connection: the database, deliveries, Node. */
 const RESERVED_FILES = 200;
@@ -54,16 +63,29 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
   // Node checks the two timeouts above every 30 s by default: a connection could outlive them by that much.
   (server as Server & { connectionsCheckingInterval?: number }).connectionsCheckingInterval = 1_000;
   const idleTimeout = limits.idleTimeoutMs ?? 30_000;
-  // Every connection, and those not being served, the longest idle first (a Map keeps insertion order).
+  // Every connection; those not being served, the longest idle first; and those whose request's body is still
+  // arriving, the longest first (a Map keeps insertion order).
   const open = new Map<Socket, { serving: number }>();
   const idle = new Map<Socket, true>();
+  const reading = new Map<Socket, IncomingMessage>();
   const drop = (socket: Socket) => {
     open.delete(socket);
     idle.delete(socket);
+    reading.delete(socket);
+  };
+  /** The connection to close for a new one: the longest idle, else the one sending its body the longest. */
+  const evictable = (): Socket | undefined => {
+    const oldestIdle = idle.keys().next().value as Socket | undefined;
+    if (oldestIdle) return oldestIdle;
+    for (const [socket, req] of reading) {
+      if (!req.complete) return socket;
+      reading.delete(socket);
+    }
+    return undefined;
   };
   server.on('connection', (socket: Socket) => {
     if (open.size >= max) {
-      const oldest = idle.keys().next().value as Socket | undefined;
+      const oldest = evictable();
       if (!oldest) {
         socket.destroy();
         return;
@@ -84,7 +106,11 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
     state.serving++;
     idle.delete(socket);
     socket.setTimeout(idleTimeout);
+    const stopWatching = req.complete ? undefined : watchBody(req, socket, headersTimeout);
+    if (stopWatching) reading.set(socket, req);
     res.once('close', () => {
+      stopWatching?.();
+      reading.delete(socket);
       state.serving--;
       if (state.serving === 0 && open.has(socket) && !socket.destroyed) {
         idle.set(socket, true);
@@ -93,4 +119,33 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
     });
   });
   return { held: () => open.size };
+}
+
+/** Bytes of the request's body declared by its Content-Length; null for a chunked one. */
+function declaredLength(req: IncomingMessage): number | null {
+  const length = Number(req.headers['content-length']);
+  return Number.isSafeInteger(length) && length >= 0 ? length : null;
+}
+
+/**
+ * Closes `socket` when the body of `req` falls behind MIN_BODY_BYTES_PER_SECOND after `graceMs`: checked once a
+ * second from then on, against the bytes the connection has received since the headers. Returns the stop.
+ */
+function watchBody(req: IncomingMessage, socket: Socket, graceMs: number): () => void {
+  const start = performance.now();
+  const startBytes = socket.bytesRead;
+  const length = declaredLength(req);
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    if (req.complete || socket.destroyed) return;
+    const late = (performance.now() - start - graceMs) / 1000;
+    const due = late * MIN_BODY_BYTES_PER_SECOND;
+    if (socket.bytesRead - startBytes < Math.min(due, length ?? due)) {
+      socket.destroy();
+      return;
+    }
+    timer = setTimeout(check, 1_000);
+  };
+  timer = setTimeout(check, graceMs);
+  return () => clearTimeout(timer);
 }

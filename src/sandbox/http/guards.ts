@@ -94,6 +94,22 @@ function interfaceNames(): string[] {
 
 const shown = (text: string) => JSON.stringify(text.slice(0, 100));
 
+const unknownHost = (host: string) =>
+  refusals.unknownHost(
+    `The sandbox does not answer for the host ${shown(host)}; start it with --allowed-hosts NAME (startSandbox({ allowedHosts })) to answer for a name of yours.`,
+  );
+
+/**
+ * The authority (`host[:port]`) of an absolute-form request target (`http://name:port/path`); undefined for the
+ * origin form every client sends (`/path`) and for `*`; null for an absolute target whose authority cannot be read.
+ */
+export function absoluteAuthority(target: string): string | null | undefined {
+  if (target.startsWith('/') || target === '*') return undefined;
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target);
+  if (!m || m[1]!.includes('@')) return null;
+  return m[1]!;
+}
+
 export function createGuard(options: GuardOptions): Guard {
   const wildcard = ['0.0.0.0', '::', ''].includes(options.host);
   /** The sandbox's own names: answered with its port only. */
@@ -141,11 +157,14 @@ export function createGuard(options: GuardOptions): Guard {
     },
     checkHost(req) {
       const header = req.headers.host;
+      // An absolute-form target (`POST http://name:port/path`) names the host itself, and HTTP says it wins over
+      // the Host header: its authority must be one of the sandbox's names too.
+      const authority = absoluteAuthority(req.url ?? '/');
+      if (authority !== undefined && (authority === null || !allowedHost(authority)))
+        throw unknownHost(authority ?? req.url ?? '');
       // Only an HTTP/1.0 request can come without a Host (Node refuses an HTTP/1.1 one), and no browser sends one.
       if (header === undefined || allowedHost(header)) return;
-      throw refusals.unknownHost(
-        `The sandbox does not answer for the host ${shown(header)}; start it with --allowed-hosts NAME (startSandbox({ allowedHosts })) to answer for a name of yours.`,
-      );
+      throw unknownHost(header);
     },
     checkOrigin(req, method) {
       if (SAFE_METHODS.has(method)) return;

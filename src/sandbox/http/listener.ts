@@ -71,6 +71,8 @@ export function createListener(pipeline: Pipeline, guard: Guard, controlDoc?: Op
         throw error;
       }
     })().catch((error: unknown) => {
+      // A connection closed while its body was read (too slow, evicted, or gone): there is no one to answer.
+      if (req.destroyed && !req.complete) return void res.destroy();
       pipeline.logger.error(`[sandbox] internal error: ${error instanceof Error ? error.stack : String(error)}`);
       if (!res.headersSent) sendRefusal(res, refusals.internal());
       else res.destroy();

@@ -83,6 +83,24 @@ describe('known hosts only', () => {
     });
     expect(pub.status).toBe(200);
   });
+
+  it('refuses an absolute-form target whose authority is not its own with 421, whatever the Host says', async () => {
+    const before = await tenantCount(plain);
+    for (const [method, target] of [
+      ['POST', `http://other.example:${port}/sandbox/reset`],
+      ['GET', `http://other.example:${port}/sandbox/tenants`],
+      ['GET', `http://127.0.0.1:${Number(port) === 65535 ? 1 : Number(port) + 1}/sandbox/tenants`],
+      ['GET', 'http://[::1/sandbox/tenants'],
+    ] as const) {
+      const answer = await rawExchange(plain.url, { method, target, headers: { host: `127.0.0.1:${port}` } });
+      expect(answer.status, `${method} ${target}`).toBe(421);
+      expect(json(answer).error).toBe('unknown_host');
+      expect(json(answer).message).toMatch(/--allowed-hosts/);
+    }
+    expect(await tenantCount(plain)).toBe(before);
+    const own = await rawExchange(plain.url, { target: `http://localhost:${port}/sandbox/tenants` });
+    expect(own.status).toBe(200);
+  });
 });
 
 describe('the command line', () => {

@@ -6,6 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Route, Router, Target } from '../contract/router.js';
 import type { AnyHandler, HandlerContext } from '../core/handler.js';
 import { Refusal, refusalBody, refusals } from '../core/refusals.js';
+import { isDiskFull, storageFull } from '../store/disk-space.js';
+import { isQuotaExceeded, TENANT_QUOTA } from '../store/quotas.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isDataException, type Db } from '../store/db.js';
 import type { CheckAnswer } from './answer-check.js';
 import type { Authenticate } from './authenticate.js';
@@ -32,9 +34,16 @@ export interface Pipeline {
   checkAnswer: CheckAnswer;
   /** Where faults met while answering are said (a database outage). */
   logger: SandboxLogger;
+  /** Refuses a write while the store's file system is full (a --data folder's); absent for other stores. */
+  checkSpace?: () => Promise<void>;
+  /** The --data folder, when the store is PGlite on disk: named in the refusal of a write it has no room for. */
+  dataDir?: string;
   /** The handler's context but for the request's own parts and the store (`origin`: the sandbox's own address). */
   context: Omit<HandlerContext, 'operationId' | 'path' | 'query' | 'headers' | 'body' | 'tenant' | 'sql'>;
 }
+
+/** Methods that store nothing: answered even while the disk is full. */
+const SAFE_METHODS = new Set(['get', 'head', 'options']);
 
 function refusalAnswer(route: Route, refusal: Refusal): KeptAnswer & { headers?: Record<string, string> } {
   return { status: refusal.status, body: refusalBody(refusal, route.family), headers: refusal.headers };
@@ -82,6 +91,7 @@ async function runStages(
     const tenant = await pipeline.authenticate(route, req);
     const counting = pipeline.countCall(route, tenant);
     if (counting) await counting;
+    if (pipeline.checkSpace && !SAFE_METHODS.has(route.entry.method)) await pipeline.checkSpace();
     const body = requestBody(route, req);
     const read = body instanceof Promise ? await body : body;
     const request = checkRequest(route, params, target, req, read);
@@ -111,6 +121,15 @@ async function runStages(
         ),
       );
     }
+    // The space check above keeps writes away from a full disk; this is the net for one that filled meanwhile.
+    if (isDiskFull(error) && pipeline.dataDir) return refusalAnswer(route, storageFull(pipeline.dataDir));
+    if (isQuotaExceeded(error))
+      return refusalAnswer(
+        route,
+        refusals.quotaExceeded(
+          `The tenant has reached its quota (${TENANT_QUOTA.records} records, ${TENANT_QUOTA.bytes / 2 ** 20} MiB of them in all), the most the sandbox keeps for one tenant; nothing was done. Start again from an empty sandbox (resetSandbox), or use another tenant (createTenant).`,
+        ),
+      );
     // A value PostgreSQL cannot take (a text it cannot convert, a number or date outside its range): the request's.
     if (isDataException(error)) {
       const message = `A value of the request cannot be stored or compared: ${(error as Error).message}.`;

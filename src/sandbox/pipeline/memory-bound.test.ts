@@ -12,6 +12,7 @@ import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
+import { MAX_TEXT_CHARS } from '../store/quotas.js';
 
 /** How far the process's resident memory may grow past its size after the first answer (MiB). */
 const MEMORY_BOUND_MIB = 256;
@@ -48,7 +49,16 @@ it(`keeps its memory within ${MEMORY_BOUND_MIB} MiB of its start while a tenant 
         body: {
           tenantId: tenant.clientId,
           event: 'user.created',
-          subject: { id: randomUUID(), note: 'x'.repeat(EVENT_BYTES) },
+          // Texts of at most MAX_TEXT_CHARS, the sandbox's bound on any one text.
+          subject: {
+            id: randomUUID(),
+            ...Object.fromEntries(
+              Array.from({ length: Math.ceil(EVENT_BYTES / MAX_TEXT_CHARS) }, (_, i) => [
+                `note${i}`,
+                'x'.repeat(MAX_TEXT_CHARS),
+              ]),
+            ),
+          },
         },
       }),
     );

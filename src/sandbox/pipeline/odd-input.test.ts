@@ -13,7 +13,8 @@ import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.j
 import { readBundleFile } from '../contract/document.js';
 import { bodyExamples, listOperations, type OperationEntry } from '../contract/lookup.js';
 import { REFUSALS } from '../core/refusals.js';
-import { MAX_BODY_BYTES } from './request-body.js';
+import { MAX_BODY_BYTES, MAX_PUBLIC_BODY_BYTES } from './request-body.js';
+import { MAX_TEXT_CHARS } from '../store/quotas.js';
 import { SANDBOX_FAMILIES } from '../server.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
 
@@ -103,7 +104,11 @@ function oddBodies(example: unknown): { nul: string; huge: string; largest: stri
   return { nul, huge: numbers('1e400'), largest: numbers(String(Number.MAX_VALUE)) };
 }
 
-const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+const deep = nested(100_000);
+/** As deep as an operation that needs no token reads: its body is at most MAX_PUBLIC_BODY_BYTES. */
+const deepButSmall = nested(2_000);
+if (deepButSmall.length >= MAX_PUBLIC_BODY_BYTES) throw new Error('deepButSmall must fit a public body');
 
 describe('the cases the issue names', () => {
   const entry = (operationId: string) => operations.find((o) => o.entry.operationId === operationId)!;
@@ -228,12 +233,19 @@ describe('every operation answers odd input with a status its description docume
           ['body as text/plain', text, 'text/plain', 415],
           ['body without Content-Type', text, null, 415],
           ['body over 1 MiB', `{"padding":"${'x'.repeat(MAX_BODY_BYTES)}"}`, undefined, 413],
-          ['body 100,000 levels deep', deep, undefined, invalid],
+          ['body 100,000 levels deep', deep, undefined, entry.operation.security?.length === 0 ? 413 : invalid],
+          ['body 2,000 levels deep (under 16 KiB)', deepButSmall, undefined, invalid],
           ['NUL in every string of the body', nul, undefined, nul === text ? -1 : invalid],
           ['every number of the body past Number.MAX_VALUE', huge, undefined, huge === text ? -1 : invalid],
           // Allowed by the description: whatever the answer, it is documented and its numbers are numbers.
           ['every number of the body at Number.MAX_VALUE', largest, undefined, -1],
           ['a NUL in a key', '{"a\\u0000b":1}', undefined, invalid],
+          [
+            `a text of ${MAX_TEXT_CHARS + 1} characters`,
+            `{"a":"${'x'.repeat(MAX_TEXT_CHARS + 1)}"}`,
+            undefined,
+            invalid,
+          ],
         ];
         for (const [name, body, contentType, status] of cases) {
           const sent = await send(family, entry, name, { body, contentType });

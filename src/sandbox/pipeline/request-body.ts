@@ -1,10 +1,16 @@
 // Request bodies as the sandbox takes them: JSON only (415 otherwise), at most 1 MiB (413), nested at most
-// MAX_JSON_DEPTH levels, no NUL character in any text and no number JSON cannot carry back. Each refusal names
-// what was wrong; none of them reaches a handler or the database.
+// MAX_JSON_DEPTH levels, no text over MAX_TEXT_CHARS, no NUL character in any text and no number JSON cannot
+// carry back. Each refusal names what was wrong; none of them reaches a handler or the database.
 import type { IncomingMessage } from 'node:http';
 import { refusals } from '../core/refusals.js';
+import { MAX_TEXT_CHARS } from '../store/quotas.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The most read for an operation that needs no token (the token calls, the KYC and checkout pages' calls),
+ * which reads its body before anyone is known: their bodies are a few short fields.
+ */
+export const MAX_PUBLIC_BODY_BYTES = 16 * 1024;
 /** Objects and arrays inside one another, at most (the sandbox's limit: no body of either API nests more than 4). */
 export const MAX_JSON_DEPTH = 32;
 
@@ -30,14 +36,25 @@ export function requireJson(req: IncomingMessage): void {
   }
 }
 
-/** The body as text, refused with 413 as soon as it passes MAX_BODY_BYTES (the rest is not read). */
-export async function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * The body as text, refused with 413 as soon as it passes MAX_BODY_BYTES, or MAX_PUBLIC_BODY_BYTES for an
+ * operation that needs no token (`secured` false): a declared length over it is refused before anything is
+ * read, and the rest of a longer body is not read.
+ */
+export async function readBody(req: IncomingMessage, secured = true): Promise<string> {
+  const limit = secured ? MAX_BODY_BYTES : MAX_PUBLIC_BODY_BYTES;
+  const tooLarge = () =>
+    refusals.tooLarge(
+      secured
+        ? `The body is over ${limit} bytes (1 MiB), the most the sandbox reads.`
+        : `The body is over ${limit} bytes (16 KiB), the most the sandbox reads for an operation that needs no token.`,
+    );
+  if (Number(req.headers['content-length']) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw refusals.tooLarge(`The body is over ${MAX_BODY_BYTES} bytes (1 MiB), the most the sandbox reads.`);
+    if (size > limit) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -70,6 +87,8 @@ export function unstorable(value: unknown, at = 'body', found: string[] = []): s
   if (typeof value === 'string') {
     if (value.includes('\u0000'))
       found.push(`${at} contains a NUL character (U+0000), which the sandbox does not accept in any text`);
+    if (value.length > MAX_TEXT_CHARS)
+      found.push(`${at} is ${value.length} characters long; the sandbox takes at most ${MAX_TEXT_CHARS} in any text`);
   } else if (typeof value === 'number') {
     if (!Number.isFinite(value)) found.push(`${at} is a number too large to hold (${value})`);
   } else if (Array.isArray(value)) {
@@ -80,6 +99,10 @@ export function unstorable(value: unknown, at = 'body', found: string[] = []): s
     for (const [key, item] of Object.entries(value)) {
       if (key.includes('\u0000'))
         found.push(`${at} has a key with a NUL character (U+0000), which the sandbox does not accept in any text`);
+      if (key.length > MAX_TEXT_CHARS)
+        found.push(
+          `${at} has a key ${key.length} characters long; the sandbox takes at most ${MAX_TEXT_CHARS} in any text`,
+        );
       unstorable(item, `${at}/${key.replaceAll('\u0000', '\\u0000').slice(0, 60)}`, found);
     }
   }

@@ -1,4 +1,5 @@
 // Tenants (clients), their credentials and tokens, and the sandbox clock.
+import { PRUNE_EXPIRED_TOKENS } from '../store/quotas.js';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { addClockOffset, resetClockOffset } from '../store/clock-offset.js';
@@ -106,6 +107,8 @@ async function issueToken(sql: Sql, body: unknown, family: 'business' | 'v1', no
     key,
   );
   const expires = new Date((iat + lifetime) * 1000);
+  // Expired tokens are of no use: removed as new ones are made, they give back their share of the quota.
+  await sql.query(PRUNE_EXPIRED_TOKENS, [rows[0]!.id, now.toISOString()]);
   await sql.query('insert into tokens (token, tenant_id, family, expires_at) values ($1, $2, $3, $4)', [
     token,
     rows[0]!.id,

@@ -1,0 +1,117 @@
+// A full disk under --data: the sandbox's data folder on a small file system of its own (a tmpfs mounted by the
+// test, which needs root and a kernel that lets it mount; skipped with the reason otherwise), filled by another
+// file. A write that cannot be stored is answered at once with 503 `storage_full`, saying what to do; reads
+// are answered; once space returns, writes are taken again without a restart; SIGTERM stops the process
+// within its shutdown bound; and every write answered 201 is there after a restart.
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orThrow } from '../../client/core/client.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
+
+/** The file system's size: room for a new store (about 40 MB) and the writes below. */
+const FS_MIB = 96;
+/** Seconds the sandbox takes at most to stop on SIGTERM (cli.ts). */
+const SHUTDOWN_BOUND_S = 10;
+
+/** Why the test cannot run here, or null: it mounts a tmpfs, which takes root and a kernel that allows it. */
+function cannotMount(): string | null {
+  if (process.getuid?.() !== 0) return 'mounting a small file system needs root';
+  const probe = mkdtempSync(join(tmpdir(), 'ramp-mount-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'pipe' });
+    execFileSync('umount', [probe], { stdio: 'pipe' });
+    return null;
+  } catch (error) {
+    return `mount -t tmpfs is not allowed here (${String((error as Error).message).split('\n')[0]})`;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+const why = cannotMount();
+if (why) console.log(`[full-disk] skipped: ${why}`);
+
+let mountPoint = '';
+let sandbox: SandboxProcess | undefined;
+const stop = async (running: SandboxProcess | undefined) => {
+  if (!running || running.child.exitCode !== null) return;
+  running.child.kill('SIGKILL');
+  await running.exit;
+};
+
+describe.skipIf(why !== null)(`a --data folder on a ${FS_MIB} MiB file system that fills`, () => {
+  beforeAll(() => {
+    mountPoint = mkdtempSync(join(tmpdir(), 'ramp-full-disk-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${FS_MIB}m`, 'tmpfs', mountPoint]);
+  });
+  afterAll(async () => {
+    await stop(sandbox);
+    if (mountPoint) {
+      execFileSync('umount', ['-l', mountPoint]);
+      rmSync(mountPoint, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('refuses a write it cannot store with 503 at once, serves reads, takes writes again once space returns, stops on SIGTERM and loses nothing answered', async () => {
+    const data = join(mountPoint, 'data');
+    sandbox = await launchSandbox(['--data', data]);
+    const control = createSandboxClient({ baseUrl: sandbox.url });
+    const tenant = await orThrow(control.createTenant({ body: { name: 'Before the disk fills' } }));
+    const stored: string[] = [];
+    // Everything but a few KiB taken by another file.
+    const filler = join(mountPoint, 'filler');
+    const free = () => {
+      const s = statfsSync(mountPoint);
+      return s.bavail * s.bsize;
+    };
+    let refused: { status: number; body: { error?: string; message?: string }; ms: number } | undefined;
+    for (let i = 0; i < 100 && !refused; i++) {
+      // Three events stored first, then the file system filled.
+      if (i === 3) execFileSync('fallocate', ['-l', String(free() - 64 * 1024), filler]);
+      const subject: Record<string, string> = { id: randomUUID() };
+      for (let k = 0; k < 60; k++) subject[`n${k}`] = randomBytes(3000).toString('base64');
+      const started = performance.now();
+      const answer = await fetch(`${sandbox.url}/sandbox/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tenantId: tenant.clientId, event: 'user.created', subject }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body = (await answer.json()) as { error?: string; message?: string; envelope?: { id: string } };
+      if (answer.status === 201) stored.push(body.envelope!.id);
+      else refused = { status: answer.status, body, ms: performance.now() - started };
+    }
+    expect(stored).toHaveLength(3);
+    expect(refused?.status, JSON.stringify(refused?.body)).toBe(503);
+    expect(refused!.body.error).toBe('storage_full');
+    expect(refused!.body.message).toMatch(/--data/);
+    expect(refused!.ms).toBeLessThan(2_000);
+    // Reads are answered.
+    const read = await fetch(`${sandbox.url}/sandbox/tenants`, { signal: AbortSignal.timeout(5_000) });
+    expect(read.status).toBe(200);
+    // Space returns: the next write is taken, without a restart.
+    rmSync(filler);
+    const after = await orThrow(control.createTenant({ body: { name: 'After space returned' } }));
+    // SIGTERM stops it within its bound.
+    const signalled = performance.now();
+    sandbox.child.kill('SIGTERM');
+    const exit = await Promise.race([
+      sandbox.exit,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), (SHUTDOWN_BOUND_S + 5) * 1000)),
+    ]);
+    expect(exit, `still running ${SHUTDOWN_BOUND_S + 5} s after SIGTERM`).not.toBeNull();
+    expect(performance.now() - signalled).toBeLessThan(SHUTDOWN_BOUND_S * 1000);
+    // Restarted on the same folder: everything answered 201 is there.
+    sandbox = await launchSandbox(['--data', data]);
+    const again = createSandboxClient({ baseUrl: sandbox.url });
+    const names = (await orThrow(again.listTenants())).tenants.map((t) => t.clientId);
+    expect(names).toEqual(expect.arrayContaining([tenant.clientId, after.clientId]));
+    const events = await orThrow(again.listEvents({ params: { query: { tenant: tenant.clientId } } }));
+    expect(events.events.map((e) => e.id)).toEqual(expect.arrayContaining(stored));
+  }, 240_000);
+});

@@ -1,0 +1,95 @@
+// One tenant cannot grow the sandbox's memory without bound by storing records: against a sandbox process in
+// memory (PGlite), a tenant's own token sends events of about 1 MB of incompressible text each, in fields of at
+// most the sandbox's text bound, until the tenant's quota refuses them with 403 `quota_exceeded`; the process's
+// resident memory stays within MEMORY_BOUND_MIB of its size after the first event, and stops growing once the
+// tenant is refused. Other tenants are still served.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { orThrow } from '../../client/core/client.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
+import { sandboxToken } from '../../testing/sandbox-users.js';
+import { MAX_TEXT_CHARS, TENANT_QUOTA } from './quotas.js';
+
+/** How far the process's resident memory may grow past its size after the first event (MiB). */
+const MEMORY_BOUND_MIB = 512;
+/** Fields of each event's subject, each MAX_TEXT_CHARS long: about 1 MB an event. */
+const FIELDS = 240;
+/** The most events sent: far more than the quota takes (about 70 of them). */
+const MOST = 150;
+
+let sandbox: SandboxProcess | undefined;
+beforeAll(async () => {
+  sandbox = await launchSandbox(['--memory']);
+}, 90_000);
+afterAll(async () => {
+  if (!sandbox) return;
+  sandbox.child.kill('SIGTERM');
+  const killer = setTimeout(() => sandbox?.child.kill('SIGKILL'), 10_000);
+  await sandbox.exit.finally(() => clearTimeout(killer));
+}, 30_000);
+
+function residentMib(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
+}
+
+it(`refuses a tenant past its quota with 403 quota_exceeded, and keeps the process within ${MEMORY_BOUND_MIB} MiB of its start`, async () => {
+  const running = sandbox!;
+  const control = createSandboxClient({ baseUrl: running.url });
+  const [tenant, other] = await Promise.all([
+    orThrow(control.createTenant({ body: { name: 'Writes without end' } })),
+    orThrow(control.createTenant({ body: { name: 'Bystander' } })),
+  ]);
+  const token = await sandboxToken(running.url, 'business', tenant.businessCredentials);
+  // Incompressible text (PostgreSQL compresses repeated characters to almost nothing).
+  const text = () => randomBytes(MAX_TEXT_CHARS).toString('base64').slice(0, MAX_TEXT_CHARS);
+  const send = async () => {
+    const subject: Record<string, string> = { id: randomUUID() };
+    for (let i = 0; i < FIELDS; i++) subject[`note${i}`] = text();
+    const answer = await fetch(`${running.url}/sandbox/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ tenantId: tenant.clientId, event: 'user.created', subject }),
+    });
+    return { status: answer.status, body: (await answer.json()) as { error?: string; message?: string } };
+  };
+  expect((await send()).status).toBe(201);
+  const pid = running.child.pid!;
+  const start = residentMib(pid);
+  let peak = start;
+  let stored = 1;
+  let refused: { status: number; body: { error?: string; message?: string } } | undefined;
+  while (stored < MOST) {
+    const answer = await send();
+    peak = Math.max(peak, residentMib(pid));
+    if (answer.status !== 201) {
+      refused = answer;
+      break;
+    }
+    stored++;
+    // Stopped as soon as the bound is passed: the process would otherwise grow by gigabytes.
+    if (peak - start > MEMORY_BOUND_MIB) break;
+  }
+  const atRefusal = residentMib(pid);
+  // Refused again and again: nothing more is kept.
+  for (let i = 0; i < 20 && refused; i++) expect((await send()).status).toBe(403);
+  const after = residentMib(pid);
+  peak = Math.max(peak, after);
+  console.log(
+    `[quotas] resident memory: ${start.toFixed(0)} MiB after the first event, ${atRefusal.toFixed(0)} MiB when refused after ${stored} events of about ${((FIELDS * MAX_TEXT_CHARS) / 1e6).toFixed(2)} MB, ${after.toFixed(0)} MiB after 20 more refused, peak ${peak.toFixed(0)} MiB (bound +${MEMORY_BOUND_MIB} MiB; quota ${TENANT_QUOTA.records} records, ${TENANT_QUOTA.bytes / 2 ** 20} MiB)`,
+  );
+  expect(refused?.status, `no refusal after ${stored} events`).toBe(403);
+  expect(refused!.body.error).toBe('quota_exceeded');
+  expect(refused!.body.message).toMatch(/resetSandbox/);
+  expect(peak - start).toBeLessThanOrEqual(MEMORY_BOUND_MIB);
+  expect(after - atRefusal).toBeLessThanOrEqual(64);
+  // Another tenant's writes are taken.
+  const answer = await control.triggerEvent({
+    body: { tenantId: other.clientId, event: 'user.created', subject: { id: randomUUID() } },
+  });
+  expect(answer.response.status).toBe(201);
+}, 600_000);

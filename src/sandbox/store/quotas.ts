@@ -1,0 +1,36 @@
+// What one tenant may store: every text of a request at most MAX_TEXT_CHARS characters, and every record kept
+// for a tenant counted against TENANT_QUOTA (by migrations/0012_tenant_quotas.sql, which holds the same
+// numbers: quotas.test.ts compares them), so that no tenant can grow the sandbox's memory (PGlite in memory
+// holds every record in the process) or its disk without bound.
+
+/** The longest text (a field's value or a key) a request body may carry: URLs, names and notes fit. */
+export const MAX_TEXT_CHARS = 4096;
+
+/**
+ * The records (rows of any table that belongs to a tenant: users, balances, wallets, transfers, bank accounts,
+ * external wallets, KYC sessions, on-ramps and their checkouts, payouts, endpoints, business webhooks, events,
+ * deliveries, tokens) one tenant may hold, and their bytes as PostgreSQL writes their values out: a test suite
+ * makes a few thousand records of a few hundred bytes, far inside both; a tenant that fills 64 MiB costs a
+ * sandbox in memory about 250 MiB (store/quotas.interrupt.test.ts measures it).
+ */
+export const TENANT_QUOTA = { records: 100_000, bytes: 64 * 1024 * 1024 } as const;
+
+/**
+ * SQLSTATE of the refusal of a record past its tenant's quota (class RQ: the sandbox's own), raised by the
+ * trigger of migrations/0012_tenant_quotas.sql, which counts each record in its tenant's row.
+ */
+const QUOTA_EXCEEDED_STATE = 'RQ001';
+
+/** Whether `error` is the database's refusal of a record past its tenant's quota. */
+export function isQuotaExceeded(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === QUOTA_EXCEEDED_STATE;
+}
+
+/** The statement that removes a tenant's expired tokens (`$1` the tenant, `$2` now) and gives back their share. */
+export const PRUNE_EXPIRED_TOKENS = `
+with gone as (
+  delete from tokens where tenant_id = $1 and expires_at < $2 returning octet_length(tokens::text) as bytes
+)
+update tenants set records = records - (select count(*) from gone),
+  record_bytes = record_bytes - (select coalesce(sum(bytes), 0) from gone)
+where id = $1 and exists (select 1 from gone)`;
