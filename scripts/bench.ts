@@ -614,7 +614,7 @@ const targets = [
   return `- ${section}: the client costs ${x(r.ratio)} ${against} (target at most ${(bound as number).toFixed(2)}x, median of per-round ratios): ${r.ratio.median <= (bound as number) ? 'met' : 'missed'}; with every call as it fell ${x(r.ratioAll)}`;
 });
 targets.push(
-  `- bundle of createBusinessClient from the root entry: ${budgeted.gzipped} B gzipped (target at most 8022 B; budget in scripts/size-budget.json: ${readBudget().gzippedBytes} B): ${budgeted.gzipped <= 8022 ? 'met' : 'missed'}`,
+  `- bundle of createBusinessClient from the root entry: ${budgeted.gzipped} B gzipped (target at most ${readBudget().targetBytes} B; budget in scripts/size-budget.json: ${readBudget().gzippedBytes} B): ${budgeted.gzipped <= readBudget().targetBytes ? 'met' : 'missed'}`,
 );
 targets.push(...sandboxTargets(sandboxRows));
 if (writes) targets.push(...writes.targets);

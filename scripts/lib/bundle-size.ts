@@ -31,10 +31,12 @@ export async function bundleSize(contents: string): Promise<BundleSize> {
 export const BUDGETED_IMPORT = "export { createBusinessClient } from './src/client/index.ts';";
 export const budgetPath = join(repoRoot, 'scripts', 'size-budget.json');
 
-export function readBudget(): { import: string; gzippedBytes: number } {
-  return JSON.parse(readFileSync(budgetPath, 'utf8')) as { import: string; gzippedBytes: number };
+/** The recorded budget, and the target it may never be raised past (the size the client was built to). */
+export function readBudget(): { import: string; gzippedBytes: number; targetBytes: number } {
+  return JSON.parse(readFileSync(budgetPath, 'utf8')) as { import: string; gzippedBytes: number; targetBytes: number };
 }
 
 export function writeBudget(gzippedBytes: number): void {
-  writeFileSync(budgetPath, `${JSON.stringify({ import: BUDGETED_IMPORT, gzippedBytes }, null, 2)}\n`);
+  const { targetBytes } = readBudget();
+  writeFileSync(budgetPath, `${JSON.stringify({ import: BUDGETED_IMPORT, gzippedBytes, targetBytes }, null, 2)}\n`);
 }
