@@ -162,6 +162,8 @@ const rewordings: [from: string, to: string][] = [
     'server, router, resources with their SQL, state tables, CLI, and `openapi/` (reading',
     'in layers (see its [map]()): server, router, resources with their SQL, state tables, CLI, and `contract/` (reading',
   ],
+  // The resources' SQL became the store's numbered migration files.
+  ['resources with their SQL, state tables', 'resources, SQL migrations, state tables'],
 ];
 const reword = (text: string) => rewordings.reduce((t, [from, to]) => t.replace(from, to), comparable(text));
 
