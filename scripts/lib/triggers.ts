@@ -56,9 +56,7 @@ export function readTriggers(file = join(repoRoot, SANDBOX_DESCRIPTION)): Sandbo
 
 /** What the table and the constant's comment say of a delay: nothing for an outcome at once. */
 const delayText = (t: SandboxTrigger): string =>
-  t.delaySeconds === undefined
-    ? ''
-    : ` Delay: ${t.delaySeconds} seconds of sandbox time (${t.delaySeconds / 60} minutes; \`advanceClock\` moves it).`;
+  t.delaySeconds === undefined ? '' : ` Delay: ${t.delaySeconds} seconds of sandbox time (\`advanceClock\` moves it).`;
 
 /** The value a request sends: the text, or the cents as a fraction (`0.13`). */
 export const triggerValue = (t: SandboxTrigger): string | number => t.value ?? t.cents! / 100;
