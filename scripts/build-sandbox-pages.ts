@@ -3,15 +3,15 @@
 // `npm run build:pages`; also run by `npm run build`, `npm run sandbox`, `npm start` and the tests' global setup.
 import { buildSync } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { repoRoot } from './lib/apis.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'src', 'sandbox', 'pages');
-export const sandboxPagesDir = join(root, 'src', 'sandbox', 'dist', 'pages');
+const source = join(repoRoot, 'src', 'sandbox', 'pages');
+export const sandboxPagesDir = join(repoRoot, 'src', 'sandbox', 'dist', 'pages');
 
 /** Each page: its script (src/sandbox/pages/<name>.tsx) and its title. */
-const PAGES = {
+export const PAGES = {
   dashboard: 'Ramp sandbox: dashboard',
   kyc: 'Identity verification (sandbox)',
   checkout: 'Checkout (sandbox)',

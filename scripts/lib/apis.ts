@@ -1,10 +1,10 @@
 // The API families declared in redocly.yaml, and where their bundles live: the one list every script reads.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'yaml';
+import { repoRoot } from '../../src/testing/repo.js';
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { repoRoot };
 export const distDir = join(repoRoot, 'dist', 'openapi');
 /** The same bundles inside the package ramp-api, which ships them as `ramp-api/openapi/*`. */
 export const clientBundleDir = join(repoRoot, 'src', 'client', 'dist', 'openapi');

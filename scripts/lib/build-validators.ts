@@ -1,7 +1,7 @@
 // The sandbox's validators, compiled at build time (`npm run build`) into the package's dist/validators/: one
 // CommonJS module per set of schemas (each family's routes, and the v1 events), written by Ajv's standalone code
-// generation. A start then loads no Ajv and compiles nothing: the first request to an operation took about
-// 0.1 s more when its schemas were compiled then. A sandbox without them (run from a checkout not yet built) or
+// generation. A start then loads no Ajv and compiles nothing, and the first request to an operation waits for
+// no compiling. A sandbox without them (run from a checkout not yet built) or
 // with stale ones (see `standaloneValidators`) compiles each schema when first used, as before.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';

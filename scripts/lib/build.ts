@@ -1,15 +1,18 @@
 // What `npm run build` makes, and the tests' global setup before any test runs: the bundles (dist/openapi/,
 // copied into the package ramp-api), the control API's rendered reference, the sandbox's pages, the sandbox's
 // PGlite snapshot and compiled validators, and both packages compiled (src/client/dist/lib/, src/sandbox/dist/)
-// by TypeScript 7's tsc.
+// by TypeScript 7's tsc. Each package's dist/ is emptied first, so that it holds only what this build made.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { buildSandboxPages } from '../build-sandbox-pages.js';
 import { writeSnapshot } from './build-snapshot.js';
 import { writeValidators } from './build-validators.js';
-import { repoRoot } from './apis.js';
+import { sandboxDistDir } from '../../src/sandbox/core/dist-dir.js';
+import { referencePagePath } from '../../src/sandbox/contract/reference.js';
+import { SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from '../../src/sandbox/store/snapshot.js';
+import { allApiFamilies, clientBundleDir, repoRoot } from './apis.js';
 import { bundleAllAsync } from './bundle.js';
 import { writeSandboxReferenceAsync } from './site.js';
 
@@ -50,6 +53,42 @@ export async function compilePackages(): Promise<void> {
   }
 }
 
+/** Removes every file under `dir` but those in `keep` (paths relative to `dir`), and the folders left empty. */
+export function emptyDist(dir: string, keep: readonly string[]): void {
+  if (!existsSync(dir)) return;
+  const kept = new Set(keep.map((path) => join(dir, path)));
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    const path = join(entry.parentPath, entry.name);
+    if (!entry.isDirectory() && !kept.has(path)) rmSync(path, { force: true });
+  }
+  // Deepest first, so a folder is looked at once its own folders are gone.
+  const folders = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort((a, b) => b.length - a.length);
+  for (const folder of folders) if (readdirSync(folder).length === 0) rmdirSync(folder);
+}
+
+/**
+ * What a build keeps of the packages' dist/: the outputs that carry their own proof of being current, which their
+ * step checks and makes again when stale (the bundles' record of their inputs and outputs, the reference page's
+ * marker, the snapshot's key). Everything else is removed and made again, so a file an older layout left is never
+ * packed.
+ */
+function keptOutputs(): { dir: string; keep: string[] }[] {
+  const clientDist = join(repoRoot, 'src', 'client', 'dist');
+  return [
+    {
+      dir: clientDist,
+      keep: allApiFamilies().flatMap((api) =>
+        [api.bundleJson, api.bundleYaml].map((file) => relative(clientDist, join(clientBundleDir, basename(file)))),
+      ),
+    },
+    { dir: sandboxDistDir(), keep: [SNAPSHOT_FILE, SNAPSHOT_MANIFEST, basename(referencePagePath())] },
+  ];
+}
+
 export interface BuildSteps {
   /** Work that needs the bundles and nothing else (the tests' Prism mocks): run beside the rest of the build. */
   afterBundles?: () => Promise<unknown>;
@@ -57,6 +96,7 @@ export interface BuildSteps {
 
 /** Everything the packages ship, from the current sources. The snapshot is remade only when it is stale. */
 export async function buildAll(steps: BuildSteps = {}): Promise<{ snapshotWritten: boolean }> {
+  for (const { dir, keep } of keptOutputs()) emptyDist(dir, keep);
   // PGlite's snapshot runs in this process while the Redocly CLI and tsc run in their own; the bundles come
   // first, as the client's build and the control API's reference read them.
   const snapshot = writeSnapshot();

@@ -85,6 +85,33 @@ function compareSchemas(
   const b = effectiveSchema(newDoc, newNode);
   const field = at || '(body)';
 
+  compareTypes(a, b, direction, field, report);
+  compareKeywords(a, b, direction, field, report);
+  const oldProps = (a.properties ?? {}) as JsonObject;
+  const newProps = (b.properties ?? {}) as JsonObject;
+  const child = (name: string) => (at ? `${at}.${name}` : name);
+  compareFields(a, b, direction, child, report);
+  for (const name of Object.keys(oldProps)) {
+    if (name in newProps)
+      compareSchemas(oldDoc, newDoc, oldProps[name], newProps[name], direction, child(name), report, depth + 1);
+  }
+  if (a.items && b.items) compareSchemas(oldDoc, newDoc, a.items, b.items, direction, `${at}[]`, report, depth + 1);
+  for (const keyword of ['oneOf', 'anyOf'] as const) {
+    const oldParts = (a[keyword] ?? []) as unknown[];
+    const newParts = (b[keyword] ?? []) as unknown[];
+    for (const [i, part] of oldParts.entries()) {
+      if (newParts[i] !== undefined)
+        compareSchemas(oldDoc, newDoc, part, newParts[i], direction, `${at}<${keyword}[${i}]>`, report, depth + 1);
+    }
+    if (newParts.length > oldParts.length)
+      report(direction === 'response', `${field}: ${keyword} alternative(s) added`);
+    if (newParts.length < oldParts.length)
+      report(direction === 'request', `${field}: ${keyword} alternative(s) removed`);
+  }
+}
+
+/** The types a schema allows, in one direction. */
+function compareTypes(a: JsonObject, b: JsonObject, direction: Direction, field: string, report: Report): void {
   const oldTypes = typesOf(a);
   const newTypes = typesOf(b);
   if (oldTypes.length && newTypes.length) {
@@ -109,6 +136,10 @@ function compareSchemas(
   } else if (oldTypes.length && !newTypes.length) {
     report(direction === 'response', `${field}: type no longer stated (was ${oldTypes.join('|')})`);
   }
+}
+
+/** Format, enum, bounds, default, closed objects and conditional requirements, in one direction. */
+function compareKeywords(a: JsonObject, b: JsonObject, direction: Direction, field: string, report: Report): void {
   if (a.format !== b.format) {
     const change = { tighter: b.format !== undefined, looser: a.format !== undefined };
     const what =
@@ -176,12 +207,20 @@ function compareSchemas(
       `${field}: conditional requirement (if/then) ${a.if ? (b.if ? 'changed' : 'removed') : 'added'}: ${describe(b.if ? b : a)}`,
     );
   }
+}
 
+/** Fields removed, added, newly required or no longer always present, in one direction. */
+function compareFields(
+  a: JsonObject,
+  b: JsonObject,
+  direction: Direction,
+  child: (name: string) => string,
+  report: Report,
+): void {
   const oldProps = (a.properties ?? {}) as JsonObject;
   const newProps = (b.properties ?? {}) as JsonObject;
   const oldRequired = new Set<string>(a.required ?? []);
   const newRequired = new Set<string>(b.required ?? []);
-  const child = (name: string) => (at ? `${at}.${name}` : name);
   for (const name of Object.keys(oldProps)) {
     if (!(name in newProps)) report(direction === 'response', `${child(name)}: field removed`);
   }
@@ -198,23 +237,6 @@ function compareSchemas(
   for (const name of oldRequired) {
     if (name in newProps && !newRequired.has(name) && direction === 'response')
       report(true, `${child(name)}: no longer always present`);
-  }
-  for (const name of Object.keys(oldProps)) {
-    if (name in newProps)
-      compareSchemas(oldDoc, newDoc, oldProps[name], newProps[name], direction, child(name), report, depth + 1);
-  }
-  if (a.items && b.items) compareSchemas(oldDoc, newDoc, a.items, b.items, direction, `${at}[]`, report, depth + 1);
-  for (const keyword of ['oneOf', 'anyOf'] as const) {
-    const oldParts = (a[keyword] ?? []) as unknown[];
-    const newParts = (b[keyword] ?? []) as unknown[];
-    for (const [i, part] of oldParts.entries()) {
-      if (newParts[i] !== undefined)
-        compareSchemas(oldDoc, newDoc, part, newParts[i], direction, `${at}<${keyword}[${i}]>`, report, depth + 1);
-    }
-    if (newParts.length > oldParts.length)
-      report(direction === 'response', `${field}: ${keyword} alternative(s) added`);
-    if (newParts.length < oldParts.length)
-      report(direction === 'request', `${field}: ${keyword} alternative(s) removed`);
   }
 }
 

@@ -4,6 +4,7 @@
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Lexer, Marked, type Tokens } from 'marked';
+import { escapeHtml } from '../../src/sandbox/http/escape-html.js';
 import { repoRoot } from './apis.js';
 import { type Guide, guidesDir, headingSlug } from './guides.js';
 
@@ -13,14 +14,6 @@ export interface ReferenceLink {
   /** Relative to the site's root (`business.html`). */
   page: string;
 }
-
-/** `text` escaped for HTML text and attribute values. */
-export const esc = (text: unknown) =>
-  String(text ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 
 /** A heading's words without Markdown (code spans, emphasis, links). */
 const plain = (markdown: string) =>
@@ -80,13 +73,13 @@ function sections(guide: Guide): SearchEntry[] {
  * `base` is where the guides' pages are, relative to the page that shows the box.
  */
 export function searchBox(base: string): string {
-  return `<form role="search" class="search" data-base="${esc(base)}" onsubmit="return false">
+  return `<form role="search" class="search" data-base="${escapeHtml(base)}" onsubmit="return false">
 <label for="guide-search">Search the guides</label>
 <input id="guide-search" type="search" autocomplete="off" placeholder="Words, a command, an operation">
 <p class="search-status" role="status" aria-live="polite"></p>
 <ul class="search-results"></ul>
 </form>
-<script src="${esc(base)}search-index.js"></script><script src="${esc(base)}search.js"></script>`;
+<script src="${escapeHtml(base)}search-index.js"></script><script src="${escapeHtml(base)}search.js"></script>`;
 }
 
 /** The search itself, run in the browser: a plain script of the site, with no library. */
@@ -152,38 +145,38 @@ export function renderGuideSite(guides: Guide[], references: ReferenceLink[]): G
           used.set(id, seen + 1);
           if (seen) id = `${id}-${seen}`;
           headings.push({ depth, text: words, id });
-          return `<h${depth} id="${esc(id)}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+          return `<h${depth} id="${escapeHtml(id)}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
         },
         link({ href, title, tokens }) {
           const inner = this.parser.parseInline(tokens);
           const target = siteHref(href);
           // A file of the repository is not on the site: its name stays, as text.
           if (target === null)
-            return `<span class="file" title="${esc(href.replace(/^(\.\.\/)+/, ''))}">${inner}</span>`;
-          return `<a href="${esc(target)}"${title ? ` title="${esc(title)}"` : ''}>${inner}</a>`;
+            return `<span class="file" title="${escapeHtml(href.replace(/^(\.\.\/)+/, ''))}">${inner}</span>`;
+          return `<a href="${escapeHtml(target)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${inner}</a>`;
         },
         image({ href, text }) {
           const source = resolve(guidesDir, href);
           if (!existsSync(source)) throw new Error(`${guide.path} shows ${href}, which does not exist`);
           images.set(source, basename(source));
-          return `<img src="img/${esc(basename(source))}" alt="${esc(text)}">`;
+          return `<img src="img/${escapeHtml(basename(source))}" alt="${escapeHtml(text)}">`;
         },
         html({ text }) {
           const reason = /^<!-- illustrative: ([\s\S]+?) -->\s*$/.exec(text)?.[1];
-          if (reason) return `<p class="note">Illustrative, not run by the tests: ${esc(reason)}.</p>\n`;
+          if (reason) return `<p class="note">Illustrative, not run by the tests: ${escapeHtml(reason)}.</p>\n`;
           // The other comments mark blocks for the tests; nothing of them is shown.
           return text.trim().startsWith('<!--') ? '' : text;
         },
         code({ text, lang }) {
-          const label = lang ? ` aria-label="${esc(lang === 'ts' ? 'TypeScript' : lang)} example"` : '';
-          return `<pre tabindex="0"${label}><code>${esc(text)}</code></pre>\n`;
+          const label = lang ? ` aria-label="${escapeHtml(lang === 'ts' ? 'TypeScript' : lang)} example"` : '';
+          return `<pre tabindex="0"${label}><code>${escapeHtml(text)}</code></pre>\n`;
         },
         table(token) {
           const cells = (row: Tokens.TableCell[], tag: 'th' | 'td') =>
             `<tr>${row.map((c) => `<${tag}>${this.parser.parseInline(c.tokens)}</${tag}>`).join('')}</tr>`;
           // A scrollable region a keyboard can reach, named apart from the page's other tables.
           const name = `Table ${++tables}: ${token.header.map((c) => c.text).join(', ')}`;
-          return `<div class="table" tabindex="0" role="region" aria-label="${esc(name)}"><table><thead>${cells(token.header, 'th')}</thead><tbody>${token.rows.map((r) => cells(r, 'td')).join('')}</tbody></table></div>\n`;
+          return `<div class="table" tabindex="0" role="region" aria-label="${escapeHtml(name)}"><table><thead>${cells(token.header, 'th')}</thead><tbody>${token.rows.map((r) => cells(r, 'td')).join('')}</tbody></table></div>\n`;
         },
       },
     });
@@ -191,19 +184,21 @@ export function renderGuideSite(guides: Guide[], references: ReferenceLink[]): G
     const guideLinks = guides
       .map(
         (g) =>
-          `<li><a href="${g.slug}.html"${g.slug === guide.slug ? ' aria-current="page"' : ''}>${esc(g.title)}</a></li>`,
+          `<li><a href="${g.slug}.html"${g.slug === guide.slug ? ' aria-current="page"' : ''}>${escapeHtml(g.title)}</a></li>`,
       )
       .join('');
-    const referenceLinks = references.map((r) => `<li><a href="../${esc(r.page)}">${esc(r.title)}</a></li>`).join('');
+    const referenceLinks = references
+      .map((r) => `<li><a href="../${escapeHtml(r.page)}">${escapeHtml(r.title)}</a></li>`)
+      .join('');
     const onThisPage = headings
       .filter((h) => h.depth === 2)
-      .map((h) => `<li><a href="#${esc(h.id)}">${esc(h.text)}</a></li>`)
+      .map((h) => `<li><a href="#${escapeHtml(h.id)}">${escapeHtml(h.text)}</a></li>`)
       .join('');
     files.set(
       `${guide.slug}.html`,
       `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(guide.title)} - ramp-api guides</title><link rel="stylesheet" href="guides.css"></head>
+<title>${escapeHtml(guide.title)} - ramp-api guides</title><link rel="stylesheet" href="guides.css"></head>
 <body>
 <header><a href="../index.html">ramp-api documentation</a></header>
 <div class="layout">

@@ -164,6 +164,15 @@ const rewordings: [from: string, to: string][] = [
   ],
   // The resources' SQL became the store's numbered migration files.
   ['resources with their SQL, state tables', 'resources, SQL migrations, state tables'],
+  // An abandoned delivery claim uses up its attempt (it made the same attempt again).
+  [
+    'when the lease runs out, and another makes that attempt under the same number (an attempt is numbered by the attempts recorded, not by the claims, so a killed instance never uses up a scheduled call)',
+    "when the lease runs out: the next claim logs the dead instance's attempt as a timeout (it may have reached the endpoint) and makes the next attempt on the schedule, so an endpoint never gets more calls than the schedule allows and no attempt number repeats",
+  ],
+  [
+    'and reached every failing endpoint on the whole schedule (`deliverySchedule().calls` calls, each recorded): never fewer, and more only by a call the log shows made again;',
+    'and was logged for every failing endpoint as the whole schedule (attempts 1 to `deliverySchedule().calls`, none repeated, each recorded or a claim of the killed instance logged as a timeout), with every recorded attempt reaching it and never more calls than the schedule;',
+  ],
 ];
 const reword = (text: string) => rewordings.reduce((t, [from, to]) => t.replace(from, to), comparable(text));
 

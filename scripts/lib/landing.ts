@@ -5,10 +5,11 @@ import type { InferredItem } from './inferred.js';
 import { listOperations } from './openapi-lookup.js';
 import { clientOf } from './samples.js';
 import type { Guide } from './guides.js';
-import { esc, searchBox } from './guide-pages.js';
+import { escapeHtml } from '../../src/sandbox/http/escape-html.js';
+import { searchBox } from './guide-pages.js';
 /** Inline `code` spans of the descriptions, escaped. */
 const prose = (text: unknown) =>
-  esc(text)
+  escapeHtml(text)
     .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
     .replace(/\*([^*\s][^*]*)\*/g, '<em>$1</em>');
@@ -32,7 +33,7 @@ const securityOf = (doc: OpenApiDocument, operation: Record<string, any>) =>
   (operation.security ?? doc.security ?? []) as Record<string, unknown>[];
 
 /** `a`, `b` and `c` as code. */
-const codes = (names: string[]) => names.map((n) => `<code>${esc(n)}</code>`).join(', ');
+const codes = (names: string[]) => names.map((n) => `<code>${escapeHtml(n)}</code>`).join(', ');
 
 /** One API's security, read from its bundle, and its own client: every scheme, what it opens, and what needs none. */
 function authSection({ family, doc }: LandingInput): string {
@@ -53,16 +54,16 @@ function authSection({ family, doc }: LandingInput): string {
           ? `every operation that needs a token (${accepting.length} of ${secured.length}) but ${codes(others)}`
           : codes(accepting) || 'no operation';
     const lifetime = scheme['x-token-lifetime-seconds'];
-    return `<tr><td><code>${esc(name)}</code></td><td>${prose(firstParagraph(scheme.description))}${typeof lifetime === 'number' ? ` <strong>Token lifetime:</strong> ${lifetime / 60} minutes (${lifetime} s).` : ''}</td><td>${acceptedBy}</td></tr>`;
+    return `<tr><td><code>${escapeHtml(name)}</code></td><td>${prose(firstParagraph(scheme.description))}${typeof lifetime === 'number' ? ` <strong>Token lifetime:</strong> ${lifetime / 60} minutes (${lifetime} s).` : ''}</td><td>${acceptedBy}</td></tr>`;
   });
   const renewal =
     client.auth === 'credentials'
       ? schemes.some(([, scheme]) => typeof scheme['x-token-lifetime-seconds'] === 'number')
         ? 'The client asks for a token with the credentials you give it and renews it before that lifetime ends.'
         : '<strong>Token lifetime:</strong> not documented; the client renews the token when a call answers 401.'
-      : `The client sends the token you give it as <code>${esc(client.auth)}</code> as it is, and never asks for one.`;
-  return `<h3 id="auth-${esc(family)}">${esc(doc.info.title)}</h3>
-<p class="family-note">Client: <code>${esc(client.create)}</code> from <code>${esc(client.from)}</code>.</p>
+      : `The client sends the token you give it as <code>${escapeHtml(client.auth)}</code> as it is, and never asks for one.`;
+  return `<h3 id="auth-${escapeHtml(family)}">${escapeHtml(doc.info.title)}</h3>
+<p class="family-note">Client: <code>${escapeHtml(client.create)}</code> from <code>${escapeHtml(client.from)}</code>.</p>
 <table class="security"><thead><tr><th>Security scheme</th><th>What it is</th><th>Accepted by</th></tr></thead><tbody>${rows.join('')}</tbody></table>
 <p>${renewal} Called without a token: ${codes(publicOps) || 'none'}.</p>`;
 }
@@ -71,9 +72,9 @@ function serversTable(inputs: LandingInput[]): string {
   const rows = inputs.flatMap(({ doc }) =>
     ((doc.servers ?? []) as Record<string, any>[]).map((server) => {
       const variables = Object.entries((server.variables ?? {}) as Record<string, any>)
-        .map(([name, v]) => `<code>${esc(name)}</code> (placeholder <code>${esc(v.default)}</code>)`)
+        .map(([name, v]) => `<code>${escapeHtml(name)}</code> (placeholder <code>${escapeHtml(v.default)}</code>)`)
         .join(', ');
-      return `<tr><td>${esc(doc.info.title)}</td><td>${prose(String(server.description).split('.')[0])}</td><td><code>${esc(server.url)}</code></td><td>${variables}</td></tr>`;
+      return `<tr><td>${escapeHtml(doc.info.title)}</td><td>${prose(String(server.description).split('.')[0])}</td><td><code>${escapeHtml(server.url)}</code></td><td>${variables}</td></tr>`;
     }),
   );
   return `<table><thead><tr><th>API</th><th>Environment</th><th>Base address</th><th>Set</th></tr></thead><tbody>${rows.join('')}</tbody></table>
@@ -87,7 +88,7 @@ function eventsSection(inputs: LandingInput[]): string {
     .map(({ doc, page }) => {
       const rows = Object.entries(doc.webhooks as Record<string, any>).map(([name, item]) => {
         const [area] = name.split('.');
-        return `<tr><td><code>${esc(name)}</code></td><td>${esc(area)}</td><td><a href="${page}${redocRoute(item.post.tags[0], item.post.operationId)}">${esc(item.post.summary ?? name)}</a></td></tr>`;
+        return `<tr><td><code>${escapeHtml(name)}</code></td><td>${escapeHtml(area)}</td><td><a href="${page}${redocRoute(item.post.tags[0], item.post.operationId)}">${escapeHtml(item.post.summary ?? name)}</a></td></tr>`;
       });
       return `<p>The service calls an endpoint you registered with <code>createIntegrationEndpoint</code> (direction <code>OUTBOUND</code>, method <code>POST</code>) when its <code>triggerEvent</code> occurs. Payloads are not shown in the source.</p>
 <p><strong>Delivery schedule</strong> (computed from the description's defaults): a call that takes longer than <strong>${schedule.timeoutMs} ms</strong> counts as failed; up to <strong>${schedule.calls} calls</strong> in all, retried after ${schedule.retryDelaysMs.map((d) => `<strong>${d / 1000} s</strong>`).join(', ')} (exponential backoff: first delay <code>initial_delay_ms</code>, each next one times <code>multiplier</code>). <code>max_attempts</code> counts the calls, the first one included: the source's limits table gives "Webhook attempts: 3 by default" (its delivery rule says "retried up to max_attempts"; read that way there would be four calls).</p>
@@ -131,10 +132,10 @@ function inferredSection(items: InferredItem[], inputs: LandingInput[]): string 
   const title = (api: string) => inputs.find((i) => i.family === api)?.doc.info.title ?? api;
   const rows = items.map(
     (item) =>
-      `<tr><td>${esc(item.api)}</td><td><a href="${page(item.api)}">${esc(item.where)}</a></td><td>${esc(item.what.join(', '))}</td><td>${blocks(item.why)}</td></tr>`,
+      `<tr><td>${escapeHtml(item.api)}</td><td><a href="${page(item.api)}">${escapeHtml(item.where)}</a></td><td>${escapeHtml(item.what.join(', '))}</td><td>${blocks(item.why)}</td></tr>`,
   );
   const sandboxNote = items.some((item) => item.api === SANDBOX_FAMILY)
-    ? ` Rows of the ${esc(title(SANDBOX_FAMILY))} (<code>${esc(SANDBOX_FAMILY)}</code>) are the sandbox's own choices where the source is silent, not claims about the service.`
+    ? ` Rows of the ${escapeHtml(title(SANDBOX_FAMILY))} (<code>${escapeHtml(SANDBOX_FAMILY)}</code>) are the sandbox's own choices where the source is silent, not claims about the service.`
     : '';
   return `<p>Everything below is a guess: the source does not show it, but a description needs it. Each is marked <code>x-inferred</code> in the description and says why in a sentence starting "Inferred:". Confirm these against a real deployment (the contract suite does) before relying on them.${sandboxNote} ${items.length} items.</p>
 <table class="inferred"><thead><tr><th>API</th><th>Where</th><th>What was inferred</th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
@@ -143,7 +144,7 @@ function inferredSection(items: InferredItem[], inputs: LandingInput[]): string 
 /** The guides, each a link named after it with the task it answers, and the search over them. */
 function guidesSection(guides: Pick<Guide, 'slug' | 'title' | 'summary'>[]): string {
   const items = guides
-    .map((g) => `<li><a href="guides/${esc(g.slug)}.html">${esc(g.title)}</a>: ${prose(g.summary)}</li>`)
+    .map((g) => `<li><a href="guides/${escapeHtml(g.slug)}.html">${escapeHtml(g.title)}</a>: ${prose(g.summary)}</li>`)
     .join('\n');
   return `<section id="guides"><h2>Guides</h2><p>One task each, from the first call to a release.</p>
 <ul class="guides">${items}</ul>${searchBox('guides/')}</section>`;
@@ -156,24 +157,24 @@ export function renderLanding(
 ): string {
   const families = inputs
     .map(
-      ({ doc, page }) => `<div class="card"><h3><a href="${page}">${esc(doc.info.title)}</a></h3>
+      ({ doc, page }) => `<div class="card"><h3><a href="${page}">${escapeHtml(doc.info.title)}</a></h3>
 <p>${prose(doc.info.summary)}</p><p>${prose(firstParagraph(doc.info.description))}</p>
-<p>${listOperations(doc).length} operations${doc.webhooks ? `, ${Object.keys(doc.webhooks).length} events` : ''} &middot; version <code>${esc(doc.info.version)}</code></p></div>`,
+<p>${listOperations(doc).length} operations${doc.webhooks ? `, ${Object.keys(doc.webhooks).length} events` : ''} &middot; version <code>${escapeHtml(doc.info.version)}</code></p></div>`,
     )
     .join('\n');
   const downloads = inputs
     .map(
       ({ family, doc }) =>
-        `<li>${esc(doc.info.title)}: <a href="openapi/${family}.yaml">${family}.yaml</a>, <a href="openapi/${family}.json">${family}.json</a></li>`,
+        `<li>${escapeHtml(doc.info.title)}: <a href="openapi/${family}.yaml">${family}.yaml</a>, <a href="openapi/${family}.json">${family}.json</a></li>`,
     )
     .join('\n');
   const titles = inputs.map(({ doc }) => doc.info.title);
   const serviceCount = inputs.filter((i) => i.family !== SANDBOX_FAMILY).length;
   const sandbox = inputs.find((i) => i.family === SANDBOX_FAMILY);
-  const apis = `the service's ${serviceCount === 2 ? 'two' : serviceCount} API families${sandbox ? ` and the ${esc(sandbox.doc.info.title)} of its local sandbox` : ''}`;
+  const apis = `the service's ${serviceCount === 2 ? 'two' : serviceCount} API families${sandbox ? ` and the ${escapeHtml(sandbox.doc.info.title)} of its local sandbox` : ''}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>ramp-api: ${esc(titles.slice(0, -1).join(', '))}${titles.length > 1 ? ' and ' : ''}${esc(titles.at(-1))}</title>
+<title>ramp-api: ${escapeHtml(titles.slice(0, -1).join(', '))}${titles.length > 1 ? ' and ' : ''}${escapeHtml(titles.at(-1))}</title>
 <style>
 body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{background:#12355b;color:#fff;padding:28px 40px}header h1{margin:0 0 6px;font-size:28px}header p{margin:0;opacity:.9}

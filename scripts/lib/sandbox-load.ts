@@ -203,16 +203,34 @@ class Unexpected extends Error {}
 
 const PAYOUT_RACE = { payouts: 4, amount: 150_000 };
 
-async function runFlows(
-  baseUrl: string,
-  balancer: ReturnType<typeof createBalancer>,
-  receivers: Record<Behaviour, Receiver>,
-  ledger: Ledger,
-  client: number,
-  until: number,
-) {
+/** What every flow of one virtual client uses: its clients, and how it counts what the sandbox answered. */
+interface FlowKit {
+  common: { baseUrl: string; fetch: typeof fetch; retry: false; timeoutMs: number };
+  control: ReturnType<typeof createSandboxClient>;
+  ledger: Ledger;
+  balancer: ReturnType<typeof createBalancer>;
+  person: any;
+  /** The call's data when it succeeded (and the record it created, in the ledger); else counted and thrown. */
+  ok: <R extends Result>(
+    operation: string,
+    pending: Promise<R>,
+    created?: { table: string; id: (data: any) => string },
+  ) => Promise<NonNullable<R['data']>>;
+  /** An acknowledged transition, for the checks. */
+  moved: (table: string, id: string, status: string) => void;
+}
+
+interface LoadTenant {
+  id: string;
+  business: ReturnType<typeof createBusinessClient>;
+  v1: ReturnType<typeof createV1Client>;
+  register: string;
+  lastWallet?: string;
+  flows: number;
+}
+
+function flowKit(baseUrl: string, balancer: ReturnType<typeof createBalancer>, ledger: Ledger): FlowKit {
   const common = { baseUrl, fetch: balancer.fetch, retry: false as const, timeoutMs: 20_000 };
-  const control = createSandboxClient(common);
   const person = (() => {
     const { external_user_id: _fixed, ...rest } = (readBundleFile('v1') as any).components.examples
       .RegisterNaturalPerson.value;
@@ -235,163 +253,195 @@ async function runFlows(
     return result.data;
   };
   const moved = (table: string, id: string, status: string) => ledger.states.set(id, { table, status });
+  return { common, control: createSandboxClient(common), ledger, balancer, person, ok, moved };
+}
+
+/** A tenant with an endpoint for every documented event, failing ones and business webhooks. */
+async function newTenant(kit: FlowKit, receivers: Record<Behaviour, Receiver>, client: number): Promise<LoadTenant> {
+  const { common, control, ok } = kit;
+  const t = await ok('createTenant', control.createTenant({ body: { name: `Load ${client}` } }), {
+    table: 'tenants',
+    id: (d) => d.clientId,
+  });
+  const v1 = createV1Client({ ...common, auth: { credentials: t.v1Credentials } });
+  const business = createBusinessClient({ ...common, auth: { credentials: t.businessCredentials } });
+  const endpoint = (name: string, triggerEvent: string, url: string) =>
+    ok(
+      'createIntegrationEndpoint',
+      v1.createIntegrationEndpoint({
+        body: { name, direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: triggerEvent as any },
+      }),
+      { table: 'integration_endpoints', id: (d) => d.id },
+    );
+  // A healthy endpoint for every documented event; a 500 for user.created; a dropped connection for
+  // fiat.payout.completed; a healthy business webhook of process ramp, a 500 one of wallet_transfer.
+  for (const event of createEventCatalog().documented())
+    await endpoint(`ok-${event}`, event, `${receivers.healthy.url}/v1/${t.clientId}/${event}`);
+  await endpoint('fails-user.created', 'user.created', `${receivers.error500.url}/v1/${t.clientId}/user.created`);
+  await endpoint(
+    'drops-fiat.payout.completed',
+    'fiat.payout.completed',
+    `${receivers.drop.url}/v1/${t.clientId}/fiat.payout.completed`,
+  );
+  const hook = (url: string, process: string) =>
+    ok(
+      'createBusinessWebhook',
+      control.createBusinessWebhook({ body: { clientId: t.clientId, url, process: process as any } }),
+      { table: 'business_webhooks', id: (d) => d.id },
+    );
+  await hook(`${receivers.healthy.url}/business/${t.clientId}/ramp`, 'ramp');
+  await hook(`${receivers.error500.url}/business/${t.clientId}/wallet_transfer`, 'wallet_transfer');
+  return { id: t.clientId, business, v1, register: t.integrationRegister, flows: 0 };
+}
+
+/** A user of `t` registered, approved, with a custody wallet, an accepted bank account and funds. */
+async function fundedUser(
+  kit: FlowKit,
+  t: LoadTenant,
+): Promise<{ userId: string; wallet: { id: string }; account: { accountId: string } }> {
+  const { control, ok, moved, ledger, person } = kit;
+  const clientId = t.id;
+  const registered = await ok(
+    'registerUser',
+    t.v1.registerUser({ params: { header: { 'x-integration-register': t.register } }, body: person }),
+    { table: 'users', id: (d) => d.user_id },
+  );
+  const userId: string = registered.user_id;
+  await ok('approveUser', control.approveUser({ params: { path: { userId } } }));
+  moved('users', userId, 'approved');
+  const wallet = await ok(
+    'createCustodyWallet',
+    t.business.createCustodyWallet({ params: { path: { clientId, userId } }, body: { token: 'USDC' } }),
+    { table: 'custody_wallets', id: (d) => d.id },
+  );
+  const account = await ok('createBankAccount', control.createBankAccount({ body: { clientId, userId } }), {
+    table: 'bank_accounts',
+    id: (d) => d.accountId,
+  });
+  await ok('acceptBankAccount', control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
+  moved('bank_accounts', account.accountId, 'accepted');
+  const funding = { known: 0, lost: 0 };
+  ledger.funded.set(userId, funding);
+  try {
+    await ok(
+      'fundUser',
+      control.fundUser({ params: { path: { userId } }, body: { amount: 1_000_000, currency: 'COP' } }),
+    );
+    funding.known += 1_000_000;
+  } catch (error) {
+    if (lostToKill(error)) funding.lost += 1_000_000;
+    throw error;
+  }
+  return { userId, wallet, account };
+}
+
+/** Payouts (completed, rejected, racing for the balance, overdrawing) and on-ramps (paid, INVERSE) of a funded user. */
+async function payoutsAndOnRamps(
+  kit: FlowKit,
+  t: LoadTenant,
+  userId: string,
+  account: { accountId: string },
+): Promise<void> {
+  const { control, ok, moved, ledger, balancer } = kit;
+  const payout = (amount: number) =>
+    t.v1.createPayout({
+      params: { path: { user_id: userId } },
+      body: { amount, currency: 'COP', destinationId: account.accountId, paymentMethod: 'ACH' },
+    });
+  const paid = await ok('createPayout', payout(300_000), { table: 'payouts', id: (d) => d.id });
+  await ok('completePayout', control.completePayout({ params: { path: { payoutId: paid.id } } }));
+  moved('payouts', paid.id, 'COMPLETED');
+  const refunded = await ok('createPayout', payout(200_000), { table: 'payouts', id: (d) => d.id });
+  await ok('rejectPayout', control.rejectPayout({ params: { path: { payoutId: refunded.id } } }));
+  moved('payouts', refunded.id, 'REJECTED');
+  const external = await ok('createExternalWallet', control.createExternalWallet({ body: { userId } }), {
+    table: 'external_wallets',
+    id: (d) => d.externalWalletId,
+  });
+  const onRamp = (amount: number, inverse: boolean) =>
+    t.v1.createOnRamp({
+      params: { path: { user_id: userId } },
+      body: {
+        amount,
+        paymentMethod: 'NEQUI',
+        phone: '+573104567890',
+        destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId },
+        ...(inverse ? { executionMode: 'INVERSE' as const } : {}),
+      },
+    });
+  const normal = await ok('createOnRamp', onRamp(400_000, false), { table: 'on_ramps', id: (d) => d.operation.id });
+  await ok('payOnRamp', control.payOnRamp({ params: { path: { operationId: normal.operation.id } } }));
+  moved('on_ramps', normal.operation.id, 'COMPLETED');
+  const inverse = await ok('createOnRamp', onRamp(200_000, true), { table: 'on_ramps', id: (d) => d.operation.id });
+  moved('on_ramps', inverse.operation.id, 'COMPLETED');
+  // Left: 1,000,000 - 300,000 - 200,000 (inverse) = 500,000 COP. Payouts race for it across both instances.
+  const left = 500_000;
+  const race = await Promise.allSettled(Array.from({ length: PAYOUT_RACE.payouts }, () => payout(PAYOUT_RACE.amount)));
+  let accepted = 0;
+  for (const r of race) {
+    if (r.status === 'rejected') throw r.reason;
+    if (r.value.response.status === 201) {
+      accepted++;
+      ledger.created.set(r.value.data!.id, 'payouts');
+    } else if (r.value.response.status === 400) balancer.tally('createPayout').refused++;
+    else await ok('createPayout', Promise.resolve(r.value));
+  }
+  ledger.races.raced++;
+  if (accepted > Math.floor(left / PAYOUT_RACE.amount)) ledger.races.overAccepted++;
+  const overdraw = await payout(10_000_000);
+  if (overdraw.response.status === 400) balancer.tally('createPayout').refused++;
+  else await ok('createPayout', Promise.resolve(overdraw));
+}
+
+/** A balance read, wallet transfers to the tenant's previous user (completed, cancelled) and list reads. */
+async function transfersAndReads(kit: FlowKit, t: LoadTenant, userId: string, wallet: { id: string }): Promise<void> {
+  const { control, ok, moved } = kit;
+  const clientId = t.id;
+  await ok(
+    'getCustodyWalletBalance',
+    t.business.getCustodyWalletBalance({ params: { path: { clientId, userId, walletId: wallet.id } } }),
+  );
+  if (t.lastWallet) {
+    const transfer = async (amount: number): Promise<{ id: string }> =>
+      ok(
+        'createWalletTransfer',
+        t.business.createWalletTransfer({
+          params: { path: { clientId, userId } },
+          body: { walletOriginId: wallet.id, walletDestinationId: t.lastWallet!, amount } as any,
+        }),
+        { table: 'wallet_transfers', id: (d) => d.id },
+      ) as Promise<{ id: string }>;
+    const sent = await transfer(30);
+    await ok('completeWalletTransfer', control.completeWalletTransfer({ params: { path: { transferId: sent.id } } }));
+    moved('wallet_transfers', sent.id, 'completed');
+    const back = await transfer(20);
+    await ok('cancelWalletTransfer', control.cancelWalletTransfer({ params: { path: { transferId: back.id } } }));
+    moved('wallet_transfers', back.id, 'cancelled');
+    await ok('listWalletTransfers', t.business.listWalletTransfers({ params: { path: { clientId, userId } } }));
+  }
+  await ok('listBankAccounts', t.business.listBankAccounts({ params: { path: { clientId } } }));
+  t.lastWallet = wallet.id;
+}
+
+async function runFlows(
+  baseUrl: string,
+  balancer: ReturnType<typeof createBalancer>,
+  receivers: Record<Behaviour, Receiver>,
+  ledger: Ledger,
+  client: number,
+  until: number,
+) {
+  const kit = flowKit(baseUrl, balancer, ledger);
   let completed = 0;
   let interrupted = 0;
-  let tenant: {
-    id: string;
-    business: ReturnType<typeof createBusinessClient>;
-    v1: ReturnType<typeof createV1Client>;
-    register: string;
-    lastWallet?: string;
-    flows: number;
-  } | null = null;
-
-  async function newTenant() {
-    const t = await ok('createTenant', control.createTenant({ body: { name: `Load ${client}` } }), {
-      table: 'tenants',
-      id: (d) => d.clientId,
-    });
-    const v1 = createV1Client({ ...common, auth: { credentials: t.v1Credentials } });
-    const business = createBusinessClient({ ...common, auth: { credentials: t.businessCredentials } });
-    const endpoint = (name: string, triggerEvent: string, url: string) =>
-      ok(
-        'createIntegrationEndpoint',
-        v1.createIntegrationEndpoint({
-          body: { name, direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: triggerEvent as any },
-        }),
-        { table: 'integration_endpoints', id: (d) => d.id },
-      );
-    // A healthy endpoint for every documented event; a 500 for user.created; a dropped connection for
-    // fiat.payout.completed; a healthy business webhook of process ramp, a 500 one of wallet_transfer.
-    for (const event of createEventCatalog().documented())
-      await endpoint(`ok-${event}`, event, `${receivers.healthy.url}/v1/${t.clientId}/${event}`);
-    await endpoint('fails-user.created', 'user.created', `${receivers.error500.url}/v1/${t.clientId}/user.created`);
-    await endpoint(
-      'drops-fiat.payout.completed',
-      'fiat.payout.completed',
-      `${receivers.drop.url}/v1/${t.clientId}/fiat.payout.completed`,
-    );
-    const hook = (url: string, process: string) =>
-      ok(
-        'createBusinessWebhook',
-        control.createBusinessWebhook({ body: { clientId: t.clientId, url, process: process as any } }),
-        { table: 'business_webhooks', id: (d) => d.id },
-      );
-    await hook(`${receivers.healthy.url}/business/${t.clientId}/ramp`, 'ramp');
-    await hook(`${receivers.error500.url}/business/${t.clientId}/wallet_transfer`, 'wallet_transfer');
-    return { id: t.clientId, business, v1, register: t.integrationRegister, flows: 0 };
-  }
-
+  let tenant: LoadTenant | null = null;
   async function flow() {
-    if (!tenant || tenant.flows >= 3) tenant = await newTenant();
+    if (!tenant || tenant.flows >= 3) tenant = await newTenant(kit, receivers, client);
     const t = tenant;
     t.flows++;
-    const clientId = t.id;
-    const registered = await ok(
-      'registerUser',
-      t.v1.registerUser({ params: { header: { 'x-integration-register': t.register } }, body: person }),
-      { table: 'users', id: (d) => d.user_id },
-    );
-    const userId: string = registered.user_id;
-    await ok('approveUser', control.approveUser({ params: { path: { userId } } }));
-    moved('users', userId, 'approved');
-    const wallet = await ok(
-      'createCustodyWallet',
-      t.business.createCustodyWallet({ params: { path: { clientId, userId } }, body: { token: 'USDC' } }),
-      { table: 'custody_wallets', id: (d) => d.id },
-    );
-    const account = await ok('createBankAccount', control.createBankAccount({ body: { clientId, userId } }), {
-      table: 'bank_accounts',
-      id: (d) => d.accountId,
-    });
-    await ok('acceptBankAccount', control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
-    moved('bank_accounts', account.accountId, 'accepted');
-    const funding = { known: 0, lost: 0 };
-    ledger.funded.set(userId, funding);
-    try {
-      await ok(
-        'fundUser',
-        control.fundUser({ params: { path: { userId } }, body: { amount: 1_000_000, currency: 'COP' } }),
-      );
-      funding.known += 1_000_000;
-    } catch (error) {
-      if (lostToKill(error)) funding.lost += 1_000_000;
-      throw error;
-    }
-    const payout = (amount: number) =>
-      t.v1.createPayout({
-        params: { path: { user_id: userId } },
-        body: { amount, currency: 'COP', destinationId: account.accountId, paymentMethod: 'ACH' },
-      });
-    const paid = await ok('createPayout', payout(300_000), { table: 'payouts', id: (d) => d.id });
-    await ok('completePayout', control.completePayout({ params: { path: { payoutId: paid.id } } }));
-    moved('payouts', paid.id, 'COMPLETED');
-    const refunded = await ok('createPayout', payout(200_000), { table: 'payouts', id: (d) => d.id });
-    await ok('rejectPayout', control.rejectPayout({ params: { path: { payoutId: refunded.id } } }));
-    moved('payouts', refunded.id, 'REJECTED');
-    const external = await ok('createExternalWallet', control.createExternalWallet({ body: { userId } }), {
-      table: 'external_wallets',
-      id: (d) => d.externalWalletId,
-    });
-    const onRamp = (amount: number, inverse: boolean) =>
-      t.v1.createOnRamp({
-        params: { path: { user_id: userId } },
-        body: {
-          amount,
-          paymentMethod: 'NEQUI',
-          phone: '+573104567890',
-          destination: { type: 'EXTERNAL', externalWalletId: external.externalWalletId },
-          ...(inverse ? { executionMode: 'INVERSE' as const } : {}),
-        },
-      });
-    const normal = await ok('createOnRamp', onRamp(400_000, false), { table: 'on_ramps', id: (d) => d.operation.id });
-    await ok('payOnRamp', control.payOnRamp({ params: { path: { operationId: normal.operation.id } } }));
-    moved('on_ramps', normal.operation.id, 'COMPLETED');
-    const inverse = await ok('createOnRamp', onRamp(200_000, true), { table: 'on_ramps', id: (d) => d.operation.id });
-    moved('on_ramps', inverse.operation.id, 'COMPLETED');
-    // Left: 1,000,000 - 300,000 - 200,000 (inverse) = 500,000 COP. Payouts race for it across both instances.
-    const left = 500_000;
-    const race = await Promise.allSettled(
-      Array.from({ length: PAYOUT_RACE.payouts }, () => payout(PAYOUT_RACE.amount)),
-    );
-    let accepted = 0;
-    for (const r of race) {
-      if (r.status === 'rejected') throw r.reason;
-      if (r.value.response.status === 201) {
-        accepted++;
-        ledger.created.set(r.value.data!.id, 'payouts');
-      } else if (r.value.response.status === 400) balancer.tally('createPayout').refused++;
-      else await ok('createPayout', Promise.resolve(r.value));
-    }
-    ledger.races.raced++;
-    if (accepted > Math.floor(left / PAYOUT_RACE.amount)) ledger.races.overAccepted++;
-    const overdraw = await payout(10_000_000);
-    if (overdraw.response.status === 400) balancer.tally('createPayout').refused++;
-    else await ok('createPayout', Promise.resolve(overdraw));
-    await ok(
-      'getCustodyWalletBalance',
-      t.business.getCustodyWalletBalance({ params: { path: { clientId, userId, walletId: wallet.id } } }),
-    );
-    if (t.lastWallet) {
-      const transfer = async (amount: number): Promise<{ id: string }> =>
-        ok(
-          'createWalletTransfer',
-          t.business.createWalletTransfer({
-            params: { path: { clientId, userId } },
-            body: { walletOriginId: wallet.id, walletDestinationId: t.lastWallet!, amount } as any,
-          }),
-          { table: 'wallet_transfers', id: (d) => d.id },
-        ) as Promise<{ id: string }>;
-      const sent = await transfer(30);
-      await ok('completeWalletTransfer', control.completeWalletTransfer({ params: { path: { transferId: sent.id } } }));
-      moved('wallet_transfers', sent.id, 'completed');
-      const back = await transfer(20);
-      await ok('cancelWalletTransfer', control.cancelWalletTransfer({ params: { path: { transferId: back.id } } }));
-      moved('wallet_transfers', back.id, 'cancelled');
-      await ok('listWalletTransfers', t.business.listWalletTransfers({ params: { path: { clientId, userId } } }));
-    }
-    await ok('listBankAccounts', t.business.listBankAccounts({ params: { path: { clientId } } }));
-    t.lastWallet = wallet.id;
+    const { userId, wallet, account } = await fundedUser(kit, t);
+    await payoutsAndOnRamps(kit, t, userId, account);
+    await transfersAndReads(kit, t, userId, wallet);
   }
 
   while (performance.now() < until) {
@@ -420,13 +470,21 @@ export interface Evidence {
   clock: { offsetMs: number; moves: { sentAt: number; answeredAt: number; offsetMs: number }[] };
 }
 
+type Query = <Row>(text: string, params?: unknown[]) => Promise<Row[]>;
+
 /** The checks (a)-(c), against the database the load ran on. */
 export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<Check[]> {
-  const { ledger, receivers, killedAtMs, clock } = evidence;
-  const checks: Check[] = [];
-  const q = async <Row>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows as Row[];
+  const q: Query = async <Row>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows as Row[];
+  return [
+    ...(await recordChecks(q, evidence.ledger)),
+    ...(await ledgerChecks(q, evidence.ledger)),
+    ...(await deliveryChecks(q, evidence)),
+  ];
+}
 
-  // (a) Every acknowledged create is a row, and every acknowledged transition is the row's state.
+/** (a) Every acknowledged create is a row, and every acknowledged transition is the row's state. */
+async function recordChecks(q: Query, ledger: Ledger): Promise<Check[]> {
+  const checks: Check[] = [];
   const byTable = new Map<string, string[]>();
   for (const [id, table] of ledger.created) byTable.set(table, [...(byTable.get(table) ?? []), id]);
   const missing: string[] = [];
@@ -465,7 +523,12 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
     figures: `${ledger.states.size} acknowledged, ${wrong.length} not found${wrong.length ? `: ${wrong.slice(0, 5).join('; ')}` : ''}`,
   });
 
-  // (b) No negative balance, and the ledgers sum.
+  return checks;
+}
+
+/** (b) No negative balance, and the ledgers sum. */
+async function ledgerChecks(q: Query, ledger: Ledger): Promise<Check[]> {
+  const checks: Check[] = [];
   const [negative] = await q<{ users: string; wallets: string }>(
     'select (select count(*) from balances where amount < 0) as users, (select count(*) from custody_wallets where balance < 0) as wallets',
   );
@@ -525,9 +588,17 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
     figures: `${ledger.races.raced} races of ${PAYOUT_RACE.payouts} payouts, ${ledger.races.overAccepted} over-accepted`,
   });
 
-  // (c) Every event reached every endpoint it was for: healthy ones once by event id, failing ones on the whole
-  // schedule, and every call a receiver got is in the delivery log. A call in flight when its instance was
-  // killed, or when its lease ran out, is made again: the log shows both calls, and only such a repeat is allowed.
+  return checks;
+}
+
+/**
+ * (c) Every event reached every endpoint it was for: healthy ones once by event id, failing ones on the whole
+ * schedule, and every call a receiver got is in the delivery log. A call in flight when its instance was killed,
+ * or when its lease ran out, is made again: the log shows both calls, and only such a repeat is allowed.
+ */
+async function deliveryChecks(q: Query, evidence: Evidence): Promise<Check[]> {
+  const { receivers, killedAtMs, clock } = evidence;
+  const checks: Check[] = [];
   const events = await q<{ id: string; tenant_id: string; event: string }>(
     'select id::text as id, tenant_id::text as tenant_id, event from sandbox_events',
   );
@@ -537,19 +608,11 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
   const hooks = await q<{ id: string; tenant_id: string; process: string }>(
     'select id::text as id, tenant_id::text as tenant_id, process from business_webhooks where status',
   );
-  const deliveries = await q<{ id: string; event_id: string; endpoint_id: string; url: string; status: string }>(
+  const deliveries = await q<DeliveryRow>(
     `select d.id::text as id, d.event_id::text as event_id, d.endpoint_id::text as endpoint_id, d.url, d.status
        from sandbox_deliveries d`,
   );
-  const attemptRows = await q<{
-    delivery_id: string;
-    claim: number;
-    attempt: number;
-    started_at: Date;
-    finished_at: Date;
-    outcome: string;
-    abandoned: boolean;
-  }>(
+  const attemptRows = await q<AttemptRow>(
     `select delivery_id::text as delivery_id, claim, attempt, started_at, finished_at, outcome, abandoned
        from sandbox_delivery_attempts order by delivery_id, claim`,
   );
@@ -572,9 +635,49 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
     figures: `${events.length} events, ${expectedDeliveries} deliveries expected, ${notQueued.length} not queued${notQueued.length ? `: ${notQueued.slice(0, 3).join('; ')}` : ''}`,
   });
 
-  // Sandbox time to this process's performance.now(): the offset in force is the one whose window (between the
-  // drain's clock moves, a second allowed either side) holds the time; each move jumps it by far more than that.
-  const SLACK_MS = 1_000;
+  const logged = loggedAttempts(attemptRows, clock);
+  const { check, seenOf, receiverOf } = logCheck(receivers, deliveries, logged, killedAtMs);
+  checks.push(check, ...endpointChecks(deliveries, logged, seenOf, receiverOf));
+  return checks;
+}
+
+/**
+ * Sandbox time to this process's performance.now(): the offset in force is the one whose window (between the
+ * drain's clock moves, a second allowed either side) holds the time; each move jumps it by far more than that.
+ */
+const SLACK_MS = 1_000;
+
+/** An attempt of the delivery log, its start and end in this process's performance.now(). */
+interface Logged {
+  claim: number;
+  attempt: number;
+  outcome: string;
+  abandoned: boolean;
+  from: number;
+  to: number;
+  matched: boolean;
+}
+
+interface AttemptRow {
+  delivery_id: string;
+  claim: number;
+  attempt: number;
+  started_at: Date;
+  finished_at: Date;
+  outcome: string;
+  abandoned: boolean;
+}
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  url: string;
+  status: string;
+}
+
+/** The delivery log by delivery, its times moved to this process's clock. */
+function loggedAttempts(attemptRows: AttemptRow[], clock: Evidence['clock']): Map<string, Logged[]> {
   const epochs = [{ from: -Infinity, to: clock.moves[0]?.answeredAt ?? Infinity, offsetMs: clock.offsetMs }];
   for (const [i, move] of clock.moves.entries())
     epochs.push({ from: move.sentAt, to: clock.moves[i + 1]?.answeredAt ?? Infinity, offsetMs: move.offsetMs });
@@ -585,15 +688,6 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
     });
     return (fits.at(-1) ?? epochs[0]!).offsetMs + performance.timeOrigin;
   };
-  interface Logged {
-    claim: number;
-    attempt: number;
-    outcome: string;
-    abandoned: boolean;
-    from: number;
-    to: number;
-    matched: boolean;
-  }
   const logged = new Map<string, Logged[]>();
   for (const a of attemptRows) {
     const started = new Date(a.started_at).getTime();
@@ -610,6 +704,19 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
     logged.set(a.delivery_id, [...(logged.get(a.delivery_id) ?? []), row]);
   }
 
+  return logged;
+}
+
+/**
+ * Matches each call a receiver logged to a logged attempt; the check, how many calls each delivery's endpoint
+ * received, and which receiver a URL is.
+ */
+function logCheck(
+  receivers: Record<Behaviour, Receiver>,
+  deliveries: DeliveryRow[],
+  logged: Map<string, Logged[]>,
+  killedAtMs: number,
+): { check: Check; seenOf: Map<string, number>; receiverOf: (url: string) => Behaviour | null } {
   // Each call a receiver logged, matched one by one to a logged attempt of its delivery (same URL and event id)
   // that was under way when the call arrived: taken in order of arrival, each call takes the attempt that ends
   // first among those it fits. A call nothing matches is a call the log lost.
@@ -650,14 +757,24 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
       .filter((r) => r.from > killedAtMs + SLACK_MS)
       .map((r) => `delivery ${r.id}: claim ${r.claim} was abandoned, yet started after the kill`),
   ];
-  checks.push({
+  const check = {
     name: 'every call an endpoint received is in the delivery log (matched one by one to a logged attempt)',
     pass: log.unmatched.length === 0 && loggedProblems.length === 0,
     figures: `${log.calls} calls received, ${all.length} attempts logged, ${log.matched} matched; ${log.unmatched.length} calls not in the log; ${abandoned.length} claims of the killed instance logged as timeouts (${abandoned.filter((r) => r.matched).length} had reached the endpoint); ${unreached.length} logged attempts no call matches (${unreached.filter((r) => r.outcome === 'timeout').length} timeouts)${log.unmatched.length + loggedProblems.length ? `; ${log.unmatched.length + loggedProblems.length} problems: ${[...log.unmatched, ...loggedProblems].slice(0, 3).join('; ')}` : ''}`,
-  });
+  };
+  return { check, seenOf, receiverOf };
+}
 
+/** Healthy endpoints reached once, failing ones on the whole schedule. */
+function endpointChecks(
+  deliveries: DeliveryRow[],
+  logged: Map<string, Logged[]>,
+  seenOf: Map<string, number>,
+  receiverOf: (url: string) => Behaviour | null,
+): Check[] {
+  const checks: Check[] = [];
   const healthy = { deliveries: 0, once: 0, repeated: 0, problems: [] as string[] };
-  const failing = { deliveries: 0, calls: 0, repeated: 0, problems: [] as string[] };
+  const failing = { deliveries: 0, calls: 0, abandoned: 0, problems: [] as string[] };
   const scheduled = deliverySchedule().calls;
   for (const d of deliveries) {
     const behaviour = receiverOf(d.url);
@@ -675,16 +792,18 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
     } else {
       failing.deliveries++;
       failing.calls += seen;
-      // Every scheduled call was made, recorded, and reached the endpoint (a call made again is logged again).
-      const made = [...new Set(rows.filter((r) => !r.abandoned).map((r) => r.attempt))].sort((x, y) => x - y);
-      const reached = new Set(rows.filter((r) => r.matched).map((r) => r.attempt));
-      if (d.status !== 'failed' || made.join() !== Array.from({ length: scheduled }, (_, i) => i + 1).join())
-        failing.problems.push(`${d.id} is ${d.status} with attempts ${made.join(', ') || 'none'} of ${scheduled} made`);
-      else if (made.some((n) => !reached.has(n)) || seen > rows.length)
+      // Every scheduled attempt is logged once, in order: recorded (and then it reached the endpoint), or a claim
+      // of the killed instance logged as a timeout, which used up its attempt. The endpoint never got more.
+      const logged = rows.map((r) => r.attempt).sort((x, y) => x - y);
+      if (d.status !== 'failed' || logged.join() !== Array.from({ length: scheduled }, (_, i) => i + 1).join())
         failing.problems.push(
-          `event ${d.event_id} reached ${d.url} ${seen} times, scheduled ${scheduled}, ${rows.length} calls logged`,
+          `${d.id} is ${d.status} with attempts ${logged.join(', ') || 'none'} of ${scheduled} logged`,
         );
-      else failing.repeated += seen - scheduled;
+      else if (rows.some((r) => !r.abandoned && !r.matched) || seen > scheduled)
+        failing.problems.push(
+          `event ${d.event_id} reached ${d.url} ${seen} times, scheduled ${scheduled}, ${rows.length} attempts logged`,
+        );
+      else failing.abandoned += rows.filter((r) => r.abandoned).length;
     }
   }
   checks.push({
@@ -693,11 +812,76 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
     figures: `${healthy.deliveries} deliveries, ${healthy.once} exactly once, ${healthy.repeated} calls made again and logged (in flight at the kill or when a lease ran out)${healthy.problems.length ? `; ${healthy.problems.length} problems: ${healthy.problems.slice(0, 3).join('; ')}` : ''}`,
   });
   checks.push({
-    name: `every failing endpoint saw exactly the scheduled ${scheduled} calls per event`,
+    name: `every failing endpoint's delivery made the scheduled ${scheduled} attempts, numbered 1 to ${scheduled} once each`,
     pass: failing.problems.length === 0,
-    figures: `${failing.deliveries} deliveries, ${failing.calls} calls received, ${failing.repeated} made again and logged (in flight at the kill or when a lease ran out)${failing.problems.length ? `; ${failing.problems.length} problems: ${failing.problems.slice(0, 3).join('; ')}` : ''}`,
+    figures: `${failing.deliveries} deliveries, ${failing.calls} calls received, ${failing.abandoned} attempts of the killed instance logged as timeouts${failing.problems.length ? `; ${failing.problems.length} problems: ${failing.problems.slice(0, 3).join('; ')}` : ''}`,
   });
   return checks;
+}
+
+/**
+ * Drains the delivery queue: the survivor's clock moves past every retry delay and past the lease of calls the
+ * killed instance had claimed, until no delivery is pending. Resolves with how many are still pending, and the
+ * clock's moves (to place the log's sandbox times on this process's clock when calls are matched).
+ */
+async function drainDeliveries(
+  db: pg.Client,
+  survivorUrl: string,
+): Promise<{ pending: number; clock: Evidence['clock'] }> {
+  const survivor = createSandboxClient({ baseUrl: survivorUrl, retry: false });
+  // The clock's moves, to place the log's sandbox times on this process's clock when calls are matched.
+  const clock: Evidence['clock'] = {
+    offsetMs: Number((await db.query('select offset_ms from sandbox_clock where id = 1')).rows[0]?.offset_ms ?? 0),
+    moves: [],
+  };
+  const step = Math.ceil(
+    (deliverySchedule().timeoutMs + Math.max(...deliverySchedule().retryDelaysMs) + 10_000) / 1000,
+  );
+  // Before each move, nothing is due and no call is under way (the attempt counters stood still for 300 ms):
+  // moving the clock past a call still under way would time it out in sandbox time and send it again.
+  let pending = -1;
+  for (let round = 0; round < deliverySchedule().calls + 6; round++) {
+    let last = '';
+    for (let stable = 0, polls = 0; stable < 3 && polls < 300; polls++) {
+      const [row] = (
+        await db.query<{ due: string; pending: string; progress: string }>(
+          `select count(*) filter (where status = 'pending' and next_attempt_at <= now() + (select offset_ms from sandbox_clock) * interval '1 millisecond') as due,
+                  count(*) filter (where status = 'pending') as pending,
+                  sum(attempts) || '/' || (select count(*) from sandbox_delivery_attempts) as progress
+             from sandbox_deliveries`,
+        )
+      ).rows;
+      pending = Number(row!.pending);
+      stable = Number(row!.due) === 0 && row!.progress === last ? stable + 1 : 0;
+      last = row!.progress;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (pending === 0) break;
+    const sentAt = performance.now();
+    const advanced = await survivor.advanceClock({ body: { seconds: step } });
+    if (!advanced.response.ok) throw new Error(`advanceClock answered ${advanced.response.status}`);
+    clock.moves.push({ sentAt, answeredAt: performance.now(), offsetMs: advanced.data!.offsetSeconds * 1000 });
+  }
+  return { pending, clock };
+}
+
+/** Per operation: the count, requests per second, p50 and p99 latency, errors, refusals and calls lost to the kill. */
+function operationFigures(balancer: ReturnType<typeof createBalancer>, elapsed: number): LoadReport['operations'] {
+  return [...balancer.tallies.entries()]
+    .map(([operation, t]) => {
+      const sorted = [...t.latencies].sort((a, b) => a - b);
+      return {
+        operation,
+        count: t.latencies.length,
+        perSecond: t.latencies.length / elapsed,
+        p50ms: percentile(sorted, 0.5) || 0,
+        p99ms: percentile(sorted, 0.99) || 0,
+        errors: t.errors,
+        refused: t.refused,
+        lostToKill: t.lostToKill,
+      };
+    })
+    .sort((a, b) => b.count - a.count);
 }
 
 /** Runs the load, the kill, the drain and the checks. Stops what it started before it resolves or throws. */
@@ -773,43 +957,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       `Load over after ${elapsed.toFixed(1)} s: ${flows.completed} flows completed, ${flows.interrupted} interrupted. Draining the delivery queue...`,
     );
 
-    // Drain: the survivor's clock moves past every retry delay and past the lease of calls the killed
-    // instance had claimed, until no delivery is pending.
     await db.connect();
-    const survivor = createSandboxClient({ baseUrl: instances[0]!.url, retry: false });
-    // The clock's moves, to place the log's sandbox times on this process's clock when calls are matched.
-    const clock: Evidence['clock'] = {
-      offsetMs: Number((await db.query('select offset_ms from sandbox_clock where id = 1')).rows[0]?.offset_ms ?? 0),
-      moves: [],
-    };
-    const step = Math.ceil(
-      (deliverySchedule().timeoutMs + Math.max(...deliverySchedule().retryDelaysMs) + 10_000) / 1000,
-    );
-    // Before each move, nothing is due and no call is under way (the attempt counters stood still for 300 ms):
-    // moving the clock past a call still under way would time it out in sandbox time and send it again.
-    let pending = -1;
-    for (let round = 0; round < deliverySchedule().calls + 6; round++) {
-      let last = '';
-      for (let stable = 0, polls = 0; stable < 3 && polls < 300; polls++) {
-        const [row] = (
-          await db.query<{ due: string; pending: string; progress: string }>(
-            `select count(*) filter (where status = 'pending' and next_attempt_at <= now() + (select offset_ms from sandbox_clock) * interval '1 millisecond') as due,
-                    count(*) filter (where status = 'pending') as pending,
-                    sum(attempts) || '/' || (select count(*) from sandbox_delivery_attempts) as progress
-               from sandbox_deliveries`,
-          )
-        ).rows;
-        pending = Number(row!.pending);
-        stable = Number(row!.due) === 0 && row!.progress === last ? stable + 1 : 0;
-        last = row!.progress;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      if (pending === 0) break;
-      const sentAt = performance.now();
-      const advanced = await survivor.advanceClock({ body: { seconds: step } });
-      if (!advanced.response.ok) throw new Error(`advanceClock answered ${advanced.response.status}`);
-      clock.moves.push({ sentAt, answeredAt: performance.now(), offsetMs: advanced.data!.offsetSeconds * 1000 });
-    }
+    const { pending, clock } = await drainDeliveries(db, instances[0]!.url);
     log(`Delivery queue drained (${pending} pending).`);
 
     const evidence: Evidence = { ledger, receivers, killedAtMs, clock };
@@ -829,21 +978,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       pass: victim.killed && (await victim.process.exit).signal === 'SIGKILL',
       figures: `at ${killedAt.toFixed(1)} s of ${elapsed.toFixed(1)} s`,
     });
-    const operations = [...balancer.tallies.entries()]
-      .map(([operation, t]) => {
-        const sorted = [...t.latencies].sort((a, b) => a - b);
-        return {
-          operation,
-          count: t.latencies.length,
-          perSecond: t.latencies.length / elapsed,
-          p50ms: percentile(sorted, 0.5) || 0,
-          p99ms: percentile(sorted, 0.99) || 0,
-          errors: t.errors,
-          refused: t.refused,
-          lostToKill: t.lostToKill,
-        };
-      })
-      .sort((a, b) => b.count - a.count);
+    const operations = operationFigures(balancer, elapsed);
     return {
       checks,
       operations,

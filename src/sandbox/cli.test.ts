@@ -91,6 +91,15 @@ describe.concurrent('bad options: one line naming the option, exit status 2, no 
       /^--allowed-hosts: "bad host" is not a host name/,
     ],
     [
+      '--allowed-hosts with a port out of range',
+      ['--memory', '--allowed-hosts', 'sandbox.test:99999'],
+      {},
+      /^--allowed-hosts: "sandbox\.test:99999": 99999 is not a port \(a whole number from 1 to 65535\)/,
+    ],
+    ['--port with the next option taken for its value', ['--port', '--memory'], {}, /^--port needs a value/],
+    ['--admin-token', ['--memory', '--admin-token=secret'], {}, /^There is no --admin-token/],
+    ['a stray word', ['--memory', 'extra'], {}, /^Unknown option extra/],
+    [
       '--allowed-origins with a path',
       ['--memory', '--allowed-origins', 'http://127.0.0.1:4000/docs'],
       {},

@@ -2,6 +2,7 @@
 // LIST] [--idle-timeout SECONDS] [--allowed-hosts LIST] [--allowed-origins LIST] [--public-url URL]`: starts the sandbox (127.0.0.1 by default) until SIGINT/SIGTERM. A bad option is one line, exit status 2.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseArgs as parseArgv } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { DEFAULT_HEADERS_TIMEOUT_MS } from './http/connections.js';
 import { DataFolderError, prepareDataFolder } from './store/data-lock.js';
@@ -98,6 +99,59 @@ function postgresUrl(name: string, value: string): string {
   return value;
 }
 
+/** The options that take a value; `--memory` takes none. */
+const VALUE_OPTIONS = [
+  'port',
+  'host',
+  'data',
+  'admin-token-file',
+  'database-url',
+  'endpoint-networks',
+  'idle-timeout',
+  'allowed-hosts',
+  'allowed-origins',
+  'public-url',
+] as const;
+
+/**
+ * The options given, by name (`--port`), read by Node's `util.parseArgs`. Its tokens are checked here so that
+ * each mistake gets its own message: an unknown option or a stray word, a value option with no value (or with
+ * the next option taken for its value), a value option given twice with two values, and `--admin-token`.
+ */
+function givenOptions(args: string[]): Map<string, string> {
+  const { tokens } = parseArgv({
+    args,
+    options: {
+      memory: { type: 'boolean' },
+      ...Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }])),
+    },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const given = new Map<string, string>();
+  for (const token of tokens) {
+    const raw = token.kind === 'option' ? token.rawName : token.kind === 'positional' ? token.value : '--';
+    if (token.kind === 'option' && token.name === 'admin-token')
+      throw new UsageError(
+        `There is no --admin-token: a command line is visible to every user of the machine (ps). Use SANDBOX_ADMIN_TOKEN or --admin-token-file FILE.`,
+      );
+    const known =
+      token.kind === 'option' &&
+      raw.startsWith('--') &&
+      (token.name === 'memory' ? !token.inlineValue : (VALUE_OPTIONS as readonly string[]).includes(token.name));
+    if (!known) throw new UsageError(`Unknown option ${raw} (ramp-api sandbox --help lists the options).`);
+    const value = token.name === 'memory' ? '' : token.value;
+    if (value === undefined || (!token.inlineValue && token.name !== 'memory' && value.startsWith('--')))
+      throw new UsageError(`${raw} needs a value (ramp-api sandbox --help lists the options).`);
+    const before = given.get(raw);
+    if (before !== undefined && before !== value)
+      throw new UsageError(`${raw} is given twice (${before}, ${value}); give it once.`);
+    given.set(raw, value);
+  }
+  return given;
+}
+
 export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const tokenFile = (file: string) => {
     try {
@@ -108,46 +162,7 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env, 
       );
     }
   };
-  // Every option given, by name: a value option given twice with two values is refused, not silently replaced.
-  const given = new Map<string, string>();
-  const set = (name: string, value: string) => {
-    const before = given.get(name);
-    if (before !== undefined && before !== value)
-      throw new UsageError(`${name} is given twice (${before}, ${value}); give it once.`);
-    given.set(name, value);
-  };
-  const VALUE_OPTIONS = [
-    '--port',
-    '--host',
-    '--data',
-    '--admin-token-file',
-    '--database-url',
-    '--endpoint-networks',
-    '--idle-timeout',
-    '--allowed-hosts',
-    '--allowed-origins',
-    '--public-url',
-  ];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--admin-token' || arg.startsWith('--admin-token=')) {
-      throw new UsageError(
-        `There is no --admin-token: a command line is visible to every user of the machine (ps). Use SANDBOX_ADMIN_TOKEN or --admin-token-file FILE.`,
-      );
-    }
-    if (arg === '--memory') {
-      set('--memory', '');
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!VALUE_OPTIONS.includes(name))
-      throw new UsageError(`Unknown option ${arg.split('=')[0]} (ramp-api sandbox --help lists the options).`);
-    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined || (eq < 0 && value.startsWith('--')))
-      throw new UsageError(`${name} needs a value (ramp-api sandbox --help lists the options).`);
-    set(name, value);
-  }
+  const given = givenOptions(args);
   // One store: the options that choose one contradict each other; DATABASE_URL applies when none is given.
   const stores = ['--memory', '--data', '--database-url'].filter((name) => given.has(name));
   if (stores.length > 1) {
@@ -263,12 +278,10 @@ function startRefusal(error: unknown, options: CliOptions): string | null {
 /**
  * V8 compiles PGlite's WebAssembly with its baseline compiler, then recompiles each function that runs a lot with
  * its optimising one, on background threads. With V8's default threshold, PostgreSQL's start alone sets off so
- * much of that recompiling that on two cores it delayed the first answer by about 0.1 s. A threshold about 550
- * times higher (a function is recompiled once about 1 GB of its code has run) leaves a start to the baseline code.
- * Measured on a sandbox in memory (POST /sandbox/tenants, 8 connections, eight 2 s rounds one after another, in
- * requests per second): default 496, 895, 850, 922, 910, 897, 949, 947; this threshold 593, 760, 831, 848, 893,
- * 895, 890, 907, so as fast after about 10 s of load; the baseline compiler alone (`--liftoff-only`) stayed near
- * 790. Set for the command's own process only: the library's `startSandbox` leaves its host's V8 as it is.
+ * much of that recompiling that on two cores it delays the first answer. A much higher threshold (a function is
+ * recompiled once about 1 GB of its code has run) leaves a start to the baseline code, and a sandbox under load
+ * reaches the same throughput within seconds (BENCHMARKS.md). Set for the command's own process only: the
+ * library's `startSandbox` leaves its host's V8 as it is.
  */
 function favourStartOverPeakSpeed(): void {
   setFlagsFromString('--wasm-tiering-budget=1000000000');
@@ -363,6 +376,12 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  printAddresses(sandbox, options);
+  return sandbox;
+}
+
+/** What the command prints once the sandbox serves: where each part is, and what it refuses. */
+function printAddresses(sandbox: Sandbox, options: CliOptions): void {
   console.log(
     `Sandbox:           ${sandbox.url}  (Business API /api/..., v1 API /api/v1/..., control API /sandbox/...)`,
   );
@@ -387,5 +406,4 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   if (options.publicUrl) console.log(`Public URL:        ${options.publicUrl} (links are made from it)`);
   if (sandbox.gaps.length) console.log(`Operations without a handler (they answer 501): ${sandbox.gaps.join(', ')}`);
   console.log('Ctrl-C to stop.');
-  return sandbox;
 }

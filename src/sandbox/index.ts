@@ -1,5 +1,26 @@
-// `ramp-api-sandbox`: the sandbox server, for tests that start one in-process, and its command line. Its
-// control API's typed client is `createSandboxClient` from `ramp-api/sandbox`.
-export { startSandbox, type Sandbox, type SandboxOptions } from './server.js';
-export { runCli } from './cli.js';
-export type { Db, Sql } from './store/db.js';
+// `ramp-api-sandbox`: `startSandbox`, the sandbox server for tests that start one in-process, with the options
+// its command line has (README.md, docs/guides/sandbox-in-tests.md). Its control API's typed client is
+// `createSandboxClient` from `ramp-api/sandbox`; the command is `npx ramp-api-sandbox`.
+import { startSandbox as start, type Sandbox as RunningSandbox, type SandboxOptions as AllOptions } from './server.js';
+
+/** How to start the sandbox: what its command line's options set (`--memory`, `--port`, `--allowed-hosts`...). */
+export type SandboxOptions = Pick<
+  AllOptions,
+  | 'port'
+  | 'host'
+  | 'adminToken'
+  | 'memory'
+  | 'dataDir'
+  | 'databaseUrl'
+  | 'endpointNetworks'
+  | 'connections'
+  | 'allowedHosts'
+  | 'allowedOrigins'
+  | 'publicUrl'
+>;
+
+/** A running sandbox: its address, the address of its control API's reference, and how to stop it. */
+export type Sandbox = Pick<RunningSandbox, 'url' | 'docsUrl' | 'close'>;
+
+/** Starts a sandbox; resolves once it serves. */
+export const startSandbox: (options?: SandboxOptions) => Promise<Sandbox> = start;

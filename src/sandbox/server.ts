@@ -58,10 +58,10 @@ export interface SandboxOptions extends DbOptions {
   handlers?: Handlers;
   /**
    * Networks webhook endpoints may be in, besides never link-local ones: `loopback`, `private`, `any`, or CIDR
-   * blocks. Default loopback and private networks (./events/addresses.ts).
+   * blocks. Default loopback and private networks (./core/addresses.ts).
    */
   endpointNetworks?: string[];
-  /** How many connections are held and how long a silent or slow one may last (./connections.ts). */
+  /** How many connections are held and how long a silent or slow one may last (./http/connections.ts). */
   connections?: ConnectionLimits;
   /**
    * Host names to answer for besides those of the address it listens on (for loopback 127.0.0.1, localhost and

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { watchProcess } from './watchdog.js';
+import { repoRoot } from './repo.js';
 
 export interface SandboxProcess {
   child: ChildProcess;
@@ -85,7 +86,7 @@ export function runSandboxToExit(
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = spawn(process.execPath, [sandboxBin, 'sandbox', ...args], {
-    cwd: join(import.meta.dirname, '..', '..'),
+    cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '', SANDBOX_HOST: '', SANDBOX_ADMIN_TOKEN: '', ...env },
   });

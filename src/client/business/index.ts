@@ -17,5 +17,6 @@ export function createBusinessClient(options: RampClientOptions): BusinessClient
     operations: businessOperations,
     tokenOperationId: 'createToken',
     defaultTokenLifetimeSeconds: businessTokenLifetimeSeconds,
+    credentialsOf: 'Business',
   });
 }

@@ -2,18 +2,19 @@
 // operationId, all going through the ramp transport.
 import createClient, { type Client, type ClientForPath, type Middleware } from 'openapi-fetch';
 import { checkBaseUrl } from './base-url.js';
+import { type CredentialsOf, emptyCredentialsCause, emptyFields, refusedCredentialsCause } from './causes.js';
 import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
 import { redactText, redactValue, secretForms } from './redact.js';
-import { createTokenSource, fixedTokenSource, readTokenFromBody, type AuthOptions, type TokenSource } from './token.js';
 import {
-  checkMs,
-  createTransport,
-  pathSerializer,
-  recordedCallOf,
-  type Logger,
-  type RetryOptions,
-} from './transport.js';
+  createTokenSource,
+  fixedTokenSource,
+  readTokenFromBody,
+  type AuthOptions,
+  type TokenCacheOptions,
+  type TokenSource,
+} from './token.js';
+import { checkMs, createTransport, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
 
 type Media = `${string}/${string}`;
 
@@ -62,6 +63,8 @@ interface FamilyConfig<Table extends OperationTable> {
   /** operationId of the family's token call. */
   tokenOperationId: keyof Table & string;
   defaultTokenLifetimeSeconds: number | null;
+  /** The API whose credentials its token call takes, for the causes its errors name (none for the sandbox). */
+  credentialsOf?: CredentialsOf;
 }
 
 const DEFAULT_RETRY: Required<RetryOptions> = {
@@ -78,14 +81,65 @@ function retryOptions(retry: RetryOptions | false | undefined): Required<RetryOp
   return merged;
 }
 
+/** The family's token call, as the client makes it, and where it goes (its full URL). */
+interface TokenCall {
+  (init: { body: unknown }): Promise<{ data?: unknown; response: Response }>;
+  readonly url: string;
+}
+
+/**
+ * The built-in token call: a call of the client like any other, unsecured, so it never waits for a token
+ * itself, never retried (a POST), bounded by the client's timeout, and it follows no redirect: the credentials
+ * go to baseUrl and nowhere else. Its error bodies are never kept (they may echo the credentials). Its errors
+ * name the call, its URL and status, and the likely cause (causes.ts).
+ */
+function credentialsSource<Table extends OperationTable>(
+  auth: Extract<AuthOptions, { credentials: unknown }>,
+  family: FamilyConfig<Table>,
+  tokenCall: TokenCall,
+  cache: TokenCacheOptions,
+): TokenSource {
+  const { credentials } = auth;
+  const read = auth.readToken ?? readTokenFromBody;
+  // Only the sandbox's family has no credentials call, and its client's options have no `auth`.
+  const api = family.credentialsOf!;
+  const call = `The token call ${family.tokenOperationId} (POST ${tokenCall.url})`;
+  return createTokenSource(async () => {
+    const empty = emptyFields(credentials);
+    if (empty.length === Object.keys(credentials ?? {}).length)
+      throw new TokenError(`${call} was not sent: ${emptyCredentialsCause(api)}.`);
+    let result: { data?: unknown; response: Response };
+    try {
+      result = await tokenCall({ body: credentials });
+    } catch (cause) {
+      throw new TokenError(`${call} failed: ${(cause as Error).message}`, {
+        cause,
+        status: (cause as { status?: number }).status,
+      });
+    }
+    const { status } = result.response;
+    if (!result.response.ok) {
+      const why =
+        status === 400 || status === 401 || status === 403
+          ? refusedCredentialsCause(api, empty)
+          : recordedCallOf(result.response)?.hint;
+      throw new TokenError(`${call} failed with HTTP ${status}${why ? `: ${why}` : ''}.`, { status });
+    }
+    return read(result.data);
+  }, cache);
+}
+
 function tokenSourceFor<Table extends OperationTable>(
   auth: AuthOptions | undefined,
   family: FamilyConfig<Table>,
-  tokenCall: (init: { body: unknown }) => Promise<{ data?: unknown; response: Response }>,
+  tokenCall: TokenCall,
   timeoutMs: number,
 ): TokenSource | undefined {
   if (auth === undefined) return undefined;
-  const cache = { defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds, grantTimeoutMs: timeoutMs };
+  const cache: TokenCacheOptions = {
+    defaultLifetimeSeconds: family.defaultTokenLifetimeSeconds,
+    grantTimeoutMs: timeoutMs,
+  };
   if ('token' in auth) return fixedTokenSource(auth.token);
   if ('getToken' in auth) {
     if (typeof auth.getToken !== 'function') throw new ConfigurationError('`auth.getToken` must be a function.');
@@ -98,27 +152,7 @@ function tokenSourceFor<Table extends OperationTable>(
       }
     }, cache);
   }
-  if ('credentials' in auth) {
-    const read = auth.readToken ?? readTokenFromBody;
-    const name = family.tokenOperationId;
-    // The token call is a call of the client like any other: unsecured, so it never waits for a token itself,
-    // never retried (a POST), bounded by the client's timeout, and it follows no redirect: the credentials
-    // go to baseUrl and nowhere else. Its error bodies are never kept (they may echo the credentials).
-    return createTokenSource(async () => {
-      let result: { data?: unknown; response: Response };
-      try {
-        result = await tokenCall({ body: auth.credentials });
-      } catch (cause) {
-        throw new TokenError(`The token call ${name} failed: ${(cause as Error).message}`, {
-          cause,
-          status: (cause as { status?: number }).status,
-        });
-      }
-      const status = result.response.status;
-      if (!result.response.ok) throw new TokenError(`The token call ${name} failed with HTTP ${status}.`, { status });
-      return read(result.data);
-    }, cache);
-  }
+  if ('credentials' in auth) return credentialsSource(auth, family, tokenCall, cache);
   throw new ConfigurationError('`auth` must have `token`, `getToken` or `credentials`.');
 }
 
@@ -139,18 +173,21 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
     tokenOperationId: family.tokenOperationId,
     // The token call goes through the transport too (below), on a client of its own: middleware added to the
     // caller's client never sees the credentials.
-    token: tokenSourceFor(options.auth, family, (init) => tokenCall(init), timeoutMs),
+    token: tokenSourceFor(
+      options.auth,
+      family,
+      Object.assign((init: { body: unknown }) => tokenCall(init), {
+        url: baseUrl + family.operations[family.tokenOperationId]!.path,
+      }),
+      timeoutMs,
+    ),
     timeoutMs,
     retry,
     maxResponseBytes: checkMs('maxResponseBytes', options.maxResponseBytes ?? 10 * 2 ** 20, true),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const clientOptions = {
-    baseUrl,
-    fetch: transport.fetch,
-    pathSerializer,
-    ...(options.headers ? { headers: options.headers } : {}),
-  };
+  // Every call gives openapi-fetch a fetch of its own (the transport's), so the clients need none.
+  const clientOptions = { baseUrl, ...(options.headers ? { headers: options.headers } : {}) };
   const client = createClient<Paths, Media>(clientOptions);
   const tokenClient = createClient(clientOptions);
   // Every call, by path or by operationId, runs through the transport's call: timeout, retries, 401 repeat.
@@ -209,15 +246,15 @@ export function unwrap<R extends ResultLike>(result: R): SuccessData<R> {
       if (name !== 'set-cookie') headers[name] = redactText(value, forms);
     });
     const status = result.response.status;
+    const hint =
+      status === 401 && call?.noAuth ? 'the client was created without `auth`, so no token was sent' : call?.hint;
     throw new ApiError<ErrorBody<R>>({
       ...info,
       status,
       body: body as ErrorBody<R>,
       url: redactText(call?.url ?? result.response.url, forms),
       headers,
-      ...(status === 401 && call?.noAuth
-        ? { hint: 'the client was created without `auth`, so no token was sent' }
-        : {}),
+      ...(hint ? { hint } : {}),
     });
   }
   return result.data as SuccessData<R>;

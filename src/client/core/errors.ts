@@ -1,4 +1,5 @@
 // The named errors a client throws. None of them ever holds a token, credentials or request headers.
+import { unreachableCause } from './causes.js';
 
 /** What every ramp-api error says about the call that failed. */
 export interface CallInfo {
@@ -69,8 +70,9 @@ export class NetworkError extends CallError {
   constructor({ cause, host, ...info }: CallInfo & { attempts: number; host: string; cause: unknown }) {
     const code = causeCode(cause);
     const reason = cause instanceof Error ? cause.message : String(cause);
+    const why = unreachableCause(host, code);
     super(
-      `got no answer from ${host} after ${info.attempts} attempt(s): ${reason}${code ? ` (${code})` : ''}`,
+      `got no answer from ${host} after ${info.attempts} attempt(s): ${reason}${code ? ` (${code})` : ''}${why ? `; ${why}` : ''}`,
       info,
       cause,
     );

@@ -18,5 +18,6 @@ export function createV1Client(options: RampClientOptions): V1Client {
     operations: v1Operations,
     tokenOperationId: 'createClientToken',
     defaultTokenLifetimeSeconds: v1TokenLifetimeSeconds,
+    credentialsOf: 'v1',
   });
 }

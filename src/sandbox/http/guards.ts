@@ -54,6 +54,8 @@ export function parseAllowedHost(entry: string): { name: string; port: number | 
     throw new Error(
       `"${entry}" is not a host name (a name, an IPv4 address or a bracketed IPv6 one, optionally :port).`,
     );
+  if (host.port !== null && (host.port < 1 || host.port > 65535))
+    throw new Error(`"${entry}": ${host.port} is not a port (a whole number from 1 to 65535).`);
   return { ...host, domain };
 }
 

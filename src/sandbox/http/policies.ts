@@ -61,7 +61,7 @@ export function documentPolicy(html: string): string {
   ].join('; ');
 }
 
-/** documentPolicy of the last document asked for: the reference is one 2.6 MB page, hashed once per version. */
+/** documentPolicy of the last document asked for: the reference is one page of megabytes, hashed once per version. */
 export function createDocumentPolicies(): (html: string) => string {
   let last: { html: string; policy: string } | undefined;
   return (html) => {

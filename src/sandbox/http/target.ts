@@ -5,7 +5,7 @@ import { refusals } from '../core/refusals.js';
 /**
  * A plain origin-form target: `/`, then unreserved characters and `/`, then an optional query. Each part is one
  * character class under one quantifier, so a test takes time linear in the target, whatever it holds (a
- * nested quantifier here once took minutes on `/` and 40 letters and a `!`).
+ * nested quantifier backtracks exponentially on a long target that fails at its end).
  */
 const PLAIN_PATH = /^\/[A-Za-z0-9_~./-]*$/;
 /** A dot segment or an empty segment: the URL parser, not a plain split, decides what such a path means. */
@@ -13,7 +13,7 @@ const ODD_SEGMENT = /\/\/|\/\.\.?(?:\/|$)/;
 
 /**
  * The path and query of a request target. A plain one, as every client sends, is split as it is (parsing a
- * URL was 7% of the sandbox's time on a read); anything else (percent-escapes, dot segments, `//`) goes
+ * URL was a visible share of a read's time: BENCHMARKS.md); anything else (percent-escapes, dot segments, `//`) goes
  * through the URL parser, which normalizes it; one it cannot parse is refused.
  */
 export function requestTarget(target: string): Target {

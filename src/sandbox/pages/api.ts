@@ -1,5 +1,5 @@
 // The pages' client of the control API: every call goes to an operation of openapi/sandbox/ by its
-// operationId, with the path from the generated operation table (src/generated/sandbox-meta.ts). The admin
+// operationId, with the path from the generated operation table (src/client/generated/sandbox-meta.ts). The admin
 // token, when the sandbox has one, is kept for this browser tab only (sessionStorage).
 import { render, type VNode } from 'preact';
 import { sandboxOperations, type sandboxComponents as components } from 'ramp-api/sandbox';

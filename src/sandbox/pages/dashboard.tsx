@@ -190,6 +190,302 @@ function AmountForm({
   );
 }
 
+/** What each section of a tenant's view is given: the tenant's records, an owner's name by id, and `act`. */
+interface SectionProps {
+  state: TenantState;
+  owner: (id: string) => string;
+  act: Act;
+}
+
+function UsersSection({ state, act }: SectionProps) {
+  return (
+    <Section id="users" title="Users" count={state.users.length} wide>
+      <Table label="Users" head={['Name', 'Document', 'E-mail', 'Status', 'Actions']}>
+        {state.users.map((u) => {
+          const name = [u.firstName, u.middleName, u.firstSurname, u.lastName].filter(Boolean).join(' ');
+          return (
+            <tr key={u.userId} data-id={u.userId}>
+              <td>{name}</td>
+              <td>
+                {u.documentType} {u.documentNumber}
+              </td>
+              <td>{u.email}</td>
+              <td>
+                <Status value={u.status} />
+              </td>
+              <td>
+                <Actions machine={userStates} state={u.status} id={u.userId} what={`user ${name}`} act={act} />
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
+    </Section>
+  );
+}
+
+function BalancesSection({ state, owner, act }: SectionProps) {
+  const clientId = state.tenant.clientId;
+  const [fundOwner, setFundOwner] = useState(clientId);
+  const fundFor = state.users.some((u) => u.userId === fundOwner) ? fundOwner : clientId;
+  return (
+    <section class="card" aria-labelledby="balances-title" data-testid="balances">
+      <h3 id="balances-title">
+        Balances <span class="count">({state.balances.length})</span>
+      </h3>
+      {state.balances.length === 0 ? (
+        <p class="muted">None yet.</p>
+      ) : (
+        <Table label="Balances" head={['Owner', 'Balance']}>
+          {state.balances.map((b) => (
+            <tr key={`${b.userId} ${b.currency}`}>
+              <td>{owner(b.userId)}</td>
+              <td class="num">{amount(b.balance, b.currency)}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <div class="fund-balance">
+        <label for="fund-owner">Fund the balance of</label>
+        <select id="fund-owner" value={fundFor} onChange={(e) => setFundOwner((e.target as HTMLSelectElement).value)}>
+          <option value={clientId}>{owner(clientId)}</option>
+          {state.users.map((u) => (
+            <option value={u.userId} key={u.userId}>
+              {owner(u.userId)}
+            </option>
+          ))}
+        </select>
+        <AmountForm
+          id="fund-balance"
+          label={`Amount to fund ${owner(fundFor)}`}
+          currency
+          submit={(value, currency) =>
+            act(
+              'fundUser',
+              { path: { userId: fundFor }, body: { amount: value, currency } },
+              `the balance of ${owner(fundFor)}`,
+            )
+          }
+        />
+      </div>
+    </section>
+  );
+}
+
+function CustodyWalletsSection({ state, owner, act }: SectionProps) {
+  return (
+    <Section id="custody-wallets" title="Custody wallets" count={state.custodyWallets.length}>
+      <Table label="Custody wallets" head={['Wallet', 'Owner', 'Token', 'Balance', 'Fund']}>
+        {state.custodyWallets.map((w) => (
+          <tr key={w.id} data-id={w.id}>
+            <td>
+              <code>{w.wallet}</code> <Id id={w.id} />
+            </td>
+            <td>{owner(w.userId)}</td>
+            <td>
+              {w.token} on {w.network}
+            </td>
+            <td class="num">{amount(Number(w.balance), w.token)}</td>
+            <td>
+              <AmountForm
+                id={`wallet-${w.id}`}
+                label={`Amount in ${w.token} to fund wallet ${w.wallet}`}
+                submit={(value) =>
+                  act('fundWallet', { path: { walletId: w.id }, body: { amount: value } }, `wallet ${w.wallet}`)
+                }
+              />
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </Section>
+  );
+}
+
+function BankAccountsSection({ state, owner, act }: SectionProps) {
+  return (
+    <Section id="bank-accounts" title="Bank accounts" count={state.bankAccounts.length}>
+      <Table label="Bank accounts" head={['Account', 'Owner', 'Holder', 'Status', 'Actions']}>
+        {state.bankAccounts.map((a) => {
+          const what = `account ${a.bankName} ${a.accountNumber}`;
+          return (
+            <tr key={a.accountId} data-id={a.accountId}>
+              <td>
+                {a.bankName} {a.accountType} {a.accountNumber}
+              </td>
+              <td>{owner(a.userId)}</td>
+              <td>{a.accountHolderName}</td>
+              <td>
+                <Status value={a.status} />
+              </td>
+              <td>
+                <Actions machine={bankAccountStates} state={a.status} id={a.accountId} what={what} act={act} />
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
+    </Section>
+  );
+}
+
+function PayoutsSection({ state, owner, act }: SectionProps) {
+  return (
+    <Section id="payouts" title="Payouts" count={state.payouts.length}>
+      <Table label="Payouts" head={['Payout', 'Owner', 'Amount', 'Method', 'Status', 'Actions']}>
+        {state.payouts.map((p) => (
+          <tr key={p.id} data-id={p.id}>
+            <td>
+              <Id id={p.id} />
+            </td>
+            <td>{owner(p.userId)}</td>
+            <td class="num">{amount(p.amount, p.currency)}</td>
+            <td>{p.paymentMethod}</td>
+            <td>
+              <Status value={p.status} />
+            </td>
+            <td>
+              <Actions
+                machine={payoutStates}
+                state={p.status}
+                id={p.id}
+                what={`payout ${short(p.id)} of ${amount(p.amount, p.currency)}`}
+                act={act}
+              />
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </Section>
+  );
+}
+
+function OnRampsSection({ state, owner, act }: SectionProps) {
+  return (
+    <Section id="on-ramps" title="On-ramps" count={state.onRamps.length} wide>
+      <Table label="On-ramps" head={['On-ramp', 'Owner', 'Pays', 'Receives', 'Status', 'Actions']}>
+        {state.onRamps.map((o) => (
+          <tr key={o.id} data-id={o.id}>
+            <td>
+              {o.numberCode} <Id id={o.id} />
+            </td>
+            <td>{owner(o.userId)}</td>
+            <td class="num">
+              {amount(o.amountOrigin, o.symbolOrigin)} by {o.paymentMethod}
+            </td>
+            <td class="num">{amount(o.amountDestination, o.symbolDestination)}</td>
+            <td>
+              <Status value={o.status} />
+            </td>
+            <td>
+              <Actions machine={onRampStates} state={o.status} id={o.id} what={`on-ramp ${o.numberCode}`} act={act} />
+              {o.checkoutUrl && o.status === 'PENDING_DEPOSIT' && (
+                <a href={o.checkoutUrl} class="link-button">
+                  Checkout<SrOnly> of on-ramp {o.numberCode}</SrOnly>
+                </a>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </Section>
+  );
+}
+
+function TransfersSection({ state, owner, act }: SectionProps) {
+  return (
+    <Section id="transfers" title="Wallet transfers" count={state.transfers.length}>
+      <Table label="Wallet transfers" head={['Transfer', 'Owner', 'From → to', 'Amount', 'Status', 'Actions']}>
+        {state.transfers.map((t) => (
+          <tr key={t.id} data-id={t.id}>
+            <td>
+              <Id id={t.id} />
+            </td>
+            <td>{owner(t.userId)}</td>
+            <td>
+              <Id id={t.walletOriginId} /> → <Id id={t.walletDestinationId} />
+            </td>
+            <td class="num">{amount(t.amount, t.token)}</td>
+            <td>
+              <Status value={t.status} />
+            </td>
+            <td>
+              <Actions
+                machine={walletTransferStates}
+                state={t.status}
+                id={t.id}
+                what={`transfer ${short(t.id)} of ${amount(t.amount, t.token)}`}
+                act={act}
+              />
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </Section>
+  );
+}
+
+function ExternalWalletsSection({ state, owner }: SectionProps) {
+  return (
+    <Section id="external-wallets" title="External wallets" count={state.externalWallets.length}>
+      <Table label="External wallets" head={['Wallet', 'Owner', 'Token', 'Status']}>
+        {state.externalWallets.map((e) => (
+          <tr key={e.externalWalletId}>
+            <td>
+              <Id id={e.externalWalletId} />
+            </td>
+            <td>{owner(e.userId)}</td>
+            <td>
+              {e.token} on {e.network}
+            </td>
+            <td>
+              <Status value={e.status} />
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </Section>
+  );
+}
+
+function WebhooksSection({ state }: SectionProps) {
+  return (
+    <Section id="webhooks" title="Business webhooks" count={state.webhooks.length}>
+      <Table label="Business webhooks" head={['URL', 'Process', 'Active']}>
+        {state.webhooks.map((w) => (
+          <tr key={w.id}>
+            <td class="url">{w.url}</td>
+            <td>{w.process}</td>
+            <td>
+              <Status value={w.status ? 'active' : 'deleted'} />
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </Section>
+  );
+}
+
+function EndpointsSection({ state }: SectionProps) {
+  return (
+    <Section id="endpoints" title="Integration endpoints" count={state.endpoints.length}>
+      <Table label="Integration endpoints" head={['Name', 'URL', 'Event', 'Active']}>
+        {state.endpoints.map((e) => (
+          <tr key={e.id}>
+            <td>{e.name}</td>
+            <td class="url">{e.url}</td>
+            <td>{e.triggerEvent ?? <span class="muted">none</span>}</td>
+            <td>
+              <Status value={e.isActive ? 'active' : 'inactive'} />
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </Section>
+  );
+}
+
+/** The records of one tenant, a section each, and its timeline. */
 function TenantView({
   state,
   events,
@@ -205,269 +501,23 @@ function TenantView({
   const names = new Map<string, string>([[clientId, `${state.tenant.name} (the client itself)`]]);
   for (const u of state.users) names.set(u.userId, [u.firstName, u.firstSurname].join(' '));
   const owner = (id: string) => names.get(id) ?? short(id);
-  const [fundOwner, setFundOwner] = useState(clientId);
-  const fundFor = state.users.some((u) => u.userId === fundOwner) ? fundOwner : clientId;
-
+  const sections = { state, owner, act };
   return (
     <div class="tenant">
       <h2 class="tenant-title">
         {state.tenant.name} <code class="id">{clientId}</code>
       </h2>
       <div class="grid">
-        <Section id="users" title="Users" count={state.users.length} wide>
-          <Table label="Users" head={['Name', 'Document', 'E-mail', 'Status', 'Actions']}>
-            {state.users.map((u) => {
-              const name = [u.firstName, u.middleName, u.firstSurname, u.lastName].filter(Boolean).join(' ');
-              return (
-                <tr key={u.userId} data-id={u.userId}>
-                  <td>{name}</td>
-                  <td>
-                    {u.documentType} {u.documentNumber}
-                  </td>
-                  <td>{u.email}</td>
-                  <td>
-                    <Status value={u.status} />
-                  </td>
-                  <td>
-                    <Actions machine={userStates} state={u.status} id={u.userId} what={`user ${name}`} act={act} />
-                  </td>
-                </tr>
-              );
-            })}
-          </Table>
-        </Section>
-
-        <section class="card" aria-labelledby="balances-title" data-testid="balances">
-          <h3 id="balances-title">
-            Balances <span class="count">({state.balances.length})</span>
-          </h3>
-          {state.balances.length === 0 ? (
-            <p class="muted">None yet.</p>
-          ) : (
-            <Table label="Balances" head={['Owner', 'Balance']}>
-              {state.balances.map((b) => (
-                <tr key={`${b.userId} ${b.currency}`}>
-                  <td>{owner(b.userId)}</td>
-                  <td class="num">{amount(b.balance, b.currency)}</td>
-                </tr>
-              ))}
-            </Table>
-          )}
-          <div class="fund-balance">
-            <label for="fund-owner">Fund the balance of</label>
-            <select
-              id="fund-owner"
-              value={fundFor}
-              onChange={(e) => setFundOwner((e.target as HTMLSelectElement).value)}
-            >
-              <option value={clientId}>{owner(clientId)}</option>
-              {state.users.map((u) => (
-                <option value={u.userId} key={u.userId}>
-                  {owner(u.userId)}
-                </option>
-              ))}
-            </select>
-            <AmountForm
-              id="fund-balance"
-              label={`Amount to fund ${owner(fundFor)}`}
-              currency
-              submit={(value, currency) =>
-                act(
-                  'fundUser',
-                  { path: { userId: fundFor }, body: { amount: value, currency } },
-                  `the balance of ${owner(fundFor)}`,
-                )
-              }
-            />
-          </div>
-        </section>
-
-        <Section id="custody-wallets" title="Custody wallets" count={state.custodyWallets.length}>
-          <Table label="Custody wallets" head={['Wallet', 'Owner', 'Token', 'Balance', 'Fund']}>
-            {state.custodyWallets.map((w) => (
-              <tr key={w.id} data-id={w.id}>
-                <td>
-                  <code>{w.wallet}</code> <Id id={w.id} />
-                </td>
-                <td>{owner(w.userId)}</td>
-                <td>
-                  {w.token} on {w.network}
-                </td>
-                <td class="num">{amount(Number(w.balance), w.token)}</td>
-                <td>
-                  <AmountForm
-                    id={`wallet-${w.id}`}
-                    label={`Amount in ${w.token} to fund wallet ${w.wallet}`}
-                    submit={(value) =>
-                      act('fundWallet', { path: { walletId: w.id }, body: { amount: value } }, `wallet ${w.wallet}`)
-                    }
-                  />
-                </td>
-              </tr>
-            ))}
-          </Table>
-        </Section>
-
-        <Section id="bank-accounts" title="Bank accounts" count={state.bankAccounts.length}>
-          <Table label="Bank accounts" head={['Account', 'Owner', 'Holder', 'Status', 'Actions']}>
-            {state.bankAccounts.map((a) => {
-              const what = `account ${a.bankName} ${a.accountNumber}`;
-              return (
-                <tr key={a.accountId} data-id={a.accountId}>
-                  <td>
-                    {a.bankName} {a.accountType} {a.accountNumber}
-                  </td>
-                  <td>{owner(a.userId)}</td>
-                  <td>{a.accountHolderName}</td>
-                  <td>
-                    <Status value={a.status} />
-                  </td>
-                  <td>
-                    <Actions machine={bankAccountStates} state={a.status} id={a.accountId} what={what} act={act} />
-                  </td>
-                </tr>
-              );
-            })}
-          </Table>
-        </Section>
-
-        <Section id="payouts" title="Payouts" count={state.payouts.length}>
-          <Table label="Payouts" head={['Payout', 'Owner', 'Amount', 'Method', 'Status', 'Actions']}>
-            {state.payouts.map((p) => (
-              <tr key={p.id} data-id={p.id}>
-                <td>
-                  <Id id={p.id} />
-                </td>
-                <td>{owner(p.userId)}</td>
-                <td class="num">{amount(p.amount, p.currency)}</td>
-                <td>{p.paymentMethod}</td>
-                <td>
-                  <Status value={p.status} />
-                </td>
-                <td>
-                  <Actions
-                    machine={payoutStates}
-                    state={p.status}
-                    id={p.id}
-                    what={`payout ${short(p.id)} of ${amount(p.amount, p.currency)}`}
-                    act={act}
-                  />
-                </td>
-              </tr>
-            ))}
-          </Table>
-        </Section>
-
-        <Section id="on-ramps" title="On-ramps" count={state.onRamps.length} wide>
-          <Table label="On-ramps" head={['On-ramp', 'Owner', 'Pays', 'Receives', 'Status', 'Actions']}>
-            {state.onRamps.map((o) => (
-              <tr key={o.id} data-id={o.id}>
-                <td>
-                  {o.numberCode} <Id id={o.id} />
-                </td>
-                <td>{owner(o.userId)}</td>
-                <td class="num">
-                  {amount(o.amountOrigin, o.symbolOrigin)} by {o.paymentMethod}
-                </td>
-                <td class="num">{amount(o.amountDestination, o.symbolDestination)}</td>
-                <td>
-                  <Status value={o.status} />
-                </td>
-                <td>
-                  <Actions
-                    machine={onRampStates}
-                    state={o.status}
-                    id={o.id}
-                    what={`on-ramp ${o.numberCode}`}
-                    act={act}
-                  />
-                  {o.checkoutUrl && o.status === 'PENDING_DEPOSIT' && (
-                    <a href={o.checkoutUrl} class="link-button">
-                      Checkout<SrOnly> of on-ramp {o.numberCode}</SrOnly>
-                    </a>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
-        </Section>
-
-        <Section id="transfers" title="Wallet transfers" count={state.transfers.length}>
-          <Table label="Wallet transfers" head={['Transfer', 'Owner', 'From → to', 'Amount', 'Status', 'Actions']}>
-            {state.transfers.map((t) => (
-              <tr key={t.id} data-id={t.id}>
-                <td>
-                  <Id id={t.id} />
-                </td>
-                <td>{owner(t.userId)}</td>
-                <td>
-                  <Id id={t.walletOriginId} /> → <Id id={t.walletDestinationId} />
-                </td>
-                <td class="num">{amount(t.amount, t.token)}</td>
-                <td>
-                  <Status value={t.status} />
-                </td>
-                <td>
-                  <Actions
-                    machine={walletTransferStates}
-                    state={t.status}
-                    id={t.id}
-                    what={`transfer ${short(t.id)} of ${amount(t.amount, t.token)}`}
-                    act={act}
-                  />
-                </td>
-              </tr>
-            ))}
-          </Table>
-        </Section>
-
-        <Section id="external-wallets" title="External wallets" count={state.externalWallets.length}>
-          <Table label="External wallets" head={['Wallet', 'Owner', 'Token', 'Status']}>
-            {state.externalWallets.map((e) => (
-              <tr key={e.externalWalletId}>
-                <td>
-                  <Id id={e.externalWalletId} />
-                </td>
-                <td>{owner(e.userId)}</td>
-                <td>
-                  {e.token} on {e.network}
-                </td>
-                <td>
-                  <Status value={e.status} />
-                </td>
-              </tr>
-            ))}
-          </Table>
-        </Section>
-
-        <Section id="webhooks" title="Business webhooks" count={state.webhooks.length}>
-          <Table label="Business webhooks" head={['URL', 'Process', 'Active']}>
-            {state.webhooks.map((w) => (
-              <tr key={w.id}>
-                <td class="url">{w.url}</td>
-                <td>{w.process}</td>
-                <td>
-                  <Status value={w.status ? 'active' : 'deleted'} />
-                </td>
-              </tr>
-            ))}
-          </Table>
-        </Section>
-
-        <Section id="endpoints" title="Integration endpoints" count={state.endpoints.length}>
-          <Table label="Integration endpoints" head={['Name', 'URL', 'Event', 'Active']}>
-            {state.endpoints.map((e) => (
-              <tr key={e.id}>
-                <td>{e.name}</td>
-                <td class="url">{e.url}</td>
-                <td>{e.triggerEvent ?? <span class="muted">none</span>}</td>
-                <td>
-                  <Status value={e.isActive ? 'active' : 'inactive'} />
-                </td>
-              </tr>
-            ))}
-          </Table>
-        </Section>
+        <UsersSection {...sections} />
+        <BalancesSection {...sections} />
+        <CustodyWalletsSection {...sections} />
+        <BankAccountsSection {...sections} />
+        <PayoutsSection {...sections} />
+        <OnRampsSection {...sections} />
+        <TransfersSection {...sections} />
+        <ExternalWalletsSection {...sections} />
+        <WebhooksSection {...sections} />
+        <EndpointsSection {...sections} />
       </div>
       <Timeline events={events} deliveries={deliveries} act={act} />
     </div>
@@ -629,6 +679,63 @@ function TokenForm({ onDone, wrong }: { onDone: () => void; wrong: boolean }) {
 
 const selectedFromHash = () => new URLSearchParams(location.hash.slice(1)).get('tenant');
 
+/** The sandbox's clock, and a form to advance it. */
+function ClockBar({ clock, act }: { clock: Schemas['Clock'] | null; act: Act }) {
+  const [advanceBy, setAdvanceBy] = useState('1');
+  return (
+    <header class="top">
+      <h1 class="brand">
+        Ramp sandbox <span class="muted">dashboard</span>
+      </h1>
+      <div class="clock">
+        <span>
+          Sandbox time <output data-testid="clock">{clock ? time(clock.now) : '…'}</output>
+          {clock && clock.offsetSeconds !== 0 && <span class="muted"> (+{clock.offsetSeconds} s)</span>}
+        </span>
+        <form
+          class="inline"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            await act('advanceClock', { body: { seconds: Number(advanceBy) } }, `the clock by ${advanceBy} s`);
+          }}
+        >
+          <label for="advance-seconds">Advance by (seconds)</label>
+          <input
+            id="advance-seconds"
+            type="number"
+            min="0.001"
+            step="any"
+            required
+            value={advanceBy}
+            onInput={(e) => setAdvanceBy((e.target as HTMLInputElement).value)}
+          />
+          <button type="submit">Advance clock</button>
+        </form>
+      </div>
+    </header>
+  );
+}
+
+/** The tenants, each a link that selects it; `current` is marked as the page. */
+function TenantNav({ tenants, current }: { tenants: Schemas['TenantSummary'][]; current: string | undefined }) {
+  return (
+    <nav aria-label="Tenants" class="tenants">
+      <h2>Tenants</h2>
+      {tenants.length === 0 && <p class="muted">No tenant yet: create one with createTenant.</p>}
+      <ul>
+        {tenants.map((t) => (
+          <li key={t.clientId}>
+            <a href={`#tenant=${t.clientId}`} aria-current={t.clientId === current ? 'page' : undefined}>
+              {t.name}
+              <span class="muted small">{short(t.clientId)}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 function Dashboard() {
   const [auth, setAuth] = useState<'checking' | 'needed' | 'refused' | 'ok'>('checking');
   const [tenants, setTenants] = useState<Schemas['TenantSummary'][]>([]);
@@ -639,7 +746,6 @@ function Dashboard() {
   const [deliveries, setDeliveries] = useState<Delivery[]>([]);
   const [message, setMessage] = useState('');
   const [problem, setProblem] = useState('');
-  const [advanceBy, setAdvanceBy] = useState('1');
   const loading = useRef(false);
   const selectedRef = useRef(selected);
   selectedRef.current = selected;
@@ -712,54 +818,9 @@ function Dashboard() {
   if (auth !== 'ok') return <TokenForm wrong={auth === 'refused'} onDone={() => void refresh()} />;
   return (
     <>
-      <header class="top">
-        <h1 class="brand">
-          Ramp sandbox <span class="muted">dashboard</span>
-        </h1>
-        <div class="clock">
-          <span>
-            Sandbox time <output data-testid="clock">{clock ? time(clock.now) : '…'}</output>
-            {clock && clock.offsetSeconds !== 0 && <span class="muted"> (+{clock.offsetSeconds} s)</span>}
-          </span>
-          <form
-            class="inline"
-            onSubmit={async (e) => {
-              e.preventDefault();
-              await act('advanceClock', { body: { seconds: Number(advanceBy) } }, `the clock by ${advanceBy} s`);
-            }}
-          >
-            <label for="advance-seconds">Advance by (seconds)</label>
-            <input
-              id="advance-seconds"
-              type="number"
-              min="0.001"
-              step="any"
-              required
-              value={advanceBy}
-              onInput={(e) => setAdvanceBy((e.target as HTMLInputElement).value)}
-            />
-            <button type="submit">Advance clock</button>
-          </form>
-        </div>
-      </header>
+      <ClockBar clock={clock} act={act} />
       <div class="layout">
-        <nav aria-label="Tenants" class="tenants">
-          <h2>Tenants</h2>
-          {tenants.length === 0 && <p class="muted">No tenant yet: create one with createTenant.</p>}
-          <ul>
-            {tenants.map((t) => (
-              <li key={t.clientId}>
-                <a
-                  href={`#tenant=${t.clientId}`}
-                  aria-current={t.clientId === (selected ?? state?.tenant.clientId) ? 'page' : undefined}
-                >
-                  {t.name}
-                  <span class="muted small">{short(t.clientId)}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <TenantNav tenants={tenants} current={selected ?? state?.tenant.clientId} />
         <main>
           <div class="live" role="status" aria-live="polite">
             {message}

@@ -90,9 +90,8 @@ export function approximateBytes(value: unknown, limit = Number.POSITIVE_INFINIT
 /** Bytes of select results PGlite's reads remember at most (approximateBytes); a result over a quarter is not kept. */
 export const REMEMBERED_BYTES = 32 * 1024 * 1024;
 
-export async function openPglite(options: DbOptions): Promise<Db> {
-  if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+/** PGlite on `options`' store, started from the build's snapshot where there is one for its schema. */
+async function startPglite(options: DbOptions) {
   // A new store starts from the build's snapshot: in memory, its files are written into PGlite's file system
   // (read while PGlite itself loads); a folder PostgreSQL has not been initialised in gets it unpacked first.
   // Without one, PGlite runs initdb.
@@ -109,20 +108,26 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     import('@electric-sql/pglite'),
     Promise.resolve(options.schemaDigest).then(fromSnapshot),
   ]);
-  const pg = await PGlite.create({
+  return PGlite.create({
     ...(options.memory ? {} : { dataDir: options.dataDir! }),
     ...(snapshot ? { fs: snapshotFilesystem(MemoryFS, PGlite.paths.PGDATA, snapshot) } : {}),
     startParams: [
       ...PGlite.defaultStartParams,
-      // PostgreSQL's default of 128 MB of shared buffers is zeroed at every start (40 ms of a start) and held
-      // for the store's life. A new store's data is 10 MB; pages beyond 32 MB are read back from its files.
+      // PostgreSQL's default of 128 MB of shared buffers is zeroed at every start and held for the store's
+      // life, and a new store's data is far smaller; pages beyond 32 MB are read back from its files.
       ...['-c', 'shared_buffers=32MB'],
       // In memory, nothing outlives the process, so a commit need not wait for its WAL to be flushed: a commit
-      // is still a commit (seen by every later statement), at about 15% less CPU per write. A --data folder
+      // is still a commit (seen by every later statement), for less CPU per write. A --data folder
       // keeps PostgreSQL's default: what was answered 201 is on disk.
       ...(options.memory ? ['-c', 'synchronous_commit=off'] : []),
     ],
   });
+}
+
+export async function openPglite(options: DbOptions): Promise<Db> {
+  if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pg = await startPglite(options);
   const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
     query: async <Row>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as Row[],
   });

@@ -285,72 +285,85 @@ describe.skipIf(!postgres)('an instance that dies holding a delivery', () => {
   }, 90_000);
 });
 
-describe.skipIf(!postgres)('an instance that dies after claiming an attempt and before making it', () => {
-  const started: ChildProcess[] = [];
-  let doomedPid: number | undefined;
-  let connections = 0;
-  let calls = 0;
-  // A failing endpoint (500). The first connection is the doomed instance's: it is killed with SIGKILL the
-  // moment it connects, and the connection dropped unread, so its claimed attempt never reaches the endpoint.
-  const endpoint = createServer((req: IncomingMessage, res: ServerResponse) => {
-    calls++;
-    req.resume().on('end', () => res.writeHead(500).end());
-  });
-  endpoint.on('connection', (socket) => {
-    if (connections++ === 0) {
-      if (doomedPid) process.kill(doomedPid, 'SIGKILL');
-      socket.destroy();
-    }
-  });
-  afterAll(async () => {
-    for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    endpoint.closeAllConnections();
-    await new Promise<void>((resolve) => endpoint.close(() => resolve()));
-  }, 30_000);
+// A failing endpoint (500) and an instance killed with SIGKILL holding its first claim: either the moment it
+// connects (the connection dropped unread, so the call never reaches the endpoint) or once the endpoint has
+// read the whole call (it reached the endpoint, and no answer ever comes back). The killed claim uses up its
+// attempt: it is logged as a timeout, and the endpoint is never called more than the schedule allows.
+describe.skipIf(!postgres).each(['connects', 'has sent its call'] as const)(
+  'an instance killed with SIGKILL when it %s to a failing endpoint',
+  (stage) => {
+    const started: ChildProcess[] = [];
+    let doomedPid: number | undefined;
+    let connections = 0;
+    let calls = 0;
+    const endpoint = createServer((req: IncomingMessage, res: ServerResponse) => {
+      req.resume().on('end', () => {
+        calls++;
+        if (calls === 1 && stage === 'has sent its call') {
+          if (doomedPid) process.kill(doomedPid, 'SIGKILL');
+          req.socket.destroy();
+        } else res.writeHead(500).end();
+      });
+    });
+    endpoint.on('connection', (socket) => {
+      if (connections++ === 0 && stage === 'connects') {
+        if (doomedPid) process.kill(doomedPid, 'SIGKILL');
+        socket.destroy();
+      }
+    });
+    afterAll(async () => {
+      for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      endpoint.closeAllConnections();
+      await new Promise<void>((resolve) => endpoint.close(() => resolve()));
+    }, 30_000);
 
-  it('has another instance make that attempt: the endpoint gets every scheduled call, numbered from 1', async () => {
-    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', () => resolve()));
-    const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/ramp/user.created`;
-    const databaseUrl = await newPostgresDatabase();
-    const doomed = await launchSandbox(['--database-url', databaseUrl]);
-    started.push(doomed.child);
-    doomedPid = doomed.child.pid;
-    const control = createSandboxClient({ baseUrl: doomed.url });
-    const tenant = await orThrow(control.createTenant({ body: {} }));
-    await orThrow(
-      v1Client(doomed.url, tenant.v1Credentials).createIntegrationEndpoint({
-        body: { name: 'e', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.created' },
-      }),
-    );
-    await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.created' } }));
-    expect((await doomed.exit).signal).toBe('SIGKILL');
-    expect(calls).toBe(0);
-
-    const survivor = await sandboxInTest({ databaseUrl });
-    const again = createSandboxClient({ baseUrl: survivor.url });
-    const schedule = deliverySchedule();
-    // Past the dead instance's lease, then past each retry delay, until the delivery has failed for good.
-    for (let round = 0; round < schedule.calls + 2; round++) {
+    it('logs its claim as attempt 1 timed out, then makes only the attempts left: no number repeats', async () => {
+      await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', () => resolve()));
+      const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/ramp/user.created`;
+      const databaseUrl = await newPostgresDatabase();
+      const doomed = await launchSandbox(['--database-url', databaseUrl]);
+      started.push(doomed.child);
+      doomedPid = doomed.child.pid;
+      const control = createSandboxClient({ baseUrl: doomed.url });
+      const tenant = await orThrow(control.createTenant({ body: {} }));
       await orThrow(
-        again.advanceClock({
-          body: { seconds: schedule.timeoutMs / 1000 + 60 + Math.max(0, ...schedule.retryDelaysMs) / 1000 },
+        v1Client(doomed.url, tenant.v1Credentials).createIntegrationEndpoint({
+          body: { name: 'e', direction: 'OUTBOUND', url, httpMethod: 'POST', triggerEvent: 'user.created' },
         }),
       );
-      await survivor.events.worker.idle();
-      if ((await orThrow(again.listDeliveries({}))).deliveries[0]?.status === 'failed') break;
-    }
-    const [delivery] = (await orThrow(again.listDeliveries({}))).deliveries;
-    expect(delivery!.status).toBe('failed');
-    // Each scheduled call was made, numbered from 1; the dead instance's claim of the first is logged too (as a
-    // timeout: it may have reached the endpoint, and the sandbox never got an answer).
-    expect(delivery!.attempts.map((a) => a.attempt)).toEqual([
-      1,
-      ...Array.from({ length: schedule.calls }, (_, i) => i + 1),
-    ]);
-    expect(delivery!.attempts.filter((a) => a.outcome === 'timeout').map((a) => a.attempt)).toEqual([1]);
-    expect(calls, 'calls that reached the failing endpoint').toBe(schedule.calls);
-  }, 120_000);
-});
+      await orThrow(control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'user.created' } }));
+      expect((await doomed.exit).signal).toBe('SIGKILL');
+      const reached = stage === 'connects' ? 0 : 1;
+      expect(calls, 'calls of the killed instance that reached the endpoint').toBe(reached);
+
+      const survivor = await sandboxInTest({ databaseUrl });
+      const again = createSandboxClient({ baseUrl: survivor.url });
+      const schedule = deliverySchedule();
+      const delivery0 = async () => (await orThrow(again.listDeliveries({}))).deliveries[0]!;
+      // Past the dead instance's lease, then past each retry delay, until the delivery has failed for good. After
+      // each move, the attempt it made due is waited for (logged, and its call over) before the clock moves on:
+      // a move while a call is under way would time that call out.
+      for (let round = 0; round < schedule.calls + 2 && (await delivery0()).status !== 'failed'; round++) {
+        const logged = (await delivery0()).attempts.length;
+        await orThrow(
+          again.advanceClock({
+            body: { seconds: schedule.timeoutMs / 1000 + 60 + Math.max(0, ...schedule.retryDelaysMs) / 1000 },
+          }),
+        );
+        await until(async () => (await delivery0()).attempts.length > logged, 'the next attempt', 20_000);
+        await survivor.events.worker.idle();
+      }
+      const delivery = await delivery0();
+      expect(delivery.status).toBe('failed');
+      const log = delivery.attempts.map((a) => `${a.attempt}:${a.outcome === 'timeout' ? 'timeout' : a.httpStatus}`);
+      expect(log, 'the delivery log (attempt:outcome)').toEqual([
+        '1:timeout',
+        ...Array.from({ length: schedule.calls - 1 }, (_, i) => `${i + 2}:500`),
+      ]);
+      expect(calls, 'calls that reached the failing endpoint').toBe(schedule.calls - 1 + reached);
+    }, 120_000);
+  },
+);
 
 function v1Client(baseUrl: string, credentials: unknown) {
   return createV1Client({ baseUrl, auth: { credentials: credentials as never }, retry: false });

@@ -126,7 +126,7 @@ describe('the PGlite snapshot', () => {
         expect(await db.query('show synchronous_commit')).toEqual([
           { synchronous_commit: options.memory ? 'off' : 'on' },
         ]);
-        // Shared memory is zeroed at every start: PostgreSQL's default of 128 MB of buffers cost 40 ms there.
+        // Shared memory is zeroed at every start: PostgreSQL's default of 128 MB of buffers slowed each start.
         expect(await db.query('show shared_buffers')).toEqual([{ shared_buffers: '32MB' }]);
       } finally {
         await db.close();

@@ -1,6 +1,6 @@
 // A PGlite data folder with the sandbox's tables already made, written at build time (`npm run build`, and the
 // test setup) beside the compiled sandbox and shipped in the package. A new store, in memory or in a fresh
-// --data folder, starts from it instead of running initdb and the migrations: about 0.5 s instead of 2.5 s.
+// --data folder, starts from it instead of running initdb and the migrations, which take most of a start.
 //
 // It holds nothing of any tenant or sandbox: no signing key (each store makes its own at its first start), no
 // records. Its key names the PGlite version and the migrations it was made with; a snapshot with another key is
@@ -70,7 +70,8 @@ export async function readSnapshot(schemaDigest: string, dir = sandboxDistDir())
     const identity = `${file}\0${manifest.key}\0${mtimeMs}\0${size}`;
     const kept = lastRead?.identity === identity ? lastRead.tar.deref() : undefined;
     if (kept) return kept;
-    // Large chunks: with zlib's default 16 KB ones, decompressing the 41 MB snapshot of then off the main thread took 0.26 s, not 0.09.
+    // Large chunks: with zlib's default 16 KB ones, decompressing the snapshot off the main thread took several
+    // times longer (one hop between threads per chunk).
     const tar = await promisify(gunzip)(await readFile(file), { chunkSize: 4 << 20 });
     lastRead = { identity, tar: new WeakRef(tar) };
     return tar;
@@ -85,7 +86,8 @@ let lastRead: { identity: string; tar: WeakRef<Buffer> } | undefined;
 /**
  * The folders and files of a snapshot, read from its tar as writeSnapshot makes it (ustar, portable: folders and
  * plain files only, names within the header). The files are views into `tar` (plain Uint8Arrays, see below).
- * A snapshot of anything else is refused. Read here rather than by node-tar's parser, whose stream of entries took 27 ms for this, not 4.
+ * A snapshot of anything else is refused. Read here rather than by node-tar's parser, whose stream of entries was
+ * several times slower for this one archive held in memory.
  */
 export function readSnapshotFiles(tar: Uint8Array): { folders: string[]; files: { path: string; data: Uint8Array }[] } {
   const text = (bytes: Uint8Array) => {
@@ -124,7 +126,7 @@ type EmscriptenOptions = Parameters<MemoryFS['init']>[1];
 /**
  * PGlite's in-memory file system with the snapshot written into PGDATA before PostgreSQL starts, which then finds
  * its data folder made. PGlite's own `loadDataDir` does the same through its tar reader and a lookup of every
- * folder of every path: a start in memory took about 0.08 s less this way (median of 8 starts each).
+ * folder of every path, which made a start in memory slower.
  */
 export function snapshotFilesystem(Base: typeof MemoryFS, pgdata: string, tar: Uint8Array): MemoryFS {
   const { folders, files } = readSnapshotFiles(tar);

@@ -28,11 +28,10 @@ create table sandbox_deliveries (
 );
 create index sandbox_deliveries_due on sandbox_deliveries (next_attempt_at) where status = 'pending';
 -- Every claim of a delivery has a row of its own, keyed by claim (the delivery's attempts counter after the
--- claim), so two claims that make the same attempt (the second taken when the first one's lease ran out with its
--- call in flight, or its instance died) never share a row and no call made is lost from the log. attempt is
--- the scheduled call the claim made, which decides the next retry's delay. abandoned: a claim whose outcome
--- its instance never recorded (it died), logged by the next claim as a timeout, and overwritten if it is
--- recorded after all.
+-- claim), so no call made is lost from the log, whichever instance records it. attempt is the scheduled call the
+-- claim made, which decides the next retry's delay: each claim makes the attempt after the previous one's.
+-- abandoned: a claim whose outcome its instance never recorded (it died, or its lease ran out with the call in
+-- flight), logged by the next claim as a timeout, and overwritten if it is recorded after all.
 create table sandbox_delivery_attempts (
   delivery_id uuid not null references sandbox_deliveries(id) on delete cascade,
   attempt integer not null,
