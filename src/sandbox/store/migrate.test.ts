@@ -24,6 +24,10 @@ function migrationsWith(name: string, extra: Record<string, string>): string {
   return dir;
 }
 
+/** The number the next migration file takes (`0013`), after the folder's last. */
+const number = (n: number) => String(n).padStart(4, '0');
+const NEXT = number(schema.migrations.length + 1);
+
 const recorded = async (db: Db) =>
   (await db.query<{ name: string }>('select name from sandbox_migrations order by version')).map((r) => r.name);
 
@@ -60,8 +64,9 @@ describe('the migrations folder', () => {
   it('numbers its files from 0001 without a gap, and refuses a gap', () => {
     expect(schema.migrations.map((m) => m.version)).toEqual(schema.migrations.map((_, i) => i + 1));
     expect(schema.migrations[0]?.name).toBe('0001_tenants.sql');
-    const gap = migrationsWith('gap', { '0014_later.sql': 'select 1;' });
-    expect(() => readSchema(gap)).toThrow(`Migration 0014_later.sql in ${gap}: expected number 0012.`);
+    const later = `${number(schema.migrations.length + 3)}_later.sql`;
+    const gap = migrationsWith('gap', { [later]: 'select 1;' });
+    expect(() => readSchema(gap)).toThrow(`Migration ${later} in ${gap}: expected number ${NEXT}.`);
   });
 });
 
@@ -96,7 +101,7 @@ forEachStore('migrations', (store) => {
     using(async (db) => {
       await migrate(db);
       const dir = migrationsWith('new-file', {
-        '0012_notes.sql': `-- A note; with a semicolon in a comment.
+        [`${NEXT}_notes.sql`]: `-- A note; with a semicolon in a comment.
 create table notes (id integer primary key, text text not null);
 insert into notes values (1, 'one; two'), (2, $$three;
 four$$);
@@ -107,13 +112,15 @@ four$$);
         { text: 'one; two' },
         { text: 'three;\nfour' },
       ]);
-      expect((await recorded(db)).at(-1)).toBe('0012_notes.sql');
+      expect((await recorded(db)).at(-1)).toBe(`${NEXT}_notes.sql`);
     }));
 
   it('leaves nothing of a file that fails, and records nothing of it', () =>
     using(async (db) => {
       await migrate(db);
-      const dir = migrationsWith('failing', { '0012_broken.sql': 'create table half (id integer);\nselect 1/0;\n' });
+      const dir = migrationsWith('failing', {
+        [`${NEXT}_broken.sql`]: 'create table half (id integer);\nselect 1/0;\n',
+      });
       await expect(migrate(db, readSchema(dir), dir)).rejects.toThrow(/division by zero/);
       expect(await db.query("select to_regclass('half') as t")).toEqual([{ t: null }]);
       expect(await recorded(db)).toEqual(schema.migrations.map((m) => m.name));
