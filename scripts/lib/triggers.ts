@@ -24,7 +24,7 @@ export interface SandboxTrigger {
   cents?: number;
   /**
    * Seconds of sandbox time between the request and the outcome: the record is answered in its usual state and
-   * the outcome, with its events, runs once sandbox time passes them (advanceClock moves it). Absent: at once.
+   * the outcome, with its events, runs once sandbox time passes them (with real time, or advanceClock). Absent: at once.
    */
   delaySeconds?: number;
   /** The control operation whose transition (and events) the outcome runs; absent for a refusal. */
@@ -56,7 +56,9 @@ export function readTriggers(file = join(repoRoot, SANDBOX_DESCRIPTION)): Sandbo
 
 /** What the table and the constant's comment say of a delay: nothing for an outcome at once. */
 const delayText = (t: SandboxTrigger): string =>
-  t.delaySeconds === undefined ? '' : ` Delay: ${t.delaySeconds} seconds of sandbox time (\`advanceClock\` moves it).`;
+  t.delaySeconds === undefined
+    ? ''
+    : ` Delay: ${t.delaySeconds} seconds of sandbox time (it passes with real time; \`advanceClock\` moves it on).`;
 
 /** The value a request sends: the text, or the cents as a fraction (`0.13`). */
 export const triggerValue = (t: SandboxTrigger): string | number => t.value ?? t.cents! / 100;

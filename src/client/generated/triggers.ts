@@ -2,27 +2,27 @@
 
 /** registerUser: the value of `identity_verification_result`. The user is rejected (`rejected`, event `user.canceled`), as `rejectUser` does. */
 export const USER_REJECTED = "Failed";
-/** registerUser: the value of `identity_verification_result`. The user is answered `pending`, then rejected (`rejected`, event `user.canceled`) as `rejectUser` does, once the delay has passed in sandbox time; not if the user was decided meanwhile. Delay: 60 seconds of sandbox time (`advanceClock` moves it). */
+/** registerUser: the value of `identity_verification_result`. The user is answered `pending`, then rejected (`rejected`, event `user.canceled`) as `rejectUser` does, once the delay has passed in sandbox time; not if the user was decided meanwhile. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
 export const USER_REJECTED_LATER = "sandbox-failed-later";
 /** generateKycUrl: the value of `template_id`. The KYC session fails and the user is rejected (`rejected`, event `user.canceled`), as `rejectKycSession` does. */
 export const KYC_FAILED = "sandbox-kyc-failed";
-/** generateKycUrl: the value of `template_id`. The KYC link is answered as usual, then the session fails and the user is rejected (`rejected`, event `user.canceled`) as `rejectKycSession` does, once the delay has passed in sandbox time; not if the link was used or the user decided meanwhile. Delay: 60 seconds of sandbox time (`advanceClock` moves it). */
+/** generateKycUrl: the value of `template_id`. The KYC link is answered as usual, then the session fails and the user is rejected (`rejected`, event `user.canceled`) as `rejectKycSession` does, once the delay has passed in sandbox time; not if the link was used or the user decided meanwhile. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
 export const KYC_FAILED_LATER = "sandbox-kyc-failed-later";
 /** createBankAccount: the value of `accountNickname`. The bank account's review fails (`rejected`), as `rejectBankAccount` does. */
 export const BANK_ACCOUNT_REJECTED = "sandbox-rejected";
-/** createBankAccount: the value of `accountNickname`. The bank account is answered `in_review`, then its review fails (`rejected`) as `rejectBankAccount` does, once the delay has passed in sandbox time; not if it was reviewed meanwhile. Delay: 60 seconds of sandbox time (`advanceClock` moves it). */
+/** createBankAccount: the value of `accountNickname`. The bank account is answered `in_review`, then its review fails (`rejected`) as `rejectBankAccount` does, once the delay has passed in sandbox time; not if it was reviewed meanwhile. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
 export const BANK_ACCOUNT_REJECTED_LATER = "sandbox-rejected-later";
 /** createPayout: the value of `paymentMethod`. The bank rejects the payout (`REJECTED`, event `fiat.payout.rejected`, the balance refunded), as `rejectPayout` does. */
 export const PAYOUT_REJECTED = "SANDBOX_REJECTED";
-/** createPayout: the value of `paymentMethod`. The payout is answered `PENDING`, then the bank rejects it (`REJECTED`, event `fiat.payout.rejected`, the balance refunded) as `rejectPayout` does, once the delay has passed in sandbox time; not if it was settled meanwhile. Delay: 60 seconds of sandbox time (`advanceClock` moves it). */
+/** createPayout: the value of `paymentMethod`. The payout is answered `PENDING`, then the bank rejects it (`REJECTED`, event `fiat.payout.rejected`, the balance refunded) as `rejectPayout` does, once the delay has passed in sandbox time; not if it was settled meanwhile. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
 export const PAYOUT_REJECTED_LATER = "SANDBOX_REJECTED_LATER";
 /** createOnRamp: cents an amount in `amount` ends with. The deposit fails at the bank (`REJECTED`, events `fiat.payin.rejected` and `operation.status_updated`), as `rejectOnRamp` does; an `INVERSE` on-ramp, which waits for no deposit, is not affected. */
 export const PAYIN_REJECTED = 0.13;
-/** createOnRamp: cents an amount in `amount` ends with. The on-ramp is answered `PENDING_DEPOSIT`, then the deposit fails at the bank (`REJECTED`, events `fiat.payin.rejected` and `operation.status_updated`) as `rejectOnRamp` does, once the delay has passed in sandbox time; not if it was paid meanwhile. An `INVERSE` on-ramp is not affected. Delay: 60 seconds of sandbox time (`advanceClock` moves it). */
+/** createOnRamp: cents an amount in `amount` ends with. The on-ramp is answered `PENDING_DEPOSIT`, then the deposit fails at the bank (`REJECTED`, events `fiat.payin.rejected` and `operation.status_updated`) as `rejectOnRamp` does, once the delay has passed in sandbox time; not if it was paid meanwhile. An `INVERSE` on-ramp is not affected. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
 export const PAYIN_REJECTED_LATER = 0.14;
 /** createWalletTransfer: cents an amount in `amount` ends with. The wallet transfer is cancelled (`cancelled`, event `operation.transfer.status_updated`, the origin refunded), as `cancelWalletTransfer` does. */
 export const TRANSFER_CANCELLED = 0.13;
-/** createWalletTransfer: cents an amount in `amount` ends with. The wallet transfer is answered `pending`, then cancelled (`cancelled`, event `operation.transfer.status_updated`, the origin refunded) as `cancelWalletTransfer` does, once the delay has passed in sandbox time; not if it was settled meanwhile. Delay: 60 seconds of sandbox time (`advanceClock` moves it). */
+/** createWalletTransfer: cents an amount in `amount` ends with. The wallet transfer is answered `pending`, then cancelled (`cancelled`, event `operation.transfer.status_updated`, the origin refunded) as `cancelWalletTransfer` does, once the delay has passed in sandbox time; not if it was settled meanwhile. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
 export const TRANSFER_CANCELLED_LATER = 0.14;
 /** createOnRamp: cents an amount in `amount` ends with. The on-ramp exceeds the user's tier (422 `tier_limit_exceeded`) with a `tierEscalation` of action type `FORM_URL`. */
 export const TIER_FORM_URL = 0.91;

@@ -1,8 +1,9 @@
 // Delayed trigger values (`_LATER`, `delaySeconds` in x-sandbox-triggers): the record is answered in its usual
-// state and stays in it until sandbox time passes the delay; the advanceClock call that passes it runs the
-// outcome, with its events, through the control operation's own path, with no control call forcing it. Once,
-// also with two instances on one PostgreSQL database, and not at all for a record decided meanwhile.
-import { beforeAll, describe, expect, it } from 'vitest';
+// state and stays in it until sandbox time passes the delay; then the outcome runs, with its events, through the
+// control operation's own path, with no control call forcing it: in the advanceClock call that passes it, or on
+// the sandbox's timer when real time passes it. Once, also with two instances on one PostgreSQL database, and not
+// at all for a record decided meanwhile.
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   BANK_ACCOUNT_REJECTED_LATER,
   KYC_FAILED_LATER,
@@ -179,6 +180,27 @@ forEachStore('delayed trigger values', (store) => {
       expect((await w.events()).slice(eventsBefore.length)).toEqual(c.events);
     });
 
+  describe('as real time passes, without advanceClock', () => {
+    // The sandbox's real clock, moved by the test: sandbox time passes as real time would.
+    let realNow = Date.now();
+    const still = useSandbox({ store, realNow: () => realNow });
+
+    it('PAYOUT_REJECTED_LATER: the payout is rejected by itself once sandbox time passes its due time', async () => {
+      const own = createSandboxClient({ baseUrl: still.url });
+      const w = await tenantWorld(still, own);
+      const payoutCase = cases.find((c) => c.name === 'PAYOUT_REJECTED_LATER')!;
+      const status = await payoutCase.make(w, still, own);
+      const eventsBefore = await w.events();
+      realNow += (declaredDelay() - 1) * 1000;
+      expect(await still.outcomes.kick()).toBe(0);
+      expect(await status()).toBe(payoutCase.before);
+      realNow += 2000;
+      await vi.waitFor(async () => expect(await status()).toBe(payoutCase.after), { timeout: 10_000, interval: 50 });
+      expect((await w.events()).slice(eventsBefore.length)).toEqual(payoutCase.events);
+      expect(await still.outcomes.kick()).toBe(0);
+    });
+  });
+
   it('leaves a record decided meanwhile as it was: a payout completed by hand is not rejected later', async () => {
     const w = await tenantWorld(running, control);
     const { userId, accountId } = await fundedExampleUser(running.url, w.tenant, 1000);
@@ -219,6 +241,30 @@ describe.skipIf(!storeNamed('PostgreSQL'))('delayed trigger values on two instan
     ]);
     expect((await w.events()).filter((e) => e === 'fiat.payout.rejected')).toHaveLength(5);
     expect((await w.state()).payouts.map((p) => p.status)).toEqual(Array(5).fill('REJECTED'));
+    expect((await w.state()).balances.find((b) => b.userId === userId && b.currency === 'COP')?.balance).toBe(10_000);
+  });
+
+  it('run once when the timers of both instances pass them as real time moves', async () => {
+    let realNow = Date.now();
+    const first = await sandboxInTest({ store: storeNamed('PostgreSQL')!, realNow: () => realNow });
+    const second = await sandboxInTest({ shareWith: first, realNow: () => realNow });
+    const control = createSandboxClient({ baseUrl: first.url });
+    const w = await tenantWorld(first, control);
+    const { userId, accountId } = await fundedExampleUser(first.url, w.tenant, 10_000);
+    for (let i = 0; i < 5; i++)
+      await orThrow(
+        w.v1.createPayout({
+          params: { path: { user_id: userId } },
+          body: { amount: 600, currency: 'COP', destinationId: accountId, paymentMethod: PAYOUT_REJECTED_LATER },
+        }),
+      );
+    realNow += (declaredDelay() + 1) * 1000;
+    await vi.waitFor(
+      async () => expect((await w.state()).payouts.map((p) => p.status)).toEqual(Array(5).fill('REJECTED')),
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(await Promise.all([first.outcomes.kick(), second.outcomes.kick()])).toEqual([0, 0]);
+    expect((await w.events()).filter((e) => e === 'fiat.payout.rejected')).toHaveLength(5);
     expect((await w.state()).balances.find((b) => b.userId === userId && b.currency === 'COP')?.balance).toBe(10_000);
   });
 });

@@ -1,11 +1,15 @@
 // Trigger outcomes (./triggers.ts) at once or after a delay in sandbox time. A delayed one is a row of
 // `sandbox_scheduled_outcomes` (store/migrations/0013_scheduled_outcomes.sql) until sandbox time passes its due
-// time; then one pass (`applyDueOutcomes`, run when advanceClock moves the clock) takes it and runs the same
-// function the immediate trigger runs: the control operation's own transition, with its events. The pass
+// time; then one pass (`applyDueOutcomes`) takes it and runs the same function the immediate trigger runs: the
+// control operation's own transition, with its events. The pass runs when advanceClock moves the clock, and on a
+// timer (`startOutcomeTimer`), as sandbox time also passes with real time. The pass
 // deletes each row it takes (`for update skip locked`), in the transaction that runs the outcome, so an outcome
 // runs exactly once even with several instances on one database; one whose record has left the state the
 // transition starts from (decided by hand meanwhile) is dropped.
+import type { Db, Sql } from '../store/db.js';
+import type { Clock } from './clock.js';
 import type { CallContext } from './handler.js';
+import { type SandboxLogger, stderrLogger } from './logger.js';
 import { Refusal } from './refusals.js';
 import { sandboxTriggers } from 'ramp-api/triggers';
 import type { SandboxTrigger } from './triggers.js';
@@ -61,4 +65,77 @@ export async function applyDueOutcomes(ctx: CallContext, outcomes: Outcomes): Pr
     }
   }
   return applied;
+}
+
+export interface OutcomeTimer {
+  /** Runs one pass now; resolves with how many outcomes it ran. */
+  kick(): Promise<number>;
+  /** Stops the timer; resolves when a pass under way has ended. */
+  close(): Promise<void>;
+}
+
+/** Whether an outcome is due by `now`: a plain select, so a pass with nothing due takes no transaction. */
+async function anythingDue(db: Db, now: Date): Promise<boolean> {
+  const [row] = await db.reads.query<{ due: Date | string | null }>(
+    'select min(due_at) as due from sandbox_scheduled_outcomes',
+  );
+  return !!row && row.due !== null && new Date(row.due).getTime() <= now.getTime();
+}
+
+/**
+ * Runs `run` (applyDueOutcomes with the outcomes) in a transaction of `db` every `pollMs` when an outcome is due
+ * by sandbox time, so one falls due with real time too, without a control call. Each pass reads the shared clock
+ * first (another instance may have advanced it); its claim takes each outcome once across instances. A failing
+ * pass is logged once, then its recovery, not each pass.
+ */
+export function startOutcomeTimer(
+  db: Db,
+  clock: Clock,
+  run: (sql: Sql) => Promise<number>,
+  options: { pollMs?: number; logger?: SandboxLogger } = {},
+): OutcomeTimer {
+  const logger = options.logger ?? stderrLogger();
+  let closed = false;
+  let running: Promise<number> | null = null;
+  let failing = false;
+
+  async function pass(): Promise<number> {
+    await clock.sync();
+    if (!(await anythingDue(db, clock.now()))) return 0;
+    return db.transaction((tx) => run(tx));
+  }
+
+  function kick(): Promise<number> {
+    if (closed) return Promise.resolve(0);
+    running ??= pass().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  const timer = setInterval(() => {
+    kick().then(
+      () => {
+        if (failing && !closed) logger.error('[sandbox] scheduled outcomes: the database answers again.');
+        failing = false;
+      },
+      (error: unknown) => {
+        if (!closed && !failing)
+          logger.error(
+            `[sandbox] scheduled outcomes (retrying every pass): ${error instanceof Error ? error.message : String(error)}`,
+          );
+        failing = true;
+      },
+    );
+  }, options.pollMs ?? 250);
+  timer.unref();
+
+  return {
+    kick,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
 }

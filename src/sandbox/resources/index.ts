@@ -1,6 +1,6 @@
 // Every resource's handlers: what the server serves. Their tables are the store's migrations (../store/migrations/).
 import { eventHandlers } from '../events/handlers.js';
-import type { AnyHandler, Handlers } from '../core/handler.js';
+import type { AnyHandler, CallContext, Handlers } from '../core/handler.js';
 import { applyDueOutcomes, type Outcomes } from '../core/outcomes.js';
 import * as accounts from './accounts.js';
 import * as kyc from './kyc.js';
@@ -25,6 +25,11 @@ const outcomes: Outcomes = {
   ...wallets.outcomes,
 };
 
+/** Runs every trigger outcome due by sandbox time now, in `ctx`'s transaction (../core/outcomes.ts). */
+export function runDueOutcomes(ctx: CallContext): Promise<number> {
+  return applyDueOutcomes(ctx, outcomes);
+}
+
 /**
  * advanceClock, then the scheduled trigger outcomes that sandbox time now passes, in the same transaction: when
  * advanceClock answers, what fell due has happened (with its events).
@@ -32,7 +37,7 @@ const outcomes: Outcomes = {
 function advancingOutcomes(advanceClock: AnyHandler): AnyHandler {
   return async (ctx) => {
     const answer = await advanceClock(ctx);
-    await applyDueOutcomes(ctx, outcomes);
+    await runDueOutcomes(ctx);
     return answer;
   };
 }
