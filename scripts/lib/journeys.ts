@@ -228,21 +228,30 @@ export function byFile(list: Journey[]): Map<string, Journey[]> {
   return files;
 }
 
-/** Every journey against the sandbox at `sandboxUrl`: a fresh tenant per file, `concurrency` files at once. */
-export function runJourneysOnSandbox(
+/** Whether a file's journeys move sandbox time (`advanceClock`), which every tenant of the sandbox shares. */
+const movesTheClock = (list: Journey[]) => list.some((j) => j.steps.some((s) => s.operationId === 'advanceClock'));
+
+/**
+ * Every journey against the sandbox at `sandboxUrl`: a fresh tenant per file, `concurrency` files at once; the
+ * files that move sandbox time run after those, one at a time, so no file's clock move lands inside another's
+ * timing (a retry schedule, a delayed trigger value).
+ */
+export async function runJourneysOnSandbox(
   sandboxUrl: string,
   options: { concurrency?: number; only?: (j: Journey) => boolean; signal?: AbortSignal } = {},
 ): Promise<RespectRun[]> {
   const servers = { business: sandboxUrl, v1: sandboxUrl, sandbox: sandboxUrl };
   const groups = [...byFile(journeys().filter(options.only ?? (() => true)))];
-  return atMost(
-    options.concurrency ?? 3,
-    groups.map(([file, list]) => async () => {
+  const run =
+    ([file, list]: [string, Journey[]]) =>
+    async () => {
       const tenant = await sandboxTenant(sandboxUrl, `Journeys of ${basename(file)}`);
       const ids = list.map((j) => j.workflow.workflowId);
       return { ...(await runRespect(file, ids, servers, tenant, options.signal)), tenant };
-    }),
-  );
+    };
+  const together = await atMost(options.concurrency ?? 3, groups.filter(([, list]) => !movesTheClock(list)).map(run));
+  const alone = await atMost(1, groups.filter(([, list]) => movesTheClock(list)).map(run));
+  return [...together, ...alone];
 }
 
 /** The journeys that use only the service's own API, unchanged, against a deployment (or anything that serves it). */

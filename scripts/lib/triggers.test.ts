@@ -41,6 +41,12 @@ describe('trigger values', () => {
     expect(triggerIn('createPayout', { body: { amount: 10, paymentMethod: 'ACH' } })).toBeUndefined();
     expect(triggerIn('createOnRamp', { body: { amount: 250000.13 } })?.name).toBe('PAYIN_REJECTED');
     expect(triggerIn('createOnRamp', { body: { amount: 250000.96 } })?.actionType).toBe('BLOCK');
+    expect(triggerIn('createOnRamp', { body: { amount: 250000.14 } })).toMatchObject({
+      name: 'PAYIN_REJECTED_LATER',
+      transition: 'rejectOnRamp',
+      delaySeconds: 60,
+    });
+    expect(triggerIn('createPayout', { body: { paymentMethod: 'SANDBOX_REJECTED' } })?.delaySeconds).toBeUndefined();
     expect(triggerIn('createOnRamp', { body: { amount: 250000.131 } })).toBeUndefined();
     expect(triggerIn('createOnRamp', { body: { amount: 250000 } })).toBeUndefined();
     expect(triggerIn('generateKycUrl', { query: { template_id: 'sandbox-kyc-failed' } })?.name).toBe('KYC_FAILED');

@@ -22,6 +22,11 @@ export interface SandboxTrigger {
   value?: string;
   /** ...or the cents an amount in `field` ends with (`250000.13` for 13). */
   cents?: number;
+  /**
+   * Seconds of sandbox time between the request and the outcome: the record is answered in its usual state and
+   * the outcome, with its events, runs once sandbox time passes them (with real time, or advanceClock). Absent: at once.
+   */
+  delaySeconds?: number;
   /** The control operation whose transition (and events) the outcome runs; absent for a refusal. */
   transition?: string;
   /** For a tier-limit refusal: the `tierEscalation.actionType` it carries. */
@@ -43,9 +48,17 @@ export function readTriggers(file = join(repoRoot, SANDBOX_DESCRIPTION)): Sandbo
     if (t.cents !== undefined && !(Number.isInteger(t.cents) && t.cents > 0 && t.cents < 100))
       throw new Error(`trigger ${t.name}: cents must be 1 to 99`);
     if (!t.transition === !t.actionType) throw new Error(`trigger ${t.name}: give a transition or an actionType`);
+    if (t.delaySeconds !== undefined && !(Number.isInteger(t.delaySeconds) && t.delaySeconds > 0 && t.transition))
+      throw new Error(`trigger ${t.name}: delaySeconds must be a whole number of seconds above 0, for a transition`);
   }
   return triggers;
 }
+
+/** What the table and the constant's comment say of a delay: nothing for an outcome at once. */
+const delayText = (t: SandboxTrigger): string =>
+  t.delaySeconds === undefined
+    ? ''
+    : ` Delay: ${t.delaySeconds} seconds of sandbox time (it passes with real time; \`advanceClock\` moves it on).`;
 
 /** The value a request sends: the text, or the cents as a fraction (`0.13`). */
 export const triggerValue = (t: SandboxTrigger): string | number => t.value ?? t.cents! / 100;
@@ -57,7 +70,7 @@ export function triggersModule(triggers: SandboxTrigger[]): string {
   ];
   for (const t of triggers) {
     const what = t.value !== undefined ? `the value of \`${t.field}\`` : `cents an amount in \`${t.field}\` ends with`;
-    lines.push(`/** ${t.operationId}: ${what}. ${t.outcome} */`);
+    lines.push(`/** ${t.operationId}: ${what}. ${t.outcome}${delayText(t)} */`);
     lines.push(`export const ${t.name} = ${JSON.stringify(triggerValue(t))};`);
   }
   lines.push('', '/** Every trigger value of the sandbox, as declared in its control API description. */');
@@ -75,7 +88,7 @@ export function triggersTable(triggers: SandboxTrigger[]): string {
         ? `${code(t.field)} = ${code(t.value)}`
         : `${code(t.field)} ending in .${String(t.cents).padStart(2, '0')} (e.g. ${code(`250000.${String(t.cents).padStart(2, '0')}`)})`;
     const runs = t.transition ? code(t.transition) : `422, ${code(`actionType: ${t.actionType}`)}`;
-    return `| ${code(t.name)} | ${code(t.operationId)} (${t.in}) | ${send} | ${t.outcome} | ${runs} | ${t.setup} |`;
+    return `| ${code(t.name)} | ${code(t.operationId)} (${t.in}) | ${send} | ${t.outcome}${delayText(t)} | ${runs} | ${t.setup} |`;
   });
   return [
     '| Constant (`ramp-api/triggers`) | Operation | Send | Outcome | Same path as | First, from the control API |',

@@ -1,7 +1,8 @@
 // The sandbox: one origin for the Business API (/api/...), the v1 API (/api/v1/...) and the control API
 // (/sandbox/...). startSandbox only wires the parts together: the store (store/), the routes and validators
 // read from the bundles (contract/), one handler per operationId (resources/, events/), the request pipeline
-// (pipeline/), the listener (http/) and the delivery worker (events/). README.md beside this file follows one
+// (pipeline/), the listener (http/), the delivery worker (events/) and the timer that runs delayed trigger
+// outcomes as sandbox time passes (core/outcomes.ts). README.md beside this file follows one
 // request through them.
 import { isIP, type AddressInfo } from 'node:net';
 import { readBundleFile, type OpenApiDocument } from './contract/document.js';
@@ -11,6 +12,7 @@ import { createClock, type Clock } from './core/clock.js';
 import { handlerOf, type Handlers } from './core/handler.js';
 import { createInstanceState } from './core/instance.js';
 import { type SandboxLogger, stderrLogger } from './core/logger.js';
+import { type OutcomeTimer, startOutcomeTimer } from './core/outcomes.js';
 import { endpointPolicy } from './core/addresses.js';
 import { createEventCatalog, startEvents, type SandboxEvents } from './events/index.js';
 import { guardConnections, type ConnectionLimits } from './http/connections.js';
@@ -23,7 +25,7 @@ import type { Pipeline } from './pipeline/index.js';
 import { createSpaceCheck } from './store/disk-space.js';
 import { createRateLimit } from './pipeline/rate-limit.js';
 import { createTransactions } from './pipeline/transaction.js';
-import { allHandlers } from './resources/index.js';
+import { allHandlers, runDueOutcomes } from './resources/index.js';
 import { limitableOperations } from './resources/rate-limits.js';
 import { ensureSigningKey } from './resources/tenants.js';
 import { loadClockOffset } from './store/clock-offset.js';
@@ -99,6 +101,8 @@ export interface Sandbox {
   db: Db;
   /** Events and their delivery. */
   events: SandboxEvents;
+  /** The timer that runs delayed trigger outcomes once sandbox time passes their due time. */
+  outcomes: OutcomeTimer;
   close(): Promise<void>;
 }
 
@@ -183,6 +187,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     context: { clock, endpoints, instance, origin: '' },
     ...(lock && options.dataDir ? { checkSpace: createSpaceCheck(options.dataDir), dataDir: options.dataDir } : {}),
   };
+  // Delayed trigger outcomes fall due with real time too: a pass on a timer runs them, as advanceClock does.
+  const outcomeTimer = startOutcomeTimer(
+    db,
+    clock,
+    (sql) => runDueOutcomes({ ...pipeline.context, sql, headers: {}, tenant: null, operationId: 'advanceClock' }),
+    { logger },
+  );
+  undo.push(() => outcomeTimer.close());
   const server = createListener(pipeline, guard, bundles.find((b) => b.family === 'sandbox')?.doc);
   guardConnections(server, options.connections);
   try {
@@ -206,8 +218,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clock,
     db,
     events,
+    outcomes: outcomeTimer,
     close() {
       closed ??= (async () => {
+        await outcomeTimer.close();
         await events.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -127,7 +127,7 @@ export interface paths {
         put?: never;
         /**
          * Move the clock forward
-         * @description Moves sandbox time forward. Business tokens expire by sandbox time (5 minutes after they are issued); dates the sandbox records use it too. Sandbox instances that share one PostgreSQL database share one sandbox time (the sandbox's own choice); the others follow within a delivery-worker pass (about 20 ms).
+         * @description Moves sandbox time forward. Business tokens expire by sandbox time (5 minutes after they are issued); dates the sandbox records use it too. Sandbox instances that share one PostgreSQL database share one sandbox time (the sandbox's own choice); the others follow within a delivery-worker pass (about 20 ms). Trigger outcomes scheduled with a delay (`x-sandbox-triggers`, `delaySeconds`) that the new sandbox time passes run in this call, with their events, before it answers (those that real time passes run by themselves, within about 250 ms).
          */
         post: operations["advanceClock"];
         delete?: never;

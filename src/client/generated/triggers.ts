@@ -2,16 +2,28 @@
 
 /** registerUser: the value of `identity_verification_result`. The user is rejected (`rejected`, event `user.canceled`), as `rejectUser` does. */
 export const USER_REJECTED = "Failed";
+/** registerUser: the value of `identity_verification_result`. The user is answered `pending`, then rejected (`rejected`, event `user.canceled`) as `rejectUser` does, once the delay has passed in sandbox time; not if the user was decided meanwhile. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
+export const USER_REJECTED_LATER = "sandbox-failed-later";
 /** generateKycUrl: the value of `template_id`. The KYC session fails and the user is rejected (`rejected`, event `user.canceled`), as `rejectKycSession` does. */
 export const KYC_FAILED = "sandbox-kyc-failed";
+/** generateKycUrl: the value of `template_id`. The KYC link is answered as usual, then the session fails and the user is rejected (`rejected`, event `user.canceled`) as `rejectKycSession` does, once the delay has passed in sandbox time; not if the link was used or the user decided meanwhile. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
+export const KYC_FAILED_LATER = "sandbox-kyc-failed-later";
 /** createBankAccount: the value of `accountNickname`. The bank account's review fails (`rejected`), as `rejectBankAccount` does. */
 export const BANK_ACCOUNT_REJECTED = "sandbox-rejected";
+/** createBankAccount: the value of `accountNickname`. The bank account is answered `in_review`, then its review fails (`rejected`) as `rejectBankAccount` does, once the delay has passed in sandbox time; not if it was reviewed meanwhile. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
+export const BANK_ACCOUNT_REJECTED_LATER = "sandbox-rejected-later";
 /** createPayout: the value of `paymentMethod`. The bank rejects the payout (`REJECTED`, event `fiat.payout.rejected`, the balance refunded), as `rejectPayout` does. */
 export const PAYOUT_REJECTED = "SANDBOX_REJECTED";
+/** createPayout: the value of `paymentMethod`. The payout is answered `PENDING`, then the bank rejects it (`REJECTED`, event `fiat.payout.rejected`, the balance refunded) as `rejectPayout` does, once the delay has passed in sandbox time; not if it was settled meanwhile. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
+export const PAYOUT_REJECTED_LATER = "SANDBOX_REJECTED_LATER";
 /** createOnRamp: cents an amount in `amount` ends with. The deposit fails at the bank (`REJECTED`, events `fiat.payin.rejected` and `operation.status_updated`), as `rejectOnRamp` does; an `INVERSE` on-ramp, which waits for no deposit, is not affected. */
 export const PAYIN_REJECTED = 0.13;
+/** createOnRamp: cents an amount in `amount` ends with. The on-ramp is answered `PENDING_DEPOSIT`, then the deposit fails at the bank (`REJECTED`, events `fiat.payin.rejected` and `operation.status_updated`) as `rejectOnRamp` does, once the delay has passed in sandbox time; not if it was paid meanwhile. An `INVERSE` on-ramp is not affected. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
+export const PAYIN_REJECTED_LATER = 0.14;
 /** createWalletTransfer: cents an amount in `amount` ends with. The wallet transfer is cancelled (`cancelled`, event `operation.transfer.status_updated`, the origin refunded), as `cancelWalletTransfer` does. */
 export const TRANSFER_CANCELLED = 0.13;
+/** createWalletTransfer: cents an amount in `amount` ends with. The wallet transfer is answered `pending`, then cancelled (`cancelled`, event `operation.transfer.status_updated`, the origin refunded) as `cancelWalletTransfer` does, once the delay has passed in sandbox time; not if it was settled meanwhile. Delay: 60 seconds of sandbox time (it passes with real time; `advanceClock` moves it on). */
+export const TRANSFER_CANCELLED_LATER = 0.14;
 /** createOnRamp: cents an amount in `amount` ends with. The on-ramp exceeds the user's tier (422 `tier_limit_exceeded`) with a `tierEscalation` of action type `FORM_URL`. */
 export const TIER_FORM_URL = 0.91;
 /** createOnRamp: cents an amount in `amount` ends with. The on-ramp exceeds the user's tier (422 `tier_limit_exceeded`) with a `tierEscalation` of action type `QR_APP`. */
@@ -38,12 +50,34 @@ export const sandboxTriggers = [
     "setup": "none"
   },
   {
+    "name": "USER_REJECTED_LATER",
+    "outcome": "The user is answered `pending`, then rejected (`rejected`, event `user.canceled`) as `rejectUser` does, once the delay has passed in sandbox time; not if the user was decided meanwhile.",
+    "operationId": "registerUser",
+    "in": "body",
+    "field": "identity_verification_result",
+    "value": "sandbox-failed-later",
+    "delaySeconds": 60,
+    "transition": "rejectUser",
+    "setup": "none"
+  },
+  {
     "name": "KYC_FAILED",
     "outcome": "The KYC session fails and the user is rejected (`rejected`, event `user.canceled`), as `rejectKycSession` does.",
     "operationId": "generateKycUrl",
     "in": "query",
     "field": "template_id",
     "value": "sandbox-kyc-failed",
+    "transition": "rejectUser",
+    "setup": "none (a user registered through `registerUser`)"
+  },
+  {
+    "name": "KYC_FAILED_LATER",
+    "outcome": "The KYC link is answered as usual, then the session fails and the user is rejected (`rejected`, event `user.canceled`) as `rejectKycSession` does, once the delay has passed in sandbox time; not if the link was used or the user decided meanwhile.",
+    "operationId": "generateKycUrl",
+    "in": "query",
+    "field": "template_id",
+    "value": "sandbox-kyc-failed-later",
+    "delaySeconds": 60,
     "transition": "rejectUser",
     "setup": "none (a user registered through `registerUser`)"
   },
@@ -58,12 +92,34 @@ export const sandboxTriggers = [
     "setup": "the bank account itself comes from the control API (`createBankAccount`), which the service's API cannot make"
   },
   {
+    "name": "BANK_ACCOUNT_REJECTED_LATER",
+    "outcome": "The bank account is answered `in_review`, then its review fails (`rejected`) as `rejectBankAccount` does, once the delay has passed in sandbox time; not if it was reviewed meanwhile.",
+    "operationId": "createBankAccount",
+    "in": "body",
+    "field": "accountNickname",
+    "value": "sandbox-rejected-later",
+    "delaySeconds": 60,
+    "transition": "rejectBankAccount",
+    "setup": "the bank account itself comes from the control API (`createBankAccount`), which the service's API cannot make"
+  },
+  {
     "name": "PAYOUT_REJECTED",
     "outcome": "The bank rejects the payout (`REJECTED`, event `fiat.payout.rejected`, the balance refunded), as `rejectPayout` does.",
     "operationId": "createPayout",
     "in": "body",
     "field": "paymentMethod",
     "value": "SANDBOX_REJECTED",
+    "transition": "rejectPayout",
+    "setup": "an approved user (`approveUser`), an accepted bank account (`createBankAccount`, `acceptBankAccount`) and a balance (`fundUser`)"
+  },
+  {
+    "name": "PAYOUT_REJECTED_LATER",
+    "outcome": "The payout is answered `PENDING`, then the bank rejects it (`REJECTED`, event `fiat.payout.rejected`, the balance refunded) as `rejectPayout` does, once the delay has passed in sandbox time; not if it was settled meanwhile.",
+    "operationId": "createPayout",
+    "in": "body",
+    "field": "paymentMethod",
+    "value": "SANDBOX_REJECTED_LATER",
+    "delaySeconds": 60,
     "transition": "rejectPayout",
     "setup": "an approved user (`approveUser`), an accepted bank account (`createBankAccount`, `acceptBankAccount`) and a balance (`fundUser`)"
   },
@@ -78,12 +134,34 @@ export const sandboxTriggers = [
     "setup": "an approved user (`approveUser`) and an approved external wallet (`createExternalWallet`)"
   },
   {
+    "name": "PAYIN_REJECTED_LATER",
+    "outcome": "The on-ramp is answered `PENDING_DEPOSIT`, then the deposit fails at the bank (`REJECTED`, events `fiat.payin.rejected` and `operation.status_updated`) as `rejectOnRamp` does, once the delay has passed in sandbox time; not if it was paid meanwhile. An `INVERSE` on-ramp is not affected.",
+    "operationId": "createOnRamp",
+    "in": "body",
+    "field": "amount",
+    "cents": 14,
+    "delaySeconds": 60,
+    "transition": "rejectOnRamp",
+    "setup": "an approved user (`approveUser`) and an approved external wallet (`createExternalWallet`)"
+  },
+  {
     "name": "TRANSFER_CANCELLED",
     "outcome": "The wallet transfer is cancelled (`cancelled`, event `operation.transfer.status_updated`, the origin refunded), as `cancelWalletTransfer` does.",
     "operationId": "createWalletTransfer",
     "in": "body",
     "field": "amount",
     "cents": 13,
+    "transition": "cancelWalletTransfer",
+    "setup": "a funded custody wallet (`fundWallet`)"
+  },
+  {
+    "name": "TRANSFER_CANCELLED_LATER",
+    "outcome": "The wallet transfer is answered `pending`, then cancelled (`cancelled`, event `operation.transfer.status_updated`, the origin refunded) as `cancelWalletTransfer` does, once the delay has passed in sandbox time; not if it was settled meanwhile.",
+    "operationId": "createWalletTransfer",
+    "in": "body",
+    "field": "amount",
+    "cents": 14,
+    "delaySeconds": 60,
     "transition": "cancelWalletTransfer",
     "setup": "a funded custody wallet (`fundWallet`)"
   },

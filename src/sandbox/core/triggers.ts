@@ -10,6 +10,8 @@ export interface SandboxTrigger {
   operationId: string;
   transition?: string;
   actionType?: string;
+  /** Seconds of sandbox time before the transition runs (./outcomes.ts); absent: at once. */
+  delaySeconds?: number;
 }
 
 /** Whether `value` is an amount ending in exactly `cents` hundredths (`250000.13` for 13). */

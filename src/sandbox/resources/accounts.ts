@@ -3,6 +3,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { registerDate } from '../core/clock.js';
 import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
 import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
 import { triggerIn } from '../core/triggers.js';
 import { bankAccountStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
@@ -68,6 +69,11 @@ async function review(ctx: CallContext, accountId: string, trigger: 'acceptBankA
   return { status: 200, body: controlView({ ...row, status: transition.to }) };
 }
 
+/** What a trigger value of createBankAccount does to the account it made. */
+export const outcomes = {
+  createBankAccount: (ctx, accountId) => review(ctx, accountId, 'rejectBankAccount'),
+} satisfies Outcomes;
+
 export const handlers: Handlers = {
   listBanks: async () => ({ status: 200, body: BANKS }),
   listAdminBanks: async () => ({ status: 200, body: { banks: BANKS } }),
@@ -122,9 +128,11 @@ export const handlers: Handlers = {
       );
       return rows[0]!;
     });
-    // A trigger value (BANK_ACCOUNT_REJECTED): answered in_review, then rejected at once by rejectBankAccount's path.
-    if (triggerIn('createBankAccount', { body: b })?.transition === 'rejectBankAccount')
-      await review(ctx, row.id, 'rejectBankAccount');
+    // A trigger value (BANK_ACCOUNT_REJECTED, or _LATER after its delay): answered in_review, then rejected by
+    // rejectBankAccount's path.
+    const trigger = triggerIn('createBankAccount', { body: b });
+    if (trigger?.transition === 'rejectBankAccount')
+      await runOrSchedule(ctx, row.tenant_id, trigger, row.id, outcomes.createBankAccount);
     return { status: 201, body: controlView(row) };
   },
 

@@ -1,6 +1,7 @@
 // Every resource's handlers: what the server serves. Their tables are the store's migrations (../store/migrations/).
 import { eventHandlers } from '../events/handlers.js';
-import type { Handlers } from '../core/handler.js';
+import type { AnyHandler, CallContext, Handlers } from '../core/handler.js';
+import { applyDueOutcomes, type Outcomes } from '../core/outcomes.js';
 import * as accounts from './accounts.js';
 import * as kyc from './kyc.js';
 import * as onramps from './onramps.js';
@@ -13,6 +14,33 @@ import * as wallets from './wallets.js';
 import * as webhooks from './webhooks.js';
 
 const resources = { tenants, users, kyc, wallets, accounts, payouts, onramps, webhooks, overview };
+
+/** Each trigger value's outcome, by the operation whose request carries it (../core/outcomes.ts). */
+const outcomes: Outcomes = {
+  ...users.outcomes,
+  ...kyc.outcomes,
+  ...accounts.outcomes,
+  ...payouts.outcomes,
+  ...onramps.outcomes,
+  ...wallets.outcomes,
+};
+
+/** Runs every trigger outcome due by sandbox time now, in `ctx`'s transaction (../core/outcomes.ts). */
+export function runDueOutcomes(ctx: CallContext): Promise<number> {
+  return applyDueOutcomes(ctx, outcomes);
+}
+
+/**
+ * advanceClock, then the scheduled trigger outcomes that sandbox time now passes, in the same transaction: when
+ * advanceClock answers, what fell due has happened (with its events).
+ */
+function advancingOutcomes(advanceClock: AnyHandler): AnyHandler {
+  return async (ctx) => {
+    const answer = await advanceClock(ctx);
+    await runDueOutcomes(ctx);
+    return answer;
+  };
+}
 
 /**
  * Every handler by operationId: the resources', the events' and the rate limits' (built for the operations that
@@ -31,5 +59,6 @@ export function allHandlers(limitable: Set<string>): Handlers {
       all[operationId] = handler;
     }
   }
+  all.advanceClock = advancingOutcomes(all.advanceClock as AnyHandler);
   return all as Handlers;
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
+import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
 import { triggerIn } from '../core/triggers.js';
 import { decideUser, findUser, personOf, type UserRow } from './users.js';
 
@@ -63,6 +64,9 @@ async function decide(ctx: CallContext, sessionId: string, trigger: 'approveUser
   return { status: 200, body };
 }
 
+/** What a trigger value of generateKycUrl does to the session it made. */
+export const outcomes = { generateKycUrl: (ctx, sessionId) => decide(ctx, sessionId, 'rejectUser') } satisfies Outcomes;
+
 export const handlers: Handlers = {
   generateKycUrl: async (ctx) => {
     const tenant = tenantOf(ctx);
@@ -81,9 +85,10 @@ export const handlers: Handlers = {
         ctx.clock.now().toISOString(),
       ],
     );
-    // A trigger value (KYC_FAILED): the session fails at once, by rejectKycSession's own path.
-    if (user.status === 'pending' && triggerIn('generateKycUrl', { query: ctx.query })?.transition === 'rejectUser')
-      await decide(ctx, id, 'rejectUser');
+    // A trigger value (KYC_FAILED, or _LATER after its delay): the session fails, by rejectKycSession's own path.
+    const trigger = triggerIn('generateKycUrl', { query: ctx.query });
+    if (user.status === 'pending' && trigger?.transition === 'rejectUser')
+      await runOrSchedule(ctx, tenant.id, trigger, id, outcomes.generateKycUrl);
     return { status: 200, body: { url: `${ctx.origin}/sandbox/kyc/${id}` } };
   },
 

@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
+import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
 import { triggerIn } from '../core/triggers.js';
 import { onRampStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
@@ -115,6 +116,11 @@ function tierRefusal(ctx: CallContext, message: string, actionType: string) {
   });
 }
 
+/** What a trigger value of createOnRamp does to the on-ramp it made. */
+export const outcomes = {
+  createOnRamp: (ctx, operationId) => settle(ctx, operationId, 'rejectOnRamp'),
+} satisfies Outcomes;
+
 export const handlers: Handlers = {
   createOnRamp: async (ctx) => {
     const tenant = tenantOf(ctx);
@@ -214,8 +220,10 @@ export const handlers: Handlers = {
       inverse ? 'INVERSE' : 'NORMAL',
     );
     const operation = made.row.record;
-    // A trigger value (PAYIN_REJECTED): answered PENDING_DEPOSIT, then rejected at once by rejectOnRamp's path.
-    if (!inverse && trigger?.transition === 'rejectOnRamp') await settle(ctx, id, 'rejectOnRamp');
+    // A trigger value (PAYIN_REJECTED, or _LATER after its delay): answered PENDING_DEPOSIT, then rejected by
+    // rejectOnRamp's path.
+    if (!inverse && trigger?.transition === 'rejectOnRamp')
+      await runOrSchedule(ctx, tenant.id, trigger, id, outcomes.createOnRamp);
     if (inverse) await creditStablecoin(ctx, tenant.id, userId, destinationToken, amountDestination);
     // depositInfo: present when the user must send funds (NORMAL), null otherwise (INVERSE, paid from the balance).
     const depositInfo = inverse

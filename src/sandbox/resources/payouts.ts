@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CallContext, tenantOf, type Handlers } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
+import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
 import { triggerIn } from '../core/triggers.js';
 import { payoutStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
@@ -45,6 +46,9 @@ async function rejectPayout(ctx: CallContext, payoutId: string) {
   return { id: row.id, status: transition.to };
 }
 
+/** What a trigger value of createPayout does to the payout it made. */
+export const outcomes = { createPayout: rejectPayout } satisfies Outcomes;
+
 export const handlers: Handlers = {
   createPayout: async (ctx) => {
     const tenant = tenantOf(ctx);
@@ -82,8 +86,10 @@ export const handlers: Handlers = {
       );
       return rows[0]!;
     });
-    // A trigger value (PAYOUT_REJECTED): answered PENDING, then rejected at once by rejectPayout's own path.
-    if (triggerIn('createPayout', { body: ctx.body })?.transition === 'rejectPayout') await rejectPayout(ctx, row.id);
+    // A trigger value (PAYOUT_REJECTED, or _LATER after its delay): answered PENDING, then rejected by rejectPayout's path.
+    const trigger = triggerIn('createPayout', { body: ctx.body });
+    if (trigger?.transition === 'rejectPayout')
+      await runOrSchedule(ctx, tenant.id, trigger, row.id, outcomes.createPayout);
     return { status: 201, body: payoutView(row) };
   },
 

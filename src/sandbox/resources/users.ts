@@ -10,6 +10,7 @@ import {
   tenantOf,
 } from '../core/handler.js';
 import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
 import { triggerIn } from '../core/triggers.js';
 import { userStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
@@ -209,6 +210,9 @@ export async function decideUser(ctx: CallContext, userId: string, trigger: 'app
   return { userId: row.id, clientId: row.tenant_id, status: transition.to, complianceStatus: transition.to };
 }
 
+/** What a trigger value of registerUser does to the user it registered. */
+export const outcomes = { registerUser: (ctx, userId) => decideUser(ctx, userId, 'rejectUser') } satisfies Outcomes;
+
 async function userOrClient(sql: Sql, userId: string): Promise<{ tenantId: string } | null> {
   const rows = await sql.query<{ tenant_id: string }>(
     'select tenant_id from users where id = $1 union all select id from tenants where id = $1',
@@ -238,9 +242,9 @@ export const handlers: Handlers = {
       );
       return inserted[0] ?? refuse(refusals.userExists('A user with this external_user_id is already registered.'));
     });
-    // A trigger value (USER_REJECTED): answered pending, then rejected at once by rejectUser's own path.
-    if (triggerIn('registerUser', { body: ctx.body })?.transition === 'rejectUser')
-      await decideUser(ctx, id, 'rejectUser');
+    // A trigger value (USER_REJECTED, or _LATER after its delay): answered pending, then rejected by rejectUser's path.
+    const trigger = triggerIn('registerUser', { body: ctx.body });
+    if (trigger?.transition === 'rejectUser') await runOrSchedule(ctx, tenant.id, trigger, id, outcomes.registerUser);
     return { status: 201, body: { user_id: id, status: 'success', message: 'User registered', data: record } };
   },
 

@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { registerDate } from '../core/clock.js';
 import type { CallContext, Handlers } from '../core/handler.js';
 import { refusals, refuse, requireInScope } from '../core/refusals.js';
+import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
 import { triggerIn } from '../core/triggers.js';
 import { custodyWalletStates, walletTransferStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
@@ -165,6 +166,11 @@ async function settleTransfer(
   return { status: 200, body: { id: row.id, status: transition.to } };
 }
 
+/** What a trigger value of createWalletTransfer does to the transfer it made. */
+export const outcomes = {
+  createWalletTransfer: (ctx, transferId) => settleTransfer(ctx, transferId, 'cancelWalletTransfer'),
+} satisfies Outcomes;
+
 export const handlers: Handlers = {
   createCustodyWallet: async (ctx) => {
     const tenant = requireOwnClient(ctx);
@@ -276,9 +282,11 @@ export const handlers: Handlers = {
       );
       return rows[0]!;
     });
-    // A trigger value (TRANSFER_CANCELLED): answered pending, then cancelled at once by cancelWalletTransfer's path.
-    if (triggerIn('createWalletTransfer', { body: ctx.body })?.transition === 'cancelWalletTransfer')
-      await settleTransfer(ctx, row.id, 'cancelWalletTransfer');
+    // A trigger value (TRANSFER_CANCELLED, or _LATER after its delay): answered pending, then cancelled by
+    // cancelWalletTransfer's path.
+    const trigger = triggerIn('createWalletTransfer', { body: ctx.body });
+    if (trigger?.transition === 'cancelWalletTransfer')
+      await runOrSchedule(ctx, row.tenant_id, trigger, row.id, outcomes.createWalletTransfer);
     return { status: 200, body: transferView(row) };
   },
 

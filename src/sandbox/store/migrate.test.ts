@@ -24,6 +24,10 @@ function migrationsWith(name: string, extra: Record<string, string>): string {
   return dir;
 }
 
+/** The number the next migration file takes: one after the folder's last. */
+const number = (n: number) => String(n).padStart(4, '0');
+const NEXT = number(schema.migrations.length + 1);
+
 const recorded = async (db: Db) =>
   (await db.query<{ name: string }>('select name from sandbox_migrations order by version')).map((r) => r.name);
 
@@ -56,14 +60,11 @@ async function madeBeforeFiles(db: Db): Promise<void> {
   });
 }
 
-/** The number the next migration file takes (`0013` after `0012_...`). */
-const NEXT = String(schema.migrations.length + 1).padStart(4, '0');
-
 describe('the migrations folder', () => {
   it('numbers its files from 0001 without a gap, and refuses a gap', () => {
     expect(schema.migrations.map((m) => m.version)).toEqual(schema.migrations.map((_, i) => i + 1));
     expect(schema.migrations[0]?.name).toBe('0001_tenants.sql');
-    const later = `${String(schema.migrations.length + 3).padStart(4, '0')}_later.sql`;
+    const later = `${number(schema.migrations.length + 3)}_later.sql`;
     const gap = migrationsWith('gap', { [later]: 'select 1;' });
     expect(() => readSchema(gap)).toThrow(`Migration ${later} in ${gap}: expected number ${NEXT}.`);
   });

@@ -23,7 +23,7 @@ describe('the tenant quota migration', () => {
       .filter((m) => /\btenant_id uuid\b/.test(m[2]!))
       .map((m) => m[1]!);
     expect(withTenant.length).toBeGreaterThan(10);
-    const charged = [...sql.matchAll(/after insert on (\w+) for each row/g)].map((m) => m[1]!);
+    const charged = [...all.matchAll(/after insert on (\w+) for each row/g)].map((m) => m[1]!);
     expect(charged.sort()).toEqual(withTenant.sort());
   });
 });

@@ -1,0 +1,141 @@
+// Trigger outcomes (./triggers.ts) at once or after a delay in sandbox time. A delayed one is a row of
+// `sandbox_scheduled_outcomes` (store/migrations/0013_scheduled_outcomes.sql) until sandbox time passes its due
+// time; then one pass (`applyDueOutcomes`) takes it and runs the same function the immediate trigger runs: the
+// control operation's own transition, with its events. The pass runs when advanceClock moves the clock, and on a
+// timer (`startOutcomeTimer`), as sandbox time also passes with real time. The pass
+// deletes each row it takes (`for update skip locked`), in the transaction that runs the outcome, so an outcome
+// runs exactly once even with several instances on one database; one whose record has left the state the
+// transition starts from (decided by hand meanwhile) is dropped.
+import type { Db, Sql } from '../store/db.js';
+import type { Clock } from './clock.js';
+import type { CallContext } from './handler.js';
+import { type SandboxLogger, stderrLogger } from './logger.js';
+import { Refusal } from './refusals.js';
+import { sandboxTriggers } from 'ramp-api/triggers';
+import type { SandboxTrigger } from './triggers.js';
+
+/** What a trigger does to the record its request made: the control operation's own function. */
+export type Outcome = (ctx: CallContext, recordId: string) => Promise<unknown>;
+/** Each trigger's outcome by the operationId whose request carries it (`createPayout`). */
+export type Outcomes = Record<string, Outcome>;
+
+/** Runs `outcome` on `recordId` now, or schedules it `trigger.delaySeconds` of sandbox time from now. */
+export async function runOrSchedule(
+  ctx: CallContext,
+  tenantId: string,
+  trigger: SandboxTrigger,
+  recordId: string,
+  outcome: Outcome,
+): Promise<void> {
+  if (trigger.delaySeconds === undefined) return void (await outcome(ctx, recordId));
+  const due = new Date(ctx.clock.now().getTime() + trigger.delaySeconds * 1000);
+  await ctx.sql.query(
+    'insert into sandbox_scheduled_outcomes (tenant_id, trigger, record_id, due_at) values ($1, $2, $3, $4)',
+    [tenantId, trigger.name, recordId, due.toISOString()],
+  );
+}
+
+interface DueRow {
+  trigger: string;
+  record_id: string;
+}
+
+/**
+ * Runs every scheduled outcome due by sandbox time now, inside the caller's transaction, each once. The outcome
+ * runs with the control API's reach (every tenant's records): sandbox time is one for all tenants.
+ */
+export async function applyDueOutcomes(ctx: CallContext, outcomes: Outcomes): Promise<number> {
+  const due = await ctx.sql.query<DueRow>(
+    `delete from sandbox_scheduled_outcomes where id in
+       (select id from sandbox_scheduled_outcomes where due_at <= $1 order by due_at, id for update skip locked)
+     returning trigger, record_id`,
+    [ctx.clock.now().toISOString()],
+  );
+  let applied = 0;
+  for (const row of due) {
+    const trigger = (sandboxTriggers as readonly SandboxTrigger[]).find((t) => t.name === row.trigger);
+    const outcome = trigger && outcomes[trigger.operationId];
+    if (!outcome) throw new Error(`A scheduled outcome names trigger ${row.trigger}, which has no outcome`);
+    try {
+      await outcome({ ...ctx, tenant: null, operationId: trigger.transition ?? trigger.operationId }, row.record_id);
+      applied++;
+    } catch (error) {
+      // The record left the state the transition starts from (409), or is gone (404): nothing is left to do.
+      if (!(error instanceof Refusal && (error.status === 409 || error.status === 404))) throw error;
+    }
+  }
+  return applied;
+}
+
+export interface OutcomeTimer {
+  /** Runs one pass now; resolves with how many outcomes it ran. */
+  kick(): Promise<number>;
+  /** Stops the timer; resolves when a pass under way has ended. */
+  close(): Promise<void>;
+}
+
+/** Whether an outcome is due by `now`: a plain select, so a pass with nothing due takes no transaction. */
+async function anythingDue(db: Db, now: Date): Promise<boolean> {
+  const [row] = await db.reads.query<{ due: Date | string | null }>(
+    'select min(due_at) as due from sandbox_scheduled_outcomes',
+  );
+  return !!row && row.due !== null && new Date(row.due).getTime() <= now.getTime();
+}
+
+/**
+ * Runs `run` (applyDueOutcomes with the outcomes) in a transaction of `db` every `pollMs` when an outcome is due
+ * by sandbox time, so one falls due with real time too, without a control call. Each pass reads the shared clock
+ * first (another instance may have advanced it); its claim takes each outcome once across instances. A failing
+ * pass is logged once, then its recovery, not each pass.
+ */
+export function startOutcomeTimer(
+  db: Db,
+  clock: Clock,
+  run: (sql: Sql) => Promise<number>,
+  options: { pollMs?: number; logger?: SandboxLogger } = {},
+): OutcomeTimer {
+  const logger = options.logger ?? stderrLogger();
+  let closed = false;
+  let running: Promise<number> | null = null;
+  let failing = false;
+
+  async function pass(): Promise<number> {
+    await clock.sync();
+    if (!(await anythingDue(db, clock.now()))) return 0;
+    return db.transaction((tx) => run(tx));
+  }
+
+  function kick(): Promise<number> {
+    if (closed) return Promise.resolve(0);
+    running ??= pass().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  const timer = setInterval(() => {
+    kick().then(
+      () => {
+        if (failing && !closed) logger.error('[sandbox] scheduled outcomes: the database answers again.');
+        failing = false;
+      },
+      (error: unknown) => {
+        if (!closed && !failing)
+          logger.error(
+            `[sandbox] scheduled outcomes (retrying every pass): ${error instanceof Error ? error.message : String(error)}`,
+          );
+        failing = true;
+      },
+    );
+  }, options.pollMs ?? 250);
+  timer.unref();
+
+  return {
+    kick,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
