@@ -13,7 +13,6 @@ const NOT_YET_SPLIT = [
   // The client's transport is being replaced (a client with no module state).
   'src/client/core/transport.ts createTransport',
   'src/client/webhooks/receiver.ts createWebhookReceiver',
-  'src/console/console.tsx Console',
 ];
 
 describe('function length', () => {

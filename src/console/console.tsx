@@ -1,6 +1,7 @@
 // The console of one operation: where to send it, what to send (from the description's examples, checked before
 // sending), the answer as it came and as the description judges it, and the same call as TypeScript and curl.
 import { adminTokenFor, NO_ADMIN_TOKEN } from './admin-token.js';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import type { OperationEntry } from '../sandbox/contract/lookup.js';
@@ -72,30 +73,18 @@ function startingInputs(doc: OpenApiDocument, entry: OperationEntry, fresh: Fres
 
 export function Console({ family, doc, entry, route, client, targets, fresh, controlLinks, onClose }: ConsoleProps) {
   const mock = targets.mocks?.[family];
-  const [kind, setKind] = useState<TargetKind>(
-    () =>
-      (sessionStorage.getItem(TARGET_KEY) as TargetKind | null) ??
-      (targets.sandbox ? 'sandbox' : mock ? 'mock' : 'other'),
-  );
-  const [otherUrl, setOtherUrl] = useState(() => sessionStorage.getItem(OTHER_KEY) ?? '');
-  const baseUrl = kind === 'sandbox' ? (targets.sandbox ?? '') : kind === 'mock' ? (mock ?? '') : otherUrl.trim();
-  const [tenant, setTenant] = useState<Tenant | undefined>(() => readTenant(targets.sandbox));
-  const [tenantMessage, setTenantMessage] = useState('');
+  const { kind, setKind, otherUrl, setOtherUrl, baseUrl } = useTarget(targets, mock);
+  const { tenant, tenantMessage, makeTenantThen } = useTenantMaker(targets.sandbox);
   const [typedCredentials, setTypedCredentials] = useState('{}');
   // Kept with the address it was typed for: switching targets never sends it elsewhere.
   const [typedAdminToken, setTypedAdminToken] = useState(NO_ADMIN_TOKEN);
   const adminToken = adminTokenFor(typedAdminToken, baseUrl);
   const [preferCode, setPreferCode] = useState('');
   const [inputs, setInputs] = useState<Inputs>(() => startingInputs(doc, entry, fresh, tenant));
-  const [outcome, setOutcome] = useState<Outcome>();
-  const [sending, setSending] = useState(false);
 
-  useEffect(() => sessionStorage.setItem(TARGET_KEY, kind), [kind]);
-  useEffect(() => sessionStorage.setItem(OTHER_KEY, otherUrl), [otherUrl]);
   // Another operation: its own inputs, and no answer yet.
   useEffect(() => {
     setInputs(startingInputs(doc, entry, fresh, tenant));
-    setOutcome(undefined);
     setPreferCode('');
   }, [entry]);
 
@@ -105,18 +94,7 @@ export function Console({ family, doc, entry, route, client, targets, fresh, con
   const credentials = useTenant ? tenant[family === 'business' ? 'businessCredentials' : 'v1Credentials'] : undefined;
   /** The token operation itself, with credentials at hand, sends them as its body without showing them. */
   const credentialsAsBody = isTokenOperation && (useTenant || (kind === 'other' && typedCredentials.trim() !== ''));
-  const auth: Auth =
-    client.auth === 'adminToken'
-      ? adminToken
-        ? { adminToken }
-        : undefined
-      : useTenant
-        ? { credentials }
-        : kind === 'mock'
-          ? { token: MOCK_TOKEN }
-          : kind === 'other'
-            ? { credentials: parseOr(typedCredentials, {}) }
-            : undefined;
+  const auth = authOf({ client, adminToken, useTenant, credentials, kind, typedCredentials });
 
   const call = useMemo(() => {
     const built = buildCall(entry, inputs);
@@ -128,7 +106,162 @@ export function Console({ family, doc, entry, route, client, targets, fresh, con
   }, [entry, inputs, credentialsAsBody, credentials, typedCredentials]);
   const problems = useMemo(() => requestProblems(route, entry, call), [route, entry, call]);
   const extraHeaders: Record<string, string> = kind === 'mock' && preferCode ? { Prefer: `code=${preferCode}` } : {};
-  const sample: SampleInput = {
+  const needsTenant = kind === 'sandbox' && family !== 'sandbox' && secured && !tenant;
+
+  const afterSent = () => {
+    // The next send gets new unique values, so sending again is not refused as a duplicate.
+    if (!credentialsAsBody) setInputs((now) => ({ ...now, bodyText: freshenText(now.bodyText, fresh) }));
+  };
+  const sender = useSend({ family, baseUrl, auth, entry, route, client, call, extraHeaders, problems, afterSent });
+  const makeOne = () => makeTenantThen((made) => setInputs((now) => withTenant(now, entry, made)));
+
+  return (
+    <aside class="rc-console" aria-label={`Console: ${entry.operationId}`}>
+      <ConsoleHead entry={entry} onClose={onClose} />
+
+      <TargetChooser
+        sandbox={targets.sandbox}
+        mock={mock}
+        kind={kind}
+        onKind={setKind}
+        otherUrl={otherUrl}
+        onOtherUrl={setOtherUrl}
+      />
+
+      <SigningIn
+        kind={kind}
+        family={family}
+        entry={entry}
+        client={client}
+        secured={secured}
+        isTokenOperation={isTokenOperation}
+        tenant={tenant}
+        tenantMessage={tenantMessage}
+        onMakeTenant={makeOne}
+        typedCredentials={typedCredentials}
+        onCredentials={setTypedCredentials}
+        adminToken={adminToken}
+        onAdminToken={(token) => setTypedAdminToken({ baseUrl, token })}
+        preferCode={preferCode}
+        onPreferCode={setPreferCode}
+      />
+
+      <Parameters entry={entry} inputs={inputs} setInputs={setInputs} problems={problems} />
+
+      {entry.operation.requestBody && (
+        <RequestBody
+          credentialsAsBody={credentialsAsBody}
+          credentialsOf={useTenant ? `of tenant ${tenant?.name}` : 'typed above'}
+          secretEnv={client.env.secret}
+          bodyText={inputs.bodyText}
+          onBodyText={(bodyText) => setInputs((now) => ({ ...now, bodyText }))}
+          problems={problems}
+        />
+      )}
+
+      <RequestCheck problems={problems} />
+      {needsTenant && <p class="rc-note">Make a tenant first: this operation needs its token.</p>}
+      <SendButton
+        sending={sender.sending}
+        disabled={sender.sending || !baseUrl}
+        breaks={problems.length > 0}
+        onSend={sender.sendNow}
+      />
+
+      {sender.outcome && <Answer outcome={sender.outcome} {...(controlLinks ? { controlLinks } : {})} />}
+
+      {useTenant && client.auth === 'credentials' && (
+        <CredentialsOffer client={client} baseUrl={baseUrl} credentials={credentials} />
+      )}
+      <Samples
+        sample={sampleOf({ client, baseUrl, entry, secured, adminToken, kind, call, extraHeaders, credentialsAsBody })}
+      />
+    </aside>
+  );
+}
+
+/** The tenant the sandbox made for this tab, and the making of a new one. */
+function useTenantMaker(sandbox: string | undefined) {
+  const [tenant, setTenant] = useState<Tenant | undefined>(() => readTenant(sandbox));
+  const [tenantMessage, setTenantMessage] = useState('');
+  /** Makes a tenant on the sandbox; `onMade` puts its values where they belong. */
+  const makeTenantThen = async (onMade: (made: Tenant) => void) => {
+    if (!sandbox) return;
+    setTenantMessage('Making a tenant...');
+    try {
+      const made = await makeTenant(sandbox);
+      setTenant(made);
+      onMade(made);
+      setTenantMessage('');
+    } catch (error) {
+      setTenantMessage((error as Error).message);
+    }
+  };
+  return { tenant, tenantMessage, makeTenantThen };
+}
+
+/** Sending the call, and its outcome (the answer and the description's verdict on it), cleared for another operation. */
+function useSend(options: {
+  family: string;
+  baseUrl: string;
+  auth: Auth;
+  entry: OperationEntry;
+  route: Route;
+  client: ClientInfo;
+  call: ReturnType<typeof buildCall>;
+  extraHeaders: Record<string, string>;
+  problems: Problem[];
+  /** Called when an answer came. */
+  afterSent(): void;
+}) {
+  const { entry, route, client } = options;
+  const [outcome, setOutcome] = useState<Outcome>();
+  const [sending, setSending] = useState(false);
+  useEffect(() => setOutcome(undefined), [entry]);
+  const sendNow = async () => {
+    setSending(true);
+    const onPurpose = options.problems.length > 0;
+    const result = await send({
+      family: options.family,
+      baseUrl: options.baseUrl,
+      auth: options.auth,
+      operationId: entry.operationId,
+      ...(client.token ? { token: client.token } : {}),
+      call: options.call,
+      takesBody: entry.operation.requestBody !== undefined,
+      extraHeaders: options.extraHeaders,
+    });
+    setSending(false);
+    if (result.ok) options.afterSent();
+    if (!result.ok) return setOutcome({ message: result.message, onPurpose });
+    const verdict = checkAnswer(route, entry, result.exchange.status, result.exchange.bodyText);
+    setOutcome({ exchange: result.exchange, verdict, onPurpose });
+  };
+  return { outcome, sending, sendNow };
+}
+
+function SendButton(props: { sending: boolean; disabled: boolean; breaks: boolean; onSend(): void }) {
+  return (
+    <button type="button" class="rc-send" disabled={props.disabled} onClick={props.onSend}>
+      {props.sending ? 'Sending...' : props.breaks ? 'Send anyway (breaks the description)' : 'Send'}
+    </button>
+  );
+}
+
+/** The call as the samples show it. */
+function sampleOf(options: {
+  client: ClientInfo;
+  baseUrl: string;
+  entry: OperationEntry;
+  secured: boolean;
+  adminToken: string;
+  kind: TargetKind;
+  call: SampleInput['call'];
+  extraHeaders: Record<string, string>;
+  credentialsAsBody: boolean;
+}): SampleInput {
+  const { client, baseUrl, entry, secured, adminToken, kind } = options;
+  return {
     client,
     // No address chosen yet: the placeholder the address field shows, never a port that may be another's.
     baseUrl: baseUrl || EXAMPLE_BASE_URL,
@@ -139,49 +272,63 @@ export function Console({ family, doc, entry, route, client, targets, fresh, con
     signed: client.auth === 'adminToken' && adminToken !== '',
     ...(kind === 'mock' && client.auth === 'credentials' && secured ? { fixedToken: MOCK_TOKEN } : {}),
     takesBody: entry.operation.requestBody !== undefined,
-    call,
-    extraHeaders,
-    credentialsBody: credentialsAsBody,
+    call: options.call,
+    extraHeaders: options.extraHeaders,
+    credentialsBody: options.credentialsAsBody,
   };
-  const needsTenant = kind === 'sandbox' && family !== 'sandbox' && secured && !tenant;
+}
 
-  const sendNow = async () => {
-    setSending(true);
-    const onPurpose = problems.length > 0;
-    const result = await send({
-      family,
-      baseUrl,
-      auth,
-      operationId: entry.operationId,
-      ...(client.token ? { token: client.token } : {}),
-      call,
-      takesBody: entry.operation.requestBody !== undefined,
-      extraHeaders,
-    });
-    setSending(false);
-    // The next send gets new unique values, so sending again is not refused as a duplicate.
-    if (result.ok && !credentialsAsBody) setInputs((now) => ({ ...now, bodyText: freshenText(now.bodyText, fresh) }));
-    if (!result.ok) return setOutcome({ message: result.message, onPurpose });
-    const verdict = checkAnswer(route, entry, result.exchange.status, result.exchange.bodyText);
-    setOutcome({ exchange: result.exchange, verdict, onPurpose });
-  };
+/** The same call as TypeScript and as curl. */
+function Samples({ sample }: { sample: SampleInput }) {
+  return (
+    <>
+      <CopyBox title="TypeScript sample" text={typeScriptSample(sample)} />
+      <CopyBox title="curl" text={curlLine(sample)} />
+    </>
+  );
+}
 
-  const makeOne = async () => {
-    if (!targets.sandbox) return;
-    setTenantMessage('Making a tenant...');
-    try {
-      const made = await makeTenant(targets.sandbox);
-      setTenant(made);
-      setInputs((now) => withTenant(now, entry, made));
-      setTenantMessage('');
-    } catch (error) {
-      setTenantMessage((error as Error).message);
-    }
-  };
+/** Where the console sends: the reader's choice and the other address typed, both kept in this tab. */
+function useTarget(targets: Targets, mock: string | undefined) {
+  const [kind, setKind] = useState<TargetKind>(
+    () =>
+      (sessionStorage.getItem(TARGET_KEY) as TargetKind | null) ??
+      (targets.sandbox ? 'sandbox' : mock ? 'mock' : 'other'),
+  );
+  const [otherUrl, setOtherUrl] = useState(() => sessionStorage.getItem(OTHER_KEY) ?? '');
+  useEffect(() => sessionStorage.setItem(TARGET_KEY, kind), [kind]);
+  useEffect(() => sessionStorage.setItem(OTHER_KEY, otherUrl), [otherUrl]);
+  const baseUrl = kind === 'sandbox' ? (targets.sandbox ?? '') : kind === 'mock' ? (mock ?? '') : otherUrl.trim();
+  return { kind, setKind, otherUrl, setOtherUrl, baseUrl };
+}
 
+/** How a call signs in: the admin token, the tenant's credentials, the mock's token, or the typed credentials. */
+function authOf(options: {
+  client: ClientInfo;
+  adminToken: string;
+  useTenant: boolean;
+  credentials: unknown;
+  kind: TargetKind;
+  typedCredentials: string;
+}): Auth {
+  const { client, adminToken, useTenant, credentials, kind, typedCredentials } = options;
+  return client.auth === 'adminToken'
+    ? adminToken
+      ? { adminToken }
+      : undefined
+    : useTenant
+      ? { credentials }
+      : kind === 'mock'
+        ? { token: MOCK_TOKEN }
+        : kind === 'other'
+          ? { credentials: parseOr(typedCredentials, {}) }
+          : undefined;
+}
+
+function ConsoleHead({ entry, onClose }: { entry: OperationEntry; onClose(): void }) {
   const heading = `${entry.method.toUpperCase()} ${entry.path}`;
   return (
-    <aside class="rc-console" aria-label={`Console: ${entry.operationId}`}>
+    <>
       <header class="rc-head">
         <h2>
           Try <code>{entry.operationId}</code>
@@ -193,146 +340,208 @@ export function Console({ family, doc, entry, route, client, targets, fresh, con
       <p class="rc-op">
         <code>{heading}</code>
       </p>
+    </>
+  );
+}
 
-      <fieldset class="rc-targets">
-        <legend>Send to</legend>
-        {targets.sandbox && (
-          <label>
-            <input type="radio" name="rc-target" checked={kind === 'sandbox'} onChange={() => setKind('sandbox')} />
-            The local sandbox <code>{targets.sandbox}</code>
-          </label>
-        )}
-        {mock && (
-          <label>
-            <input type="radio" name="rc-target" checked={kind === 'mock'} onChange={() => setKind('mock')} />
-            The Prism mock <code>{mock}</code>
-          </label>
-        )}
+function TargetChooser({
+  sandbox,
+  mock,
+  kind,
+  onKind,
+  otherUrl,
+  onOtherUrl,
+}: {
+  sandbox: string | undefined;
+  mock: string | undefined;
+  kind: TargetKind;
+  onKind(kind: TargetKind): void;
+  otherUrl: string;
+  onOtherUrl(url: string): void;
+}) {
+  return (
+    <fieldset class="rc-targets">
+      <legend>Send to</legend>
+      {sandbox && (
         <label>
-          <input type="radio" name="rc-target" checked={kind === 'other'} onChange={() => setKind('other')} />
-          Another address
+          <input type="radio" name="rc-target" checked={kind === 'sandbox'} onChange={() => onKind('sandbox')} />
+          The local sandbox <code>{sandbox}</code>
         </label>
-        {kind === 'other' && (
-          <label class="rc-field">
-            Base URL
-            <input
-              type="url"
-              value={otherUrl}
-              placeholder={EXAMPLE_BASE_URL}
-              onInput={(e) => setOtherUrl(e.currentTarget.value)}
-            />
-          </label>
-        )}
-      </fieldset>
-
-      <section class="rc-auth" aria-label="Signing in">
-        {kind === 'sandbox' && family !== 'sandbox' && (
-          <>
-            <button type="button" onClick={makeOne}>
-              Make a tenant
-            </button>{' '}
-            <span role="status" aria-label="Tenant">
-              {tenant ? (
-                <>
-                  Tenant <strong>{tenant.name}</strong>, clientId <code>{tenant.clientId}</code>: the console signs in
-                  with its credentials through <code>{client.token?.operationId}</code>; they stay in this tab.
-                </>
-              ) : (
-                <>
-                  No tenant yet: <code>createTenant</code> makes one and the console keeps its credentials in this tab.
-                </>
-              )}
-            </span>
-            {tenantMessage && <p role="alert">{tenantMessage}</p>}
-          </>
-        )}
-        {kind === 'mock' && client.auth === 'credentials' && secured && (
-          <p>
-            The mock checks only that a token is sent: the console sends <code>{MOCK_TOKEN}</code>.
-          </p>
-        )}
-        {kind === 'other' && client.auth === 'credentials' && (secured || isTokenOperation) && (
-          <label class="rc-field">
-            Credentials (the body of {client.token?.operationId}, JSON)
-            <input
-              type="password"
-              autocomplete="off"
-              value={typedCredentials}
-              onInput={(e) => setTypedCredentials(e.currentTarget.value)}
-            />
-          </label>
-        )}
-        {client.auth === 'adminToken' && (
-          <label class="rc-field">
-            Admin token (only for a sandbox started with one)
-            <input
-              type="password"
-              autocomplete="off"
-              value={adminToken}
-              onInput={(e) => setTypedAdminToken({ baseUrl, token: e.currentTarget.value })}
-            />
-          </label>
-        )}
-        {kind === 'mock' && (
-          <label class="rc-field">
-            Ask the mock for status
-            <select value={preferCode} onChange={(e) => setPreferCode(e.currentTarget.value)}>
-              <option value="">the mock's choice</option>
-              {documentedStatuses(entry)
-                .filter((s) => /^\d{3}$/.test(s))
-                .map((s) => (
-                  <option value={s}>{s}</option>
-                ))}
-            </select>
-          </label>
-        )}
-      </section>
-
-      <Parameters entry={entry} inputs={inputs} setInputs={setInputs} problems={problems} />
-
-      {entry.operation.requestBody &&
-        (credentialsAsBody ? (
-          <p class="rc-note">
-            Body: the credentials {useTenant ? `of tenant ${tenant?.name}` : 'typed above'}, kept in this tab (the
-            samples read <code>{client.env.secret}</code>).
-          </p>
-        ) : (
-          <div class="rc-body">
-            <span class="rc-label" id="rc-body-label">
-              Request body (JSON)
-            </span>
-            <BodyEditor
-              label="Request body (JSON)"
-              value={inputs.bodyText}
-              onChange={(bodyText) => setInputs((now) => ({ ...now, bodyText }))}
-              problems={problems}
-            />
-          </div>
-        ))}
-
-      <section class="rc-check" aria-label="Request check">
-        {problems.length === 0 ? (
-          <p>The request follows the description.</p>
-        ) : (
-          <>
-            <p>The request breaks the description; it can still be sent, to try a refusal:</p>
-            <ProblemList problems={problems} />
-          </>
-        )}
-      </section>
-      {needsTenant && <p class="rc-note">Make a tenant first: this operation needs its token.</p>}
-      <button type="button" class="rc-send" disabled={sending || !baseUrl} onClick={sendNow}>
-        {sending ? 'Sending...' : problems.length ? 'Send anyway (breaks the description)' : 'Send'}
-      </button>
-
-      {outcome && <Answer outcome={outcome} {...(controlLinks ? { controlLinks } : {})} />}
-
-      {useTenant && client.auth === 'credentials' && (
-        <CredentialsOffer client={client} baseUrl={baseUrl} credentials={credentials} />
       )}
-      <CopyBox title="TypeScript sample" text={typeScriptSample(sample)} />
-      <CopyBox title="curl" text={curlLine(sample)} />
-    </aside>
+      {mock && (
+        <label>
+          <input type="radio" name="rc-target" checked={kind === 'mock'} onChange={() => onKind('mock')} />
+          The Prism mock <code>{mock}</code>
+        </label>
+      )}
+      <label>
+        <input type="radio" name="rc-target" checked={kind === 'other'} onChange={() => onKind('other')} />
+        Another address
+      </label>
+      {kind === 'other' && (
+        <label class="rc-field">
+          Base URL
+          <input
+            type="url"
+            value={otherUrl}
+            placeholder={EXAMPLE_BASE_URL}
+            onInput={(e) => onOtherUrl(e.currentTarget.value)}
+          />
+        </label>
+      )}
+    </fieldset>
+  );
+}
+
+/** What the call signs in with, by target: the sandbox's tenant, the mock's token, typed credentials or token. */
+function SigningIn(props: {
+  kind: TargetKind;
+  family: string;
+  entry: OperationEntry;
+  client: ClientInfo;
+  secured: boolean;
+  isTokenOperation: boolean;
+  tenant: Tenant | undefined;
+  tenantMessage: string;
+  onMakeTenant(): void;
+  typedCredentials: string;
+  onCredentials(text: string): void;
+  adminToken: string;
+  onAdminToken(token: string): void;
+  preferCode: string;
+  onPreferCode(code: string): void;
+}) {
+  const { kind, client, secured } = props;
+  return (
+    <section class="rc-auth" aria-label="Signing in">
+      {kind === 'sandbox' && props.family !== 'sandbox' && (
+        <TenantStatus
+          tenant={props.tenant}
+          message={props.tenantMessage}
+          tokenOperation={client.token?.operationId}
+          onMake={props.onMakeTenant}
+        />
+      )}
+      {kind === 'mock' && client.auth === 'credentials' && secured && (
+        <p>
+          The mock checks only that a token is sent: the console sends <code>{MOCK_TOKEN}</code>.
+        </p>
+      )}
+      {kind === 'other' && client.auth === 'credentials' && (secured || props.isTokenOperation) && (
+        <SecretField value={props.typedCredentials} onInput={props.onCredentials}>
+          Credentials (the body of {client.token?.operationId}, JSON)
+        </SecretField>
+      )}
+      {client.auth === 'adminToken' && (
+        <SecretField value={props.adminToken} onInput={props.onAdminToken}>
+          Admin token (only for a sandbox started with one)
+        </SecretField>
+      )}
+      {kind === 'mock' && (
+        <label class="rc-field">
+          Ask the mock for status
+          <select value={props.preferCode} onChange={(e) => props.onPreferCode(e.currentTarget.value)}>
+            <option value="">the mock's choice</option>
+            {documentedStatuses(props.entry)
+              .filter((s) => /^\d{3}$/.test(s))
+              .map((s) => (
+                <option value={s}>{s}</option>
+              ))}
+          </select>
+        </label>
+      )}
+    </section>
+  );
+}
+
+/** A field for a secret (credentials, a token): its label, and what is typed, never shown. */
+function SecretField(props: { value: string; onInput(text: string): void; children: ComponentChildren }) {
+  return (
+    <label class="rc-field">
+      {props.children}
+      <input
+        type="password"
+        autocomplete="off"
+        value={props.value}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
+function TenantStatus(props: {
+  tenant: Tenant | undefined;
+  message: string;
+  tokenOperation: string | undefined;
+  onMake(): void;
+}) {
+  const { tenant } = props;
+  return (
+    <>
+      <button type="button" onClick={props.onMake}>
+        Make a tenant
+      </button>{' '}
+      <span role="status" aria-label="Tenant">
+        {tenant ? (
+          <>
+            Tenant <strong>{tenant.name}</strong>, clientId <code>{tenant.clientId}</code>: the console signs in with
+            its credentials through <code>{props.tokenOperation}</code>; they stay in this tab.
+          </>
+        ) : (
+          <>
+            No tenant yet: <code>createTenant</code> makes one and the console keeps its credentials in this tab.
+          </>
+        )}
+      </span>
+      {props.message && <p role="alert">{props.message}</p>}
+    </>
+  );
+}
+
+/** The request's body: an editor, or a note when the body is the credentials, which are never shown. */
+function RequestBody(props: {
+  credentialsAsBody: boolean;
+  /** Whose credentials the body is, in words. */
+  credentialsOf: string;
+  secretEnv: string;
+  bodyText: string;
+  onBodyText(text: string): void;
+  problems: Problem[];
+}) {
+  if (props.credentialsAsBody)
+    return (
+      <p class="rc-note">
+        Body: the credentials {props.credentialsOf}, kept in this tab (the samples read <code>{props.secretEnv}</code>
+        ).
+      </p>
+    );
+  return (
+    <div class="rc-body">
+      <span class="rc-label" id="rc-body-label">
+        Request body (JSON)
+      </span>
+      <BodyEditor
+        label="Request body (JSON)"
+        value={props.bodyText}
+        onChange={props.onBodyText}
+        problems={props.problems}
+      />
+    </div>
+  );
+}
+
+function RequestCheck({ problems }: { problems: Problem[] }) {
+  return (
+    <section class="rc-check" aria-label="Request check">
+      {problems.length === 0 ? (
+        <p>The request follows the description.</p>
+      ) : (
+        <>
+          <p>The request breaks the description; it can still be sent, to try a refusal:</p>
+          <ProblemList problems={problems} />
+        </>
+      )}
+    </section>
   );
 }
 

@@ -113,6 +113,14 @@ function packageBundles(): { family: string; doc: OpenApiDocument }[] {
   return SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
 }
 
+/** Starts `server` listening on `port` at `host`; rejects with the error that stops it (a port in use). */
+function listen(server: ReturnType<typeof createListener>, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? stderrLogger();
@@ -198,10 +206,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const server = createListener(pipeline, guard, bundles.find((b) => b.family === 'sandbox')?.doc);
   guardConnections(server, options.connections);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => resolve());
-    });
+    await listen(server, options.port ?? 0, host);
   } catch (error) {
     throw await failed(error);
   }

@@ -34,17 +34,41 @@ export interface JourneyConsoleProps {
   targets: Targets;
 }
 
-export function JourneyConsole({ config, families, targets }: JourneyConsoleProps) {
-  const { library, file } = config;
-  const workflow = workflowOf(library, file, config.workflowId);
-  const planned = useMemo(() => plannedCalls(library, { file, workflow }), [workflow]);
-  const properties = inputsOf(library, file, workflow).properties ?? {};
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(
-      Object.entries(properties).map(([name, s]) => [name, asText(s.default ?? (s.enum as unknown[])?.[0])]),
-    ),
+/** The reader's first inputs: each one's default, or the first of its values. */
+const initialValues = (properties: Record<string, Record<string, unknown>>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(properties).map(([name, s]) => [name, asText(s.default ?? (s.enum as unknown[])?.[0])]),
   );
-  const [pauseEach, setPauseEach] = useState(false);
+
+/** The run's inputs: the reader's, then those the new tenant and the local sandbox give. */
+function runInputs(
+  config: JourneyConfig,
+  properties: Record<string, Record<string, unknown>>,
+  values: Record<string, string>,
+  made: Tenant,
+  sandbox: string,
+): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
+  for (const [name, text] of Object.entries(values)) {
+    const value = fromText(text, properties[name]);
+    if (value !== undefined) inputs[name] = value;
+  }
+  for (const [name, field] of Object.entries(config.tenantInputs))
+    inputs[name] = (made as unknown as Record<string, unknown>)[field];
+  for (const [name, path] of Object.entries(config.sandboxInputs)) inputs[name] = `${sandbox}${path}`;
+  return inputs;
+}
+
+/** A journey's run as the console drives it: its phase, the steps sent, the one paused before, the tenant. */
+function useJourneyRun(options: {
+  config: JourneyConfig;
+  families: Record<string, FamilyRoutes>;
+  sandbox: string | undefined;
+  properties: Record<string, Record<string, unknown>>;
+  values: Record<string, string>;
+  pauseEach: boolean;
+}) {
+  const { config, families, sandbox, properties, values, pauseEach } = options;
   const [phase, setPhase] = useState<Phase>('ready');
   const [records, setRecords] = useState<StepRecord[]>([]);
   const [next, setNext] = useState<PreparedCall>();
@@ -54,7 +78,6 @@ export function JourneyConsole({ config, families, targets }: JourneyConsoleProp
   const run = useRef<Run | undefined>(undefined);
   const pauseRequested = useRef(false);
   const started = useRef(0);
-  const sandbox = targets.sandbox;
 
   /** Sends steps until the run ends, fails, or a pause is asked for; `first` is the call to send first. */
   const go = async (first?: PreparedCall, once = false) => {
@@ -91,19 +114,11 @@ export function JourneyConsole({ config, families, targets }: JourneyConsoleProp
     }
     setTenant(made);
     setMessage('');
-    const inputs: Record<string, unknown> = {};
-    for (const [name, text] of Object.entries(values)) {
-      const value = fromText(text, properties[name]);
-      if (value !== undefined) inputs[name] = value;
-    }
-    for (const [name, field] of Object.entries(config.tenantInputs))
-      inputs[name] = (made as unknown as Record<string, unknown>)[field];
-    for (const [name, path] of Object.entries(config.sandboxInputs)) inputs[name] = `${sandbox}${path}`;
     run.current = startRun({
-      library,
-      file,
+      library: config.library,
+      file: config.file,
       workflowId: config.workflowId,
-      inputs,
+      inputs: runInputs(config, properties, values, made, sandbox),
       freshen: (operation, body) => freshen(body, config.fresh[operation.operationId]),
     });
     pauseRequested.current = false;
@@ -118,14 +133,33 @@ export function JourneyConsole({ config, families, targets }: JourneyConsoleProp
   };
 
   /** A changed input while paused: the run reads it from the next step on, which is prepared again. */
-  const changeInput = (name: string, text: string) => {
-    setValues((now) => ({ ...now, [name]: text }));
+  const inputChanged = (name: string, text: string) => {
     if (phase !== 'paused' || !run.current) return;
     run.current.inputs[name] = fromText(text, properties[name]);
     setNext(run.current.prepare());
   };
 
+  const requestPause = () => (pauseRequested.current = true);
   const state = run.current?.state;
+  return { phase, records, next, tenant, message, elapsed, state, go, start, inputChanged, requestPause };
+}
+
+export function JourneyConsole({ config, families, targets }: JourneyConsoleProps) {
+  const { library, file } = config;
+  const workflow = workflowOf(library, file, config.workflowId);
+  const planned = useMemo(() => plannedCalls(library, { file, workflow }), [workflow]);
+  const properties = inputsOf(library, file, workflow).properties ?? {};
+  const [values, setValues] = useState<Record<string, string>>(() => initialValues(properties));
+  const [pauseEach, setPauseEach] = useState(false);
+  const sandbox = targets.sandbox;
+  const { phase, records, next, tenant, message, elapsed, state, go, start, inputChanged, requestPause } =
+    useJourneyRun({ config, families, sandbox, properties, values, pauseEach });
+
+  const changeInput = (name: string, text: string) => {
+    setValues((now) => ({ ...now, [name]: text }));
+    inputChanged(name, text);
+  };
+
   return (
     <section class="rc-journey" aria-label={`Journey console: ${config.title}`}>
       <p>
@@ -155,7 +189,7 @@ export function JourneyConsole({ config, families, targets }: JourneyConsoleProp
           {phase === 'ready' ? 'Run the journey' : 'Run the journey again'}
         </button>
         {phase === 'running' && (
-          <button type="button" onClick={() => (pauseRequested.current = true)}>
+          <button type="button" onClick={requestPause}>
             Pause before the next step
           </button>
         )}

@@ -133,6 +133,16 @@ function tokenOf(step: ArazzoStep, context: ExpressionContext, header: Record<st
   return value.replace(/^Bearer\s+/i, '');
 }
 
+type Freshen = (operation: OperationRef, body: unknown) => unknown;
+
+/** What a run keeps between its calls: the workflows entered (innermost last) and what it has done. */
+interface Runner {
+  library: Library;
+  frames: Frame[];
+  state: RunState;
+  freshen?: Freshen;
+}
+
 /** A run of `workflowId`; `freshen` gives each call's body its fresh unique values. */
 export function startRun(options: {
   library: Library;
@@ -140,7 +150,7 @@ export function startRun(options: {
   file: string;
   workflowId: string;
   inputs: Record<string, unknown>;
-  freshen?: (operation: OperationRef, body: unknown) => unknown;
+  freshen?: Freshen;
 }) {
   const { library } = options;
   const top = workflowOf(library, options.file, options.workflowId);
@@ -155,172 +165,197 @@ export function startRun(options: {
     },
   ];
   const state: RunState = { records: [], done: false };
-
-  /** Ends the innermost workflow: its outputs, given to the step that ran it (or to the run). */
-  function endFrame(): void {
-    const frame = frames.pop()!;
-    const outputs = resolveValue(frame.workflow.outputs ?? {}, frame.context) as Record<string, unknown>;
-    const parent = frames.at(-1);
-    if (!parent) {
-      state.outputs = outputs;
-      state.done = true;
-      return;
-    }
-    parent.context.workflows![frame.workflow.workflowId] = { inputs: frame.context.inputs, outputs };
-    const step = frame.parentStep!;
-    const stepOutputs = resolveValue(step.outputs ?? {}, { ...parent.context, outputs }) as Record<string, unknown>;
-    parent.context.steps[step.stepId] = { outputs: stepOutputs };
-    parent.index += 1;
-  }
-
-  /** Moves to the next step that calls an operation, entering and leaving workflows on the way. */
-  function nextOperationStep(): { frame: Frame; step: ArazzoStep } | undefined {
-    while (!state.done && !state.failed) {
-      const frame = frames.at(-1)!;
-      const step = frame.workflow.steps[frame.index];
-      if (!step) {
-        endFrame();
-        continue;
-      }
-      const sub = subWorkflowOf(step, library, frame.file);
-      if (!sub) return { frame, step };
-      const given: Record<string, unknown> = {};
-      for (const p of step.parameters ?? []) if (!p.in) given[p.name] = resolveValue(p.value, frame.context);
-      frames.push({
-        file: sub.file,
-        workflow: sub.workflow,
-        context: {
-          inputs: withDefaults(library, sub.file, sub.workflow, given),
-          steps: {},
-          workflows: frame.context.workflows ?? {},
-        },
-        index: 0,
-        retries: {},
-        parentStep: step,
-        path: [...frame.path, step.stepId],
-      });
-    }
-    return undefined;
-  }
-
+  const runner: Runner = { library, frames, state, ...(options.freshen ? { freshen: options.freshen } : {}) };
   /** The next call, its expressions evaluated; undefined when the run has ended or failed. */
-  function prepare(): PreparedCall | undefined {
-    let next: ReturnType<typeof nextOperationStep>;
-    try {
-      next = nextOperationStep();
-    } catch (error) {
-      state.failed = (error as Error).message;
-      return undefined;
-    }
-    if (!next) return undefined;
-    const { frame, step } = next;
-    try {
-      const operation = operationOf(step, library, frame.file);
-      const call: PreparedCall = {
-        ...operation,
-        stepPath: [...frame.path, step.stepId],
-        path: {},
-        query: {},
-        header: {},
-      };
-      for (const p of step.parameters ?? []) {
-        const value = resolveValue(p.value, frame.context);
-        if (p.in === 'path') call.path[p.name] = textOf(value);
-        else if (p.in === 'query') call.query[p.name] = value;
-        else if (p.in === 'header') call.header[p.name] = textOf(value);
-      }
-      const token = tokenOf(step, frame.context, call.header);
-      if (token !== undefined) call.token = token;
-      if (step.requestBody) {
-        const body = resolveValue(step.requestBody.payload, frame.context);
-        call.body = options.freshen ? options.freshen(operation, body) : body;
-      }
-      return call;
-    } catch (error) {
-      state.failed = `Step ${[...frame.path, step.stepId].join(' / ')}: ${(error as Error).message}`;
-      return undefined;
-    }
-  }
-
-  /** The first action whose criteria hold. */
-  function chosen(actions: FlowAction[] | undefined, context: ExpressionContext): FlowAction | undefined {
-    return actions?.find((action) => failedCriteria(action.criteria, context).length === 0);
-  }
-
-  /** Where the run goes after a step, by its actions; returns the milliseconds to wait first. */
-  function follow(frame: Frame, step: ArazzoStep, record: StepRecord, context: ExpressionContext): number {
-    const passed = record.failures.length === 0;
-    const action = chosen(passed ? step.onSuccess : step.onFailure, context);
-    if (action?.type === 'retry' && !passed) {
-      const count = (frame.retries[step.stepId] ?? 0) + 1;
-      if (count <= (action.retryLimit ?? 1)) {
-        frame.retries[step.stepId] = count;
-        return Math.max(0, (action.retryAfter ?? 0) * 1000);
-      }
-    }
-    if (action?.type === 'goto' && action.stepId) {
-      const target = frame.workflow.steps.findIndex((s) => s.stepId === action.stepId);
-      if (target < 0) state.failed = `Step ${step.stepId} goes to ${action.stepId}, which its workflow lacks.`;
-      else frame.index = target;
-      return 0;
-    }
-    if (action?.type === 'end') {
-      frame.index = frame.workflow.steps.length;
-      return 0;
-    }
-    if (!passed) {
-      state.failed = `Step ${record.call.stepPath.join(' / ')} (${record.call.operationId}) failed: ${record.failures.join('; ')}`;
-      return 0;
-    }
-    frame.index += 1;
-    return 0;
-  }
-
+  const prepare = (): PreparedCall | undefined => prepareCall(runner);
   /** Sends `call` (the prepared one, possibly changed by the reader), checks it and moves on. */
-  async function send(call: PreparedCall, transport: Transport): Promise<StepRecord> {
-    const frame = frames.at(-1)!;
-    const step = frame.workflow.steps[frame.index]!;
-    const record: StepRecord = { call, failures: [], outputs: {}, waitMs: 0 };
-    let answer: StepAnswer;
-    try {
-      answer = await transport(call);
-    } catch (error) {
-      record.failures.push((error as Error).message);
-      state.records.push(record);
-      state.failed = `Step ${call.stepPath.join(' / ')} (${call.operationId}) got no answer: ${(error as Error).message}`;
-      return record;
-    }
-    record.answer = answer;
-    let body: unknown;
-    try {
-      body = answer.bodyText.trim() === '' ? undefined : JSON.parse(answer.bodyText);
-    } catch {
-      body = answer.bodyText;
-    }
-    const context: ExpressionContext = {
-      ...frame.context,
-      statusCode: answer.status,
-      request: { headers: call.header, body: call.body, path: call.path, query: call.query },
-      response: { headers: answer.headers, body },
-    };
-    record.failures.push(...answer.problems.map((p) => `the answer breaks the description: ${p}`));
-    record.failures.push(...failedCriteria(step.successCriteria, context));
-    if (record.failures.length === 0) {
-      try {
-        record.outputs = resolveValue(step.outputs ?? {}, context) as Record<string, unknown>;
-      } catch (error) {
-        record.failures.push((error as Error).message);
-      }
-      frame.context.steps[step.stepId] = { outputs: record.outputs };
-    }
-    state.records.push(record);
-    record.waitMs = follow(frame, step, record, context);
-    return record;
-  }
-
+  const send = (call: PreparedCall, transport: Transport): Promise<StepRecord> => sendCall(runner, call, transport);
   /** The workflow's inputs as the run reads them: a change here reaches every step not sent yet. */
   const inputs = frames[0]!.context.inputs;
   return { state, inputs, prepare, send };
+}
+
+/** Ends the innermost workflow: its outputs, given to the step that ran it (or to the run). */
+function endFrame({ frames, state }: Runner): void {
+  const frame = frames.pop()!;
+  const outputs = resolveValue(frame.workflow.outputs ?? {}, frame.context) as Record<string, unknown>;
+  const parent = frames.at(-1);
+  if (!parent) {
+    state.outputs = outputs;
+    state.done = true;
+    return;
+  }
+  parent.context.workflows![frame.workflow.workflowId] = { inputs: frame.context.inputs, outputs };
+  const step = frame.parentStep!;
+  const stepOutputs = resolveValue(step.outputs ?? {}, { ...parent.context, outputs }) as Record<string, unknown>;
+  parent.context.steps[step.stepId] = { outputs: stepOutputs };
+  parent.index += 1;
+}
+
+/** The frame of the sub-workflow `step` runs, its inputs from the step's parameters. */
+function subFrame(
+  library: Library,
+  frame: Frame,
+  step: ArazzoStep,
+  sub: NonNullable<ReturnType<typeof subWorkflowOf>>,
+): Frame {
+  const given: Record<string, unknown> = {};
+  for (const p of step.parameters ?? []) if (!p.in) given[p.name] = resolveValue(p.value, frame.context);
+  return {
+    file: sub.file,
+    workflow: sub.workflow,
+    context: {
+      inputs: withDefaults(library, sub.file, sub.workflow, given),
+      steps: {},
+      workflows: frame.context.workflows ?? {},
+    },
+    index: 0,
+    retries: {},
+    parentStep: step,
+    path: [...frame.path, step.stepId],
+  };
+}
+
+/** Moves to the next step that calls an operation, entering and leaving workflows on the way. */
+function nextOperationStep(runner: Runner): { frame: Frame; step: ArazzoStep } | undefined {
+  const { library, frames, state } = runner;
+  while (!state.done && !state.failed) {
+    const frame = frames.at(-1)!;
+    const step = frame.workflow.steps[frame.index];
+    if (!step) {
+      endFrame(runner);
+      continue;
+    }
+    const sub = subWorkflowOf(step, library, frame.file);
+    if (!sub) return { frame, step };
+    frames.push(subFrame(library, frame, step, sub));
+  }
+  return undefined;
+}
+
+/** The call `step` makes, its parameters, token and body evaluated in its workflow's context. */
+function callOf(runner: Runner, frame: Frame, step: ArazzoStep): PreparedCall {
+  const operation = operationOf(step, runner.library, frame.file);
+  const call: PreparedCall = {
+    ...operation,
+    stepPath: [...frame.path, step.stepId],
+    path: {},
+    query: {},
+    header: {},
+  };
+  for (const p of step.parameters ?? []) {
+    const value = resolveValue(p.value, frame.context);
+    if (p.in === 'path') call.path[p.name] = textOf(value);
+    else if (p.in === 'query') call.query[p.name] = value;
+    else if (p.in === 'header') call.header[p.name] = textOf(value);
+  }
+  const token = tokenOf(step, frame.context, call.header);
+  if (token !== undefined) call.token = token;
+  if (step.requestBody) {
+    const body = resolveValue(step.requestBody.payload, frame.context);
+    call.body = runner.freshen ? runner.freshen(operation, body) : body;
+  }
+  return call;
+}
+
+function prepareCall(runner: Runner): PreparedCall | undefined {
+  const { state } = runner;
+  let next: ReturnType<typeof nextOperationStep>;
+  try {
+    next = nextOperationStep(runner);
+  } catch (error) {
+    state.failed = (error as Error).message;
+    return undefined;
+  }
+  if (!next) return undefined;
+  const { frame, step } = next;
+  try {
+    return callOf(runner, frame, step);
+  } catch (error) {
+    state.failed = `Step ${[...frame.path, step.stepId].join(' / ')}: ${(error as Error).message}`;
+    return undefined;
+  }
+}
+
+/** The first action whose criteria hold. */
+function chosen(actions: FlowAction[] | undefined, context: ExpressionContext): FlowAction | undefined {
+  return actions?.find((action) => failedCriteria(action.criteria, context).length === 0);
+}
+
+/** Where the run goes after a step, by its actions; returns the milliseconds to wait first. */
+function follow(state: RunState, frame: Frame, step: ArazzoStep, record: StepRecord, context: ExpressionContext) {
+  const passed = record.failures.length === 0;
+  const action = chosen(passed ? step.onSuccess : step.onFailure, context);
+  if (action?.type === 'retry' && !passed) {
+    const count = (frame.retries[step.stepId] ?? 0) + 1;
+    if (count <= (action.retryLimit ?? 1)) {
+      frame.retries[step.stepId] = count;
+      return Math.max(0, (action.retryAfter ?? 0) * 1000);
+    }
+  }
+  if (action?.type === 'goto' && action.stepId) {
+    const target = frame.workflow.steps.findIndex((s) => s.stepId === action.stepId);
+    if (target < 0) state.failed = `Step ${step.stepId} goes to ${action.stepId}, which its workflow lacks.`;
+    else frame.index = target;
+    return 0;
+  }
+  if (action?.type === 'end') {
+    frame.index = frame.workflow.steps.length;
+    return 0;
+  }
+  if (!passed) {
+    state.failed = `Step ${record.call.stepPath.join(' / ')} (${record.call.operationId}) failed: ${record.failures.join('; ')}`;
+    return 0;
+  }
+  frame.index += 1;
+  return 0;
+}
+
+/** The context a step's criteria and outputs are evaluated in: its workflow's, with the request and answer. */
+function answerContext(frame: Frame, call: PreparedCall, answer: StepAnswer): ExpressionContext {
+  let body: unknown;
+  try {
+    body = answer.bodyText.trim() === '' ? undefined : JSON.parse(answer.bodyText);
+  } catch {
+    body = answer.bodyText;
+  }
+  return {
+    ...frame.context,
+    statusCode: answer.status,
+    request: { headers: call.header, body: call.body, path: call.path, query: call.query },
+    response: { headers: answer.headers, body },
+  };
+}
+
+async function sendCall(runner: Runner, call: PreparedCall, transport: Transport): Promise<StepRecord> {
+  const { frames, state } = runner;
+  const frame = frames.at(-1)!;
+  const step = frame.workflow.steps[frame.index]!;
+  const record: StepRecord = { call, failures: [], outputs: {}, waitMs: 0 };
+  let answer: StepAnswer;
+  try {
+    answer = await transport(call);
+  } catch (error) {
+    record.failures.push((error as Error).message);
+    state.records.push(record);
+    state.failed = `Step ${call.stepPath.join(' / ')} (${call.operationId}) got no answer: ${(error as Error).message}`;
+    return record;
+  }
+  record.answer = answer;
+  const context = answerContext(frame, call, answer);
+  record.failures.push(...answer.problems.map((p) => `the answer breaks the description: ${p}`));
+  record.failures.push(...failedCriteria(step.successCriteria, context));
+  if (record.failures.length === 0) {
+    try {
+      record.outputs = resolveValue(step.outputs ?? {}, context) as Record<string, unknown>;
+    } catch (error) {
+      record.failures.push((error as Error).message);
+    }
+    frame.context.steps[step.stepId] = { outputs: record.outputs };
+  }
+  state.records.push(record);
+  record.waitMs = follow(state, frame, step, record, context);
+  return record;
 }
 
 export type Run = ReturnType<typeof startRun>;

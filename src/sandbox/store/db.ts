@@ -126,28 +126,40 @@ async function startPglite(options: DbOptions) {
   });
 }
 
-export async function openPglite(options: DbOptions): Promise<Db> {
-  if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const [pg, pglite] = await Promise.all([startPglite(options), import('@electric-sql/pglite')]);
-  const statements = createStatementRunner(pg, pglite);
-  // PGlite has one connection: a query from one request must never land inside another request's
-  // transaction, so every statement and transaction takes its turn.
+type Pglite = Awaited<ReturnType<typeof startPglite>>;
+type Statements = ReturnType<typeof createStatementRunner>;
+type Exclusive = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * PGlite has one connection: a query from one request must never land inside another request's transaction, so
+ * every statement and transaction takes its turn.
+ */
+function takingTurns(): Exclusive {
   let turn: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+  return <T>(work: () => Promise<T>): Promise<T> => {
     const run = turn.then(work, work);
     turn = run.catch(() => undefined);
     return run;
   };
-  // A statement in one exchange with PGlite (./pglite-statements.ts); one with a parameter only PGlite's own
-  // serializers know (an array, an object) through PGlite's `query`.
-  const direct: Sql = {
+}
+
+/**
+ * A statement in one exchange with PGlite (./pglite-statements.ts); one with a parameter only PGlite's own
+ * serializers know (an array, an object) through PGlite's `query`.
+ */
+function directSql(pg: Pglite, statements: Statements): Sql {
+  return {
     query: <Row>(text: string, params?: unknown[]) =>
       statements.run<Row>(text, params) ?? pg.query<Row>(text, params).then((result) => result.rows),
   };
-  // begin, the work, commit: each a statement of PGlite's one session, which runs one transaction at a time.
-  // The begin goes in the same exchange as the transaction's first statement.
-  const transaction = async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
+}
+
+/**
+ * begin, the work, commit: each a statement of PGlite's one session, which runs one transaction at a time.
+ * The begin goes in the same exchange as the transaction's first statement.
+ */
+function pgliteTransaction(pg: Pglite, statements: Statements, direct: Sql) {
+  return async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
     let begun = false;
     const tx: Tx = {
       query: <Row>(text: string, params?: unknown[]) => {
@@ -176,12 +188,19 @@ export async function openPglite(options: DbOptions): Promise<Db> {
       throw error;
     }
   };
-  // Results of selects, kept until the next write. Statements run one at a time (above), so a select that
-  // ran while `generation` stayed the same saw no write start or end, and its rows are current until the
-  // next one. The remembered rows are frozen (a handler that writes to one throws) and each caller gets its
-  // own array of them, so nothing a handler does reaches the memory; copying them per read cost more.
-  // By statement text (a literal in the handlers: its hash is computed once), then by parameters. At most 1,000
-  // results and REMEMBERED_BYTES: past either, the memory is emptied.
+}
+
+const isSelect = (text: string) => /^\s*select\b/i.test(text);
+
+/**
+ * Results of selects, kept until the next write. Statements run one at a time (takingTurns), so a select that
+ * ran while `generation` stayed the same saw no write start or end, and its rows are current until the next
+ * one. The remembered rows are frozen (a handler that writes to one throws) and each caller gets its own array
+ * of them, so nothing a handler does reaches the memory; copying them per read cost more. By statement text (a
+ * literal in the handlers: its hash is computed once), then by parameters. At most 1,000 results and
+ * REMEMBERED_BYTES: past either, the memory is emptied.
+ */
+function rememberedSelects(exclusive: Exclusive, direct: Sql) {
   const remembered = new Map<string, Map<string, unknown[]>>();
   let rememberedCount = 0;
   let rememberedBytes = 0;
@@ -195,6 +214,7 @@ export async function openPglite(options: DbOptions): Promise<Db> {
     generation++;
     forget();
   };
+  /** Runs a write in its turn: the memory is emptied, and `generation` moves, as it starts and as it ends. */
   const writing = <T>(work: () => Promise<T>): Promise<T> =>
     exclusive(async () => {
       written();
@@ -204,45 +224,59 @@ export async function openPglite(options: DbOptions): Promise<Db> {
         written();
       }
     });
+  /** Keeps `result` of `text` with the parameters `key`, unless it is too big or the memory is full. */
+  const remember = (text: string, key: string, result: unknown[], bytes: number) => {
+    if (rememberedCount >= 1000 || rememberedBytes + bytes > REMEMBERED_BYTES) forget();
+    let byParams = remembered.get(text);
+    if (!byParams) {
+      byParams = new Map();
+      remembered.set(text, byParams);
+    }
+    if (!byParams.has(key)) {
+      byParams.set(key, deepFreeze(structuredClone(result)));
+      rememberedCount++;
+      rememberedBytes += bytes;
+    }
+  };
+  /** A select in its turn, its result remembered when no write started or ended while it ran. */
+  const selectRemembering = <Row>(text: string, params: unknown[] | undefined, key: string) =>
+    exclusive(async () => {
+      const before = generation;
+      const result = await direct.query<Row>(text, params);
+      const bytes =
+        generation === before ? approximateBytes(result, REMEMBERED_BYTES / 4) + 2 * (text.length + key.length) : 0;
+      if (generation === before && bytes <= REMEMBERED_BYTES / 4) remember(text, key, result, bytes);
+      return result;
+    });
   const query: Sql['query'] = (text, params) =>
-    /^\s*select\b/i.test(text)
-      ? exclusive(() => direct.query(text, params))
-      : writing(() => direct.query(text, params));
+    isSelect(text) ? exclusive(() => direct.query(text, params)) : writing(() => direct.query(text, params));
   const reads: Sql = {
     query: async <Row>(text: string, params?: unknown[]) => {
-      let byParams = remembered.get(text);
-      if (!byParams && !/^\s*select\b/i.test(text)) return query<Row>(text, params);
+      const byParams = remembered.get(text);
+      if (!byParams && !isSelect(text)) return query<Row>(text, params);
       const key = params?.length ? JSON.stringify(params) : '';
       const known = byParams?.get(key);
       if (known) return known.slice() as Row[];
-      const rows = await exclusive(async () => {
-        const before = generation;
-        const result = await direct.query<Row>(text, params);
-        const bytes =
-          generation === before ? approximateBytes(result, REMEMBERED_BYTES / 4) + 2 * (text.length + key.length) : 0;
-        if (generation === before && bytes <= REMEMBERED_BYTES / 4) {
-          if (rememberedCount >= 1000 || rememberedBytes + bytes > REMEMBERED_BYTES) forget();
-          byParams = remembered.get(text);
-          if (!byParams) {
-            byParams = new Map();
-            remembered.set(text, byParams);
-          }
-          if (!byParams.has(key)) {
-            byParams.set(key, deepFreeze(structuredClone(result)));
-            rememberedCount++;
-            rememberedBytes += bytes;
-          }
-        }
-        return result;
-      });
-      return rows;
+      return selectRemembering<Row>(text, params, key);
     },
   };
+  return { query, reads, writing, generation: () => generation };
+}
+
+export async function openPglite(options: DbOptions): Promise<Db> {
+  if (!options.memory && !options.dataDir) throw new Error('openPglite needs `dataDir` or `memory: true`.');
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const [pg, pglite] = await Promise.all([startPglite(options), import('@electric-sql/pglite')]);
+  const statements = createStatementRunner(pg, pglite);
+  const exclusive = takingTurns();
+  const direct = directSql(pg, statements);
+  const transaction = pgliteTransaction(pg, statements, direct);
+  const { query, reads, writing, generation } = rememberedSelects(exclusive, direct);
   return {
     query,
     reads,
     shared: false,
-    generation: () => generation,
+    generation,
     transaction: (work) => writing(() => transaction(work)),
     close: () => exclusive(() => pg.close()),
   };
@@ -304,7 +338,7 @@ export async function openPostgres(connectionString: string, logger: SandboxLogg
       try {
         return await query(pool, text, params);
       } catch (error) {
-        if (!isDatabaseUnavailable(error) || !/^\s*select\b/i.test(text)) throw error;
+        if (!isDatabaseUnavailable(error) || !isSelect(text)) throw error;
         return query(pool, text, params);
       }
     },
