@@ -45,11 +45,15 @@ export async function listenOrExit<T>(listen: () => Promise<T>, port: string): P
 /** Headers of every answer: nothing sniffed, no referrer, never framed. */
 const PROTECTION = { ...COMMON_HEADERS, 'referrer-policy': 'no-referrer' };
 
-/** The policy of one of the site's HTML pages: documentPolicy, plus the site's own files and calls to any API. */
+/**
+ * The policy of one of the site's HTML pages: documentPolicy, plus the site's own files and calls to any API.
+ * Its scripts may evaluate code they build ('unsafe-eval'): the console checks each answer with JSON Schema
+ * validators that Ajv compiles in the page. Inline scripts still run only by hash.
+ */
 export function sitePagePolicy(html: string): string {
   return documentPolicy(html)
     .replace("script-src 'none'", 'script-src')
-    .replace('script-src', "script-src 'self'")
+    .replace('script-src', "script-src 'self' 'unsafe-eval'")
     .replace('style-src', "style-src 'self'")
     .replace("connect-src 'self'", "connect-src 'self' http: https:");
 }
