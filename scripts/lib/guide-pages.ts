@@ -73,7 +73,7 @@ function sections(guide: Guide): SearchEntry[] {
  * `base` is where the guides' pages are, relative to the page that shows the box.
  */
 export function searchBox(base: string): string {
-  return `<form role="search" class="search" data-base="${escapeHtml(base)}" onsubmit="return false">
+  return `<form role="search" class="search" data-base="${escapeHtml(base)}">
 <label for="guide-search">Search the guides</label>
 <input id="guide-search" type="search" autocomplete="off" placeholder="Words, a command, an operation">
 <p class="search-status" role="status" aria-live="polite"></p>
@@ -86,6 +86,7 @@ export function searchBox(base: string): string {
 const SEARCH_SCRIPT = `(() => {
   const form = document.querySelector('form.search');
   if (!form) return;
+  form.addEventListener('submit', (event) => event.preventDefault());
   const base = form.dataset.base || '';
   const input = form.querySelector('input');
   const status = form.querySelector('.search-status');
