@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundle, repoRoot } from '../scripts/lib/apis.js';
 import { operationById, resolveRef } from '../scripts/lib/openapi-lookup.js';
-import { json, startLocalServer, type LocalServer } from '../src/testing/local-server.js';
+import { json, type LocalServer, startLocalServer } from '../src/testing/local-server.js';
 import { selectedFamilies } from './targets.js';
 
 const business = selectedFamilies().find((a) => a.name === 'business');

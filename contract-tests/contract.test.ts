@@ -4,21 +4,21 @@
 // real deployment the same tests run, minus the ones that need Prism's Prefer header.
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { readBundle, repoRoot, type OpenApiDocument } from '../scripts/lib/apis.js';
-import { listOperations, resolveRef, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
+import { type OpenApiDocument, readBundle, repoRoot } from '../scripts/lib/apis.js';
+import { listOperations, type OperationEntry, resolveRef } from '../scripts/lib/openapi-lookup.js';
 import { createSchemaValidator } from '../scripts/lib/schema-validator.js';
+import { createSandboxClient } from '../src/client/sandbox/client.js';
 import { behaviourProblems, statedBehaviour } from './behaviour.js';
-import { concreteStatus, coverage, documentedKey, writeCoverageReport, type Observation } from './coverage.js';
+import { concreteStatus, coverage, documentedKey, type Observation, writeCoverageReport } from './coverage.js';
 import { validRequest } from './requests.js';
 import { recipeFor, unreachableCells } from './sandbox-recipes.js';
-import { createSandboxClient } from '../src/client/sandbox/client.js';
 import {
+  type ContractTarget,
   clientFor,
   envPrefix,
   parameterOverrides,
   selectedFamilies,
   writesAllowed,
-  type ContractTarget,
 } from './targets.js';
 
 const targets = inject('contractTargets');

@@ -9,7 +9,7 @@ import { createSchemaValidator } from '../scripts/lib/schema-validator.js';
 import { refusalProblem } from './coverage.js';
 import { generateRequest, seededRandom } from './generate-values.js';
 import { violations } from './requests.js';
-import { clientFor, selectedFamilies, type ContractTarget } from './targets.js';
+import { type ContractTarget, clientFor, selectedFamilies } from './targets.js';
 
 const targets = inject('contractTargets');
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261121);

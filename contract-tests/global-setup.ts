@@ -1,8 +1,8 @@
 // Vitest global setup of the contract suite: one Prism mock per family on a free loopback port, unless
 // the family's *_API_URL names a real deployment. Everything started here is stopped in teardown.
 import type { TestProject } from 'vitest/node';
-import { startPrism, type PrismServer } from '../scripts/lib/prism.js';
-import { envPrefix, selectedFamilies, type ContractTarget } from './targets.js';
+import { type PrismServer, startPrism } from '../scripts/lib/prism.js';
+import { type ContractTarget, envPrefix, selectedFamilies } from './targets.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started: PrismServer[] = [];

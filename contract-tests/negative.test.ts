@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readBundle, repoRoot } from '../scripts/lib/apis.js';
 import { listOperations } from '../scripts/lib/openapi-lookup.js';
-import { documentedKey, refusalProblem, writeRefusalReport, type Refusal } from './coverage.js';
+import { documentedKey, type Refusal, refusalProblem, writeRefusalReport } from './coverage.js';
 import { validRequest, violations } from './requests.js';
-import { clientFor, parameterOverrides, selectedFamilies, writesAllowed, type ContractTarget } from './targets.js';
+import { type ContractTarget, clientFor, parameterOverrides, selectedFamilies, writesAllowed } from './targets.js';
 
 const targets = inject('contractTargets');
 const refusals: Refusal[] = [];

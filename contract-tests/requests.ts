@@ -1,7 +1,7 @@
 // Builds requests from the description itself: valid ones from its examples, and invalid ones by breaking
 // one documented constraint at a time. Nothing here lists fields or operations by hand.
 import type { OpenApiDocument } from '../scripts/lib/apis.js';
-import { bodyExamples, resolveRef, type JsonObject, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
+import { bodyExamples, type JsonObject, type OperationEntry, resolveRef } from '../scripts/lib/openapi-lookup.js';
 
 export { bodyExamples };
 

@@ -6,13 +6,13 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { repoRoot } from '../scripts/lib/apis.js';
 import { orThrow } from '../src/client/index.js';
 import { createSandboxClient } from '../src/client/sandbox/client.js';
 import { readBundleFile } from '../src/sandbox/contract/document.js';
 import type { SandboxLogger } from '../src/sandbox/core/logger.js';
-import { startSandbox, type SandboxOptions } from '../src/sandbox/server.js';
+import { type SandboxOptions, startSandbox } from '../src/sandbox/server.js';
 import { registerExampleUser, sandboxToken } from '../src/testing/sandbox-users.js';
-import { repoRoot } from '../scripts/lib/apis.js';
 import type { CoverageRow } from './coverage.js';
 
 export interface SandboxRunOptions {

@@ -1,7 +1,8 @@
 // Where the contract suite sends its requests: Prism mocks by default, or a real deployment named by
 // BUSINESS_API_URL / V1_API_URL, with the credentials and parameter values docs/guides/real-deployment.md documents.
-import { createBusinessClient, createV1Client, type AuthOptions } from '../src/client/index.js';
-import { apiFamilies, type ApiFamily } from '../scripts/lib/apis.js';
+
+import { type ApiFamily, apiFamilies } from '../scripts/lib/apis.js';
+import { type AuthOptions, createBusinessClient, createV1Client } from '../src/client/index.js';
 
 export interface ContractTarget {
   family: string;

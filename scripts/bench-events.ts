@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createV1Client, orThrow } from '../src/client/index.js';
 import { createSandboxClient } from '../src/client/sandbox/client.js';
-import { startSandbox } from '../src/sandbox/server.js';
 import { createWebhookReceiver } from '../src/client/webhooks/index.js';
+import { startSandbox } from '../src/sandbox/server.js';
 
 const total = Number(process.argv[2] ?? 2000);
 let received = 0;

@@ -10,8 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, totalmem } from 'node:os';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import axios from 'axios';
 import ky from 'ky';
 import createClient, { type Middleware } from 'openapi-fetch';
@@ -19,14 +19,14 @@ import { businessOperations, type paths } from '../src/client/business/index.js'
 import type * as RampApi from '../src/client/index.js';
 import { repoRoot } from './lib/apis.js';
 import { startBenchServer } from './lib/bench-server.js';
-import { percentile } from './lib/percentile.js';
+import { buildAll } from './lib/build.js';
 import { BUDGETED_IMPORT, bundleSize, readBudget } from './lib/bundle-size.js';
+import { percentile } from './lib/percentile.js';
+import { twoInstances } from './lib/postgres-write-bench.js';
 import { sandboxTable, sandboxTargets, sandboxVsPrism } from './lib/sandbox-bench.js';
 import { startTable, startTargets, startTimes } from './lib/start-bench.js';
-import { type SandboxTarget, WRITES, writeTable, writeTargets, writesVsPrism } from './lib/write-bench.js';
+import { type SandboxTarget, WRITES, writesVsPrism, writeTable, writeTargets } from './lib/write-bench.js';
 import { writeFloor } from './lib/write-floor.js';
-import { twoInstances } from './lib/postgres-write-bench.js';
-import { buildAll } from './lib/build.js';
 
 // A signal ends the run through exit, so the exit hooks stop what it started (Prism, the sandbox); the
 // loopback servers end with their IPC channel.

@@ -1,10 +1,11 @@
 // Builds the sandbox's pages (src/sandbox/pages/) into src/sandbox/dist/pages/, which the package ships and the
 // sandbox serves: one minified ES module per page (Preact bundled in, no CDN), the stylesheet, and each page's HTML.
 // `npm run build:pages`; also run by `npm run build`, `npm run sandbox`, `npm start` and the tests' global setup.
-import { buildSync } from 'esbuild';
+
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import { repoRoot } from './lib/apis.js';
 
 const source = join(repoRoot, 'src', 'sandbox', 'pages');

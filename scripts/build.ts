@@ -1,9 +1,9 @@
 // `npm run build`: everything the two packages ship, from the current sources (scripts/lib/build.ts). `npm run
 // pack` and each package's prepack run it.
 import { relative } from 'node:path';
+import { SNAPSHOT_FILE } from '../src/sandbox/store/snapshot.js';
 import { repoRoot } from './lib/apis.js';
 import { buildAll } from './lib/build.js';
-import { SNAPSHOT_FILE } from '../src/sandbox/store/snapshot.js';
 
 const started = performance.now();
 const { snapshotWritten } = await buildAll();

@@ -2,7 +2,7 @@
 // anything that would break a consuming team. `--accept` makes the current descriptions the new baseline.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBundle, repoRoot, type OpenApiDocument } from './lib/apis.js';
+import { type OpenApiDocument, readBundle, repoRoot } from './lib/apis.js';
 import { bundleAll } from './lib/bundle.js';
 import { compareDocuments, renderCompatReport } from './lib/compat.js';
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from './lib/apis.js';
 import { bundleAll } from './lib/bundle.js';
-import { startPrism, type PrismServer } from './lib/prism.js';
+import { type PrismServer, startPrism } from './lib/prism.js';
 
 const apis = bundleAll().filter((api) => process.env[`${api.name.toUpperCase()}_API_URL`]);
 if (apis.length === 0) {

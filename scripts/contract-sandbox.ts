@@ -3,9 +3,9 @@
 // failure), as against a real deployment, writes included (contract-tests/sandbox-run.ts), with the coverage per
 // store. `npm test` runs the same on both stores (contract-tests/sandbox.test.ts).
 import { join } from 'node:path';
-import type { SandboxOptions } from '../src/sandbox/server.js';
-import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../src/testing/postgres.js';
 import { runContractOnSandbox } from '../contract-tests/sandbox-run.js';
+import type { SandboxOptions } from '../src/sandbox/server.js';
+import { createDatabase, type PostgresCluster, postgresUnavailable, startPostgres } from '../src/testing/postgres.js';
 import { repoRoot } from './lib/apis.js';
 import { buildAll } from './lib/build.js';
 

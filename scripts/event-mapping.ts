@@ -1,7 +1,7 @@
 // Writes the sandbox's event mapping (src/sandbox/events/table.ts, from the state machine tables) into the
 // triggerEvent description between its markers. `npm run events:mapping`; `npm test` fails when it is stale (src/sandbox/events/delivery.test.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { renderMappingInto, MAPPING_FILE } from '../src/sandbox/events/table.js';
+import { MAPPING_FILE, renderMappingInto } from '../src/sandbox/events/table.js';
 
 const current = readFileSync(MAPPING_FILE, 'utf8');
 const next = renderMappingInto(current);

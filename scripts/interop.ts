@@ -12,14 +12,14 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot, SANDBOX_FAMILY, type ApiFamily } from './lib/apis.js';
+import { orThrow } from '../src/client/index.js';
+import { createSandboxClient } from '../src/client/sandbox/client.js';
+import { readBundleFile } from '../src/sandbox/contract/document.js';
+import { type Sandbox, startSandbox } from '../src/sandbox/server.js';
+import { registerExampleUser, sandboxToken } from '../src/testing/sandbox-users.js';
+import { type ApiFamily, repoRoot, SANDBOX_FAMILY } from './lib/apis.js';
 import { bundleAll } from './lib/bundle.js';
 import { startPrism } from './lib/prism.js';
-import { orThrow } from '../src/client/index.js';
-import { readBundleFile } from '../src/sandbox/contract/document.js';
-import { createSandboxClient } from '../src/client/sandbox/client.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { registerExampleUser, sandboxToken } from '../src/testing/sandbox-users.js';
 
 const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
 const versionOf = (pkg: string) =>

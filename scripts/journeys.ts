@@ -4,9 +4,9 @@
 // API, unchanged, against the deployment the contract suite takes (docs/guides/real-deployment.md).
 import { parseArgs } from 'node:util';
 import { envPrefix, parameterOverrides, writesAllowed } from '../contract-tests/targets.js';
+import { startSandbox } from '../src/sandbox/server.js';
 import { bundleAll } from './lib/bundle.js';
 import { type RespectRun, runJourneysOnSandbox, runServiceJourneys } from './lib/journeys.js';
-import { startSandbox } from '../src/sandbox/server.js';
 
 const { values } = parseArgs({
   options: { target: { type: 'string', default: 'sandbox' }, workflow: { type: 'string', multiple: true } },

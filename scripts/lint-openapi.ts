@@ -1,8 +1,8 @@
 // `npm run lint:openapi`: `redocly lint` over every API of redocly.yaml (or those named), its report as it is,
 // without the Node 20 end-of-life box Redocly CLI 2.77 prints on every run (./lib/redocly.ts); its exit status.
 import { spawn } from 'node:child_process';
-import { redoclyBin, redoclyEnv, withoutNodeNotice } from './lib/redocly.js';
 import { repoRoot } from './lib/apis.js';
+import { redoclyBin, redoclyEnv, withoutNodeNotice } from './lib/redocly.js';
 
 const child = spawn(redoclyBin, ['lint', ...process.argv.slice(2)], {
   cwd: repoRoot,

@@ -1,7 +1,7 @@
 // Serves Prism mocks of both descriptions on loopback and prints their addresses; Ctrl-C or SIGTERM stops them.
 import { apiFamilies } from './lib/apis.js';
 import { bundleAll } from './lib/bundle.js';
-import { startPrism, type PrismServer } from './lib/prism.js';
+import { type PrismServer, startPrism } from './lib/prism.js';
 
 const mocks: PrismServer[] = [];
 let stopping = false;

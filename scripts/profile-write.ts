@@ -3,10 +3,11 @@
 // eight seconds, stops it, and prints the profile's self time by layer (HTTP, validation, PGlite and its wasm,
 // the sandbox's own code) and its top entries. The profile is kept in DIR (default a new temporary folder); BIN
 // is another build's `bin.js` (main's, for a before-and-after profile).
-import autocannon from 'autocannon';
+
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import autocannon from 'autocannon';
 import { v1Operations } from '../src/client/generated/v1-meta.js';
 import { orThrow } from '../src/client/index.js';
 import { createSandboxClient } from '../src/client/sandbox/client.js';

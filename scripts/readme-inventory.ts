@@ -1,8 +1,8 @@
 // Prints the inventory (headings, code blocks, table keys) of the README at a git revision, as JSON: how
 // scripts/fixtures/readme-before.json was made from the README before it was split into the guides.
 import { execFileSync } from 'node:child_process';
-import { inventory } from './lib/guides.js';
 import { repoRoot } from './lib/apis.js';
+import { inventory } from './lib/guides.js';
 
 const revision = process.argv[2] ?? 'HEAD';
 const text = execFileSync('git', ['show', `${revision}:README.md`], { cwd: repoRoot, encoding: 'utf8' });

@@ -2,9 +2,10 @@
 // clients running full flows across both, healthy and failing webhook receivers, one instance SIGKILLed
 // half-way; then prints the checks (PASS/FAIL) and the figures. Exit 0 only when every check holds; 2 when
 // PostgreSQL is not installed. Loopback only; bounded in time; everything it starts is stopped.
-import { MAX_CLIENTS, MAX_SECONDS, formatReport, runLoad, stopAll } from './lib/sandbox-load.js';
+
+import { createDatabase, type PostgresCluster, postgresUnavailable, startPostgres } from '../src/testing/postgres.js';
 import { bundleAll } from './lib/bundle.js';
-import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../src/testing/postgres.js';
+import { formatReport, MAX_CLIENTS, MAX_SECONDS, runLoad, stopAll } from './lib/sandbox-load.js';
 
 const USAGE = `Usage: npm run sandbox:load -- [--clients N] [--seconds S]
 

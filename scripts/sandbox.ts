@@ -1,9 +1,10 @@
 // `npm run sandbox`: bundles the descriptions (the sandbox reads dist/openapi/), renders the control API's
 // reference it serves at /sandbox/docs (when it changed) and builds its pages, then runs `ramp-api sandbox`.
+
+import { runCli } from '../src/sandbox/cli.js';
 import { buildSandboxPages } from './build-sandbox-pages.js';
 import { bundleAll } from './lib/bundle.js';
 import { writeSandboxReference } from './lib/site.js';
-import { runCli } from '../src/sandbox/cli.js';
 
 bundleAll();
 writeSandboxReference();

@@ -1,14 +1,15 @@
 // The main job: builds the site, serves it on loopback, starts Prism mocks of both API families and the
 // stateful sandbox (in memory), prints their addresses, and stops everything on Ctrl-C or SIGTERM.
+
+import { portNumber, UsageError } from '../src/sandbox/cli.js';
+import { type Sandbox, startSandbox } from '../src/sandbox/server.js';
 import { buildSandboxPages } from './build-sandbox-pages.js';
 import { apiFamilies } from './lib/apis.js';
-import { startPrism, type PrismServer } from './lib/prism.js';
 import { writeTargets } from './lib/console-build.js';
-import { buildSite, siteDir } from './lib/site.js';
 import { withLiveAddresses } from './lib/live-addresses.js';
+import { type PrismServer, startPrism } from './lib/prism.js';
+import { buildSite, siteDir } from './lib/site.js';
 import { listenOrExit, serveFolder } from './lib/static-server.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { portNumber, UsageError } from '../src/sandbox/cli.js';
 
 // The ports first: a bad PORT or SANDBOX_PORT is one line and exit status 2, a busy PORT one clear line and a
 // non-zero exit, before anything is built or started.

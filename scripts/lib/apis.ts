@@ -41,6 +41,7 @@ export function allApiFamilies(): ApiFamily[] {
 }
 
 export type { OpenApiDocument } from '../../src/sandbox/contract/document.js';
+
 import type { OpenApiDocument } from '../../src/sandbox/contract/document.js';
 
 export function readBundle(api: ApiFamily): OpenApiDocument {

@@ -1,6 +1,6 @@
 // Starts the loopback server of the benchmarks (bench-server-child.ts) in its own process: keep-alive, the same
 // bytes for every request, and a count of the requests it answered.
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 
 export interface BenchServer {

@@ -5,11 +5,11 @@
 // with stale ones (see `standaloneValidators`) compiles each schema when first used, as before.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { EVENTS_VALIDATORS, webhookSchemas } from '../../src/sandbox/events/store.js';
 import { readBundleFile } from '../../src/sandbox/contract/document.js';
-import { standaloneValidators } from '../../src/sandbox/contract/schema-validator.js';
 import { precompiledValidators, validatorId } from '../../src/sandbox/contract/reference.js';
 import { routeSchemas } from '../../src/sandbox/contract/router.js';
+import { standaloneValidators } from '../../src/sandbox/contract/schema-validator.js';
+import { EVENTS_VALIDATORS, webhookSchemas } from '../../src/sandbox/events/store.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
 
 /** Every set the sandbox validates with: its module's name, the document and id it is compiled for, its schemas. */

@@ -6,13 +6,13 @@ import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { referencePagePath } from '../../src/sandbox/contract/reference.js';
+import { sandboxDistDir } from '../../src/sandbox/core/dist-dir.js';
+import { SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from '../../src/sandbox/store/snapshot.js';
 import { buildSandboxPages } from '../build-sandbox-pages.js';
+import { allApiFamilies, clientBundleDir, repoRoot } from './apis.js';
 import { writeSnapshot } from './build-snapshot.js';
 import { writeValidators } from './build-validators.js';
-import { sandboxDistDir } from '../../src/sandbox/core/dist-dir.js';
-import { referencePagePath } from '../../src/sandbox/contract/reference.js';
-import { SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from '../../src/sandbox/store/snapshot.js';
-import { allApiFamilies, clientBundleDir, repoRoot } from './apis.js';
 import { bundleAllAsync } from './bundle.js';
 import { writeSandboxReferenceAsync } from './site.js';
 

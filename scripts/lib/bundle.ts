@@ -15,8 +15,8 @@ import {
 } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { allApiFamilies, clientBundleDir, distDir, repoRoot, type ApiFamily } from './apis.js';
-import { runRedoclyJob, runRedoclyJobAsync, type RedoclyJob } from './redocly.js';
+import { type ApiFamily, allApiFamilies, clientBundleDir, distDir, repoRoot } from './apis.js';
+import { type RedoclyJob, runRedoclyJob, runRedoclyJobAsync } from './redocly.js';
 
 /** The digest of the inputs the bundles were last made from, and of each bundle made. */
 const INPUTS_FILE = join(distDir, '.bundled-from.json');

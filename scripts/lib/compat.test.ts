@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiFamilies, readBundle, repoRoot, type OpenApiDocument } from './apis.js';
+import { apiFamilies, type OpenApiDocument, readBundle, repoRoot } from './apis.js';
 import { compareDocuments } from './compat.js';
 
 const baseline = (name: string) =>

@@ -3,7 +3,7 @@
 // ruled out and the new one allows; each such change is breaking. Additive changes are listed, and
 // changed defaults are listed as notices (the wire is unchanged, the behaviour is not).
 import type { OpenApiDocument } from './apis.js';
-import { effectiveSchema, listOperations, resolveRef, type JsonObject, type OperationEntry } from './openapi-lookup.js';
+import { effectiveSchema, type JsonObject, listOperations, type OperationEntry, resolveRef } from './openapi-lookup.js';
 
 export interface Change {
   breaking: boolean;

@@ -3,18 +3,19 @@
 // CDN), and added to each reference page
 // with a block saying which API the page documents. `npm start` writes site/console/targets.json, the addresses
 // of the sandbox and the mocks it started.
-import { buildSync } from 'esbuild';
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { buildSync } from 'esbuild';
 import type { FreshFields } from '../../src/console/fresh.js';
 import type { PageConfig } from '../../src/console/index.js';
+import { REFUSALS } from '../../src/sandbox/core/refusals.js';
 import type { OpenApiDocument } from './apis.js';
 import { repoRoot } from './apis.js';
+import { redocRoute } from './landing.js';
 import { listOperations } from './openapi-lookup.js';
 import { clientOf } from './samples.js';
-import { redocRoute } from './landing.js';
-import { REFUSALS } from '../../src/sandbox/core/refusals.js';
 
 const source = join(repoRoot, 'src', 'console');
 export const CONSOLE_DIR = 'console';

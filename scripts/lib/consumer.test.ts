@@ -5,19 +5,19 @@
 // the TypeScript `npm i typescript` installs (7) and with 5.9, then run against a sandbox started with
 // `npx ramp-api-sandbox`. And the install budget: `ramp-api` alone adds at most its budget to node_modules
 // and nothing beyond openapi-fetch and what openapi-fetch needs.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalRegistry, type LocalRegistry } from '../../src/testing/local-registry.js';
-import { killTree } from '../../src/testing/process-tree.js';
 import { referencePagePath } from '../../src/sandbox/contract/reference.js';
 import { EVENTS_VALIDATORS } from '../../src/sandbox/events/store.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
 import { MIGRATIONS_DIR } from '../../src/sandbox/store/migrate.js';
 import { SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from '../../src/sandbox/store/snapshot.js';
+import { type LocalRegistry, startLocalRegistry } from '../../src/testing/local-registry.js';
+import { killTree } from '../../src/testing/process-tree.js';
 import { PAGES } from '../build-sandbox-pages.js';
 import { allApiFamilies, repoRoot } from './apis.js';
 import { inventory, markedBlock, readGuides } from './guides.js';

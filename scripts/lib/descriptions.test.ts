@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiFamilies, readBundle, repoRoot, type OpenApiDocument } from './apis.js';
+import { apiFamilies, type OpenApiDocument, readBundle, repoRoot } from './apis.js';
 import { checkExamples } from './example-check.js';
 import { collectInferred, renderInferredTable } from './inferred.js';
 import { openApi31Problems } from './openapi-validity.js';

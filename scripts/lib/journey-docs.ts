@@ -15,7 +15,7 @@ import {
   type WorkflowRef,
 } from '../../src/console/journey/workflow.js';
 import { type ApiFamily, type OpenApiDocument, repoRoot } from './apis.js';
-import { journeys as runnableJourneys, readJourneyFiles, workflowsDir } from './journeys.js';
+import { readJourneyFiles, journeys as runnableJourneys, workflowsDir } from './journeys.js';
 import { listOperations } from './openapi-lookup.js';
 
 export interface DocJourney extends WorkflowRef {

@@ -2,13 +2,13 @@
 // diagram (and the same calls in words), its steps linked to their references, the data between the steps, the
 // console's configuration and a TypeScript sample that makes the same calls in the same order.
 import { describe, expect, it } from 'vitest';
+import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
 import { allApiFamilies, readBundle } from './apis.js';
 import { freshFields } from './fresh-fields.js';
-import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
 import { journeysUsing, readDocJourneys } from './journey-docs.js';
 import { journeyConfig, journeyDiagram, renderJourneyPage, SANDBOX_INPUTS, tenantInputs } from './journey-pages.js';
-import { sandboxTenant } from './journeys.js';
 import { journeySample } from './journey-sample.js';
+import { sandboxTenant } from './journeys.js';
 import { describe as inWords, renderSequenceDiagram } from './sequence-diagram.js';
 
 const apis = allApiFamilies().map((api) => ({ api, doc: readBundle(api) }));

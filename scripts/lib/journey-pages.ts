@@ -8,15 +8,15 @@ import { Marked } from 'marked';
 import type { FreshFields } from '../../src/console/fresh.js';
 import type { JourneyConfig } from '../../src/console/journey/config.js';
 import { allSteps, type Library, stepReferences } from '../../src/console/journey/workflow.js';
+import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
 import type { OpenApiDocument } from './apis.js';
 import { CONSOLE_DIR, consoleClient, TARGETS_FILE } from './console-build.js';
-import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
 import type { ReferenceLink } from './guide-pages.js';
 import { type DocJourney, journeyTitle } from './journey-docs.js';
 import { journeySample } from './journey-sample.js';
 import { redocRoute } from './landing.js';
 import { listOperations, resolveRef } from './openapi-lookup.js';
-import { renderSequenceDiagram, type Diagram } from './sequence-diagram.js';
+import { type Diagram, renderSequenceDiagram } from './sequence-diagram.js';
 
 export interface SiteFamily {
   family: string;

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './apis.js';
-import { COVERAGE_FILE, coverage, coverageMarkdown, coverageProblems } from './journeys-coverage.js';
 import { journeys } from './journeys.js';
+import { COVERAGE_FILE, coverage, coverageMarkdown, coverageProblems } from './journeys-coverage.js';
 import { readTriggers } from './triggers.js';
 
 describe('the journeys', () => {

@@ -4,8 +4,8 @@
 // into docs/journeys.md by `npm run journeys:table`; `npm test` fails when that file is stale, when an event or a
 // state is reached by no journey, or when `triggerEvent` sends an event some transition emits.
 import { v1EventNames } from '../../src/client/generated/v1-meta.js';
-import { machines } from '../../src/sandbox/events/table.js';
 import type { Transition } from '../../src/sandbox/core/states.js';
+import { machines } from '../../src/sandbox/events/table.js';
 import { type FlatStep, type Journey, journeys } from './journeys.js';
 import { readTriggers, type SandboxTrigger } from './triggers.js';
 

@@ -1,13 +1,14 @@
 // Renders site/index.html, the landing page for integrating teams, from the bundled descriptions.
 import { deliverySchedule } from '../../src/client/webhooks/schedule.js';
-import { SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
+import { escapeHtml } from '../../src/sandbox/http/escape-html.js';
+import { type OpenApiDocument, SANDBOX_FAMILY } from './apis.js';
+import { searchBox } from './guide-pages.js';
+import type { Guide } from './guides.js';
 import type { InferredItem } from './inferred.js';
+import { type DocJourney, journeyTitle } from './journey-docs.js';
 import { listOperations } from './openapi-lookup.js';
 import { clientOf } from './samples.js';
-import type { Guide } from './guides.js';
-import { escapeHtml } from '../../src/sandbox/http/escape-html.js';
-import { searchBox } from './guide-pages.js';
-import { type DocJourney, journeyTitle } from './journey-docs.js';
+
 /** Inline `code` spans of the descriptions, escaped. */
 const prose = (text: unknown) =>
   escapeHtml(text)

@@ -5,7 +5,7 @@
 // process it starts carries it (in its environment, or in its command line for PostgreSQL's server). After
 // the run, no process may refer to it and it must be empty. `npm run test:interrupts` (CI runs it after
 // `npm test`): each case is a whole run of its own.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,12 +1,12 @@
 // Starts Prism (mock, or proxy in front of a real deployment) on a free loopback port, waits until it
 // answers, and stops it again; every process started here is killed when this process exits.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { repoRoot } from './apis.js';
 import { freePort } from '../../src/testing/local-server.js';
 import { watchFolder, watchProcess } from '../../src/testing/watchdog.js';
+import { repoRoot } from './apis.js';
 
 export interface PrismServer {
   url: string;

@@ -1,17 +1,17 @@
 // The local servers keep their promises to a person at a terminal: SIGTERM to the npm process stops everything
 // it started, a busy port is one clear line and a non-zero exit, and running mocks keep answering while the
 // bundle they were started from is rewritten.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiFamilies, repoRoot } from './apis.js';
-import { startPrism } from './prism.js';
 import { postgresUnavailable } from '../../src/testing/postgres.js';
 import { killTree } from '../../src/testing/process-tree.js';
+import { apiFamilies, repoRoot } from './apis.js';
+import { startPrism } from './prism.js';
 
 const started: ChildProcess[] = [];
 afterAll(() => {

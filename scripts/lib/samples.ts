@@ -2,10 +2,10 @@
 // generated client. The same text is compiled by tsc (src/client/generated/samples/) and shown in the docs.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { allApiFamilies, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
-import { listOperations, type OperationEntry } from './openapi-lookup.js';
 import { bodyExamples, validRequest } from '../../contract-tests/requests.js';
 import { envPrefix } from '../../contract-tests/targets.js';
+import { allApiFamilies, type OpenApiDocument, readBundle, repoRoot, SANDBOX_FAMILY } from './apis.js';
+import { listOperations, type OperationEntry } from './openapi-lookup.js';
 
 /** The package's root entry point, which exports `orThrow`. */
 const ROOT_ENTRY = 'ramp-api';

@@ -18,16 +18,16 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createBusinessClient, createV1Client } from '../../src/client/index.js';
-import { readBundleFile } from '../../src/sandbox/contract/document.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
-import { createEventCatalog, processOf } from '../../src/sandbox/events/index.js';
+import { deliverySchedule } from '../../src/client/webhooks/index.js';
+import { readBundleFile } from '../../src/sandbox/contract/document.js';
 import { precompiledValidator } from '../../src/sandbox/contract/reference.js';
 import { createRouter } from '../../src/sandbox/contract/router.js';
+import { createEventCatalog, processOf } from '../../src/sandbox/events/index.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
-import { startEventReceiver, type EventReceiver, type ReceiverBehaviour } from '../../src/testing/event-receiver.js';
+import { type EventReceiver, type ReceiverBehaviour, startEventReceiver } from '../../src/testing/event-receiver.js';
 import { launchSandbox, type SandboxProcess } from '../../src/testing/sandbox-process.js';
 import { percentile } from './percentile.js';
-import { deliverySchedule } from '../../src/client/webhooks/index.js';
 
 export interface LoadOptions {
   /** An empty PostgreSQL database both instances share. */

@@ -5,19 +5,19 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { referencePagePath } from '../../src/sandbox/contract/reference.js';
-import { allApiFamilies, distDir, readBundle, repoRoot, SANDBOX_FAMILY, type OpenApiDocument } from './apis.js';
+import { allApiFamilies, distDir, type OpenApiDocument, readBundle, repoRoot, SANDBOX_FAMILY } from './apis.js';
 import { bundleAll } from './bundle.js';
 import { buildConsole, consoleConfig, controlLinks, withConsole } from './console-build.js';
-import { runRedoclyJob, runRedoclyJobAsync, type RedoclyJob } from './redocly.js';
-import { collectInferred } from './inferred.js';
-import { renderLanding } from './landing.js';
+import { freshFields } from './fresh-fields.js';
 import { writeGuideSite } from './guide-pages.js';
 import { readGuides } from './guides.js';
-import { sampleForDocs } from './samples.js';
-import { listOperations } from './openapi-lookup.js';
-import { freshFields } from './fresh-fields.js';
+import { collectInferred } from './inferred.js';
 import { type DocJourney, journeysUsing, journeyTitle, readDocJourneys } from './journey-docs.js';
 import { writeJourneyPages } from './journey-pages.js';
+import { renderLanding } from './landing.js';
+import { listOperations } from './openapi-lookup.js';
+import { type RedoclyJob, runRedoclyJob, runRedoclyJobAsync } from './redocly.js';
+import { sampleForDocs } from './samples.js';
 
 export const siteDir = join(repoRoot, 'site');
 /** Redoc's "API docs by Redocly" badge loads its logo from a CDN; the site inlines a text version instead. */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange, rawRequest } from '../../src/testing/raw-http.js';
 import { withLiveAddresses } from './live-addresses.js';
 import { defaultBaseUrl } from './samples.js';
-import { serveFolder, type StaticServer } from './static-server.js';
+import { type StaticServer, serveFolder } from './static-server.js';
 
 const SCRIPT = 'document.title = "x";';
 const STYLE = 'h1 { color: red }';

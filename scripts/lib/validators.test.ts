@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../src/sandbox/contract/document.js';
+import { precompiledValidators } from '../../src/sandbox/contract/reference.js';
 import {
   createSchemaValidator,
   loadPrecompiled,
   standaloneValidators,
   validatorName,
 } from '../../src/sandbox/contract/schema-validator.js';
-import { precompiledValidators } from '../../src/sandbox/contract/reference.js';
 import { validatorSets } from './build-validators.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-validators-'));

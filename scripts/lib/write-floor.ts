@@ -5,7 +5,7 @@
 // one statement (data-modifying CTEs) through the store interface. Transactions per second, per turn.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { type Db, type Sql, type Tx, openPglite } from '../../src/sandbox/store/db.js';
+import { type Db, openPglite, type Sql, type Tx } from '../../src/sandbox/store/db.js';
 import { migrate, schema } from '../../src/sandbox/store/migrate.js';
 import { percentile } from './percentile.js';
 

@@ -1,8 +1,8 @@
 // Compile-time tests, checked by `tsc` in `npm test` (never run): the generated types reject wrong calls.
 // Each `@ts-expect-error` fails the build if the line below it ever starts to compile.
 import { expectTypeOf } from 'vitest';
-import { type createBusinessClient, type createV1Client, orThrow, type ApiError, type ErrorBody } from './index.js';
 import type { components as BusinessComponents } from './business/index.js';
+import { type ApiError, type createBusinessClient, type createV1Client, type ErrorBody, orThrow } from './index.js';
 import type { components as V1Components } from './v1/index.js';
 
 declare const business: ReturnType<typeof createBusinessClient>;

@@ -1,32 +1,33 @@
 // The console of one operation: where to send it, what to send (from the description's examples, checked before
 // sending), the answer as it came and as the description judges it, and the same call as TypeScript and curl.
-import { adminTokenFor, NO_ADMIN_TOKEN } from './admin-token.js';
+
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import type { OperationEntry } from '../sandbox/contract/lookup.js';
 import type { Route } from '../sandbox/contract/router.js';
+import { adminTokenFor, NO_ADMIN_TOKEN } from './admin-token.js';
+import { CopyBox } from './copy-box.js';
+import { CredentialsOffer } from './credentials.js';
 import { BodyEditor } from './editor.js';
 import { type FreshField, freshenText } from './fresh.js';
 import {
   buildCall,
   checkAnswer,
   documentedStatuses,
+  type Inputs,
   initialInputs,
   inputKey,
-  type Inputs,
-  parameterInputs,
   type Problem,
+  parameterInputs,
   requestProblems,
   type Verdict,
 } from './model.js';
-import { CopyBox } from './copy-box.js';
-import { CredentialsOffer } from './credentials.js';
 import { outcomeOf } from './outcome.js';
-import { ProblemList, VerdictView } from './verdict.js';
 import { type ClientInfo, curlLine, type SampleInput, typeScriptSample } from './samples.js';
 import { type Auth, type Exchange, send } from './send.js';
 import { makeTenant, readTenant, type Tenant } from './tenant.js';
+import { ProblemList, VerdictView } from './verdict.js';
 
 export interface Targets {
   /** The local sandbox's origin, when `npm start` runs one. */

@@ -1,11 +1,12 @@
 // The request body's editor: CodeMirror 6 with JSON syntax, and a linter that marks, where they are in the
 // text, the body's problems as the sandbox's own checks name them (JSON pointer and the schema's words).
+
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { syntaxTree } from '@codemirror/language';
 import { type Diagnostic, forceLinting, linter, lintGutter } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { useEffect, useRef } from 'preact/hooks';
 import type { Problem } from './model.js';
 

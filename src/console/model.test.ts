@@ -9,7 +9,7 @@ import { readBundleFile } from '../sandbox/contract/document.js';
 import { operationById } from '../sandbox/contract/lookup.js';
 import { createRouter } from '../sandbox/contract/router.js';
 import { buildCall, checkAnswer, initialInputs, inputKey, requestProblems } from './model.js';
-import { type ClientInfo, credentialLines, curlLine, typeScriptSample, type SampleInput } from './samples.js';
+import { type ClientInfo, credentialLines, curlLine, type SampleInput, typeScriptSample } from './samples.js';
 
 const family = (name: string) => {
   const doc = readBundleFile(name);

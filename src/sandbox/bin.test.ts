@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, orThrow } from '../client/index.js';
-import { launchSandbox, type SandboxProcess } from '../testing/sandbox-process.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
+import { launchSandbox, type SandboxProcess } from '../testing/sandbox-process.js';
 
 const started: ChildProcess[] = [];
 const work = mkdtempSync(join(tmpdir(), 'ramp-sandbox-'));

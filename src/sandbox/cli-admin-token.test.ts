@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
+import { createSandboxClient } from '../client/sandbox/client.js';
 import { launchSandbox, runSandboxToExit } from '../testing/sandbox-process.js';
 import { parseArgs, runCli, UsageError } from './cli.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
 import { startSandbox } from './server.js';
 
 const TOKEN = `adm_${randomUUID()}`;

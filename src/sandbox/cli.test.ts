@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
-import { launchSandbox, runSandboxToExit, type SandboxProcess } from '../testing/sandbox-process.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
+import { launchSandbox, runSandboxToExit, type SandboxProcess } from '../testing/sandbox-process.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-options-'));
 const started: ChildProcess[] = [];

@@ -4,13 +4,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { DEFAULT_HEADERS_TIMEOUT_MS } from './http/connections.js';
-import { DataFolderError, prepareDataFolder } from './store/data-lock.js';
-import { DatabaseUnavailable, openPglite, type Db } from './store/db.js';
 import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './core/addresses.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS } from './http/connections.js';
 import { checkExposure } from './http/exposure.js';
 import { parseAllowedHost, parseOrigin, parsePublicUrl } from './http/guards.js';
 import type { Sandbox } from './server.js';
+import { DataFolderError, prepareDataFolder } from './store/data-lock.js';
+import { DatabaseUnavailable, type Db, openPglite } from './store/db.js';
 
 export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST] [--idle-timeout SECONDS]
                         [--allowed-hosts LIST] [--allowed-origins LIST] [--public-url URL]

@@ -1,7 +1,7 @@
 // `ramp-api-sandbox`: `startSandbox`, the sandbox server for tests that start one in-process, with the options
 // its command line has (README.md, docs/guides/sandbox-in-tests.md). Its control API's typed client is
 // `createSandboxClient` from `ramp-api/sandbox`; the command is `npx ramp-api-sandbox`.
-import { startSandbox as start, type Sandbox as RunningSandbox, type SandboxOptions as AllOptions } from './server.js';
+import { type SandboxOptions as AllOptions, type Sandbox as RunningSandbox, startSandbox as start } from './server.js';
 
 /** How to start the sandbox: what its command line's options set (`--memory`, `--port`, `--allowed-hosts`...). */
 export type SandboxOptions = Pick<

@@ -4,25 +4,24 @@
 // (pipeline/), the listener (http/), the delivery worker (events/) and the timer that runs delayed trigger
 // outcomes as sandbox time passes (core/outcomes.ts). README.md beside this file follows one
 // request through them.
-import { isIP, type AddressInfo } from 'node:net';
-import { readBundleFile, type OpenApiDocument } from './contract/document.js';
+import { type AddressInfo, isIP } from 'node:net';
+import { type OpenApiDocument, readBundleFile } from './contract/document.js';
 import { precompiledValidator } from './contract/reference.js';
 import { createRouter } from './contract/router.js';
-import { createClock, type Clock } from './core/clock.js';
-import { handlerOf, type Handlers } from './core/handler.js';
+import { endpointPolicy } from './core/addresses.js';
+import { type Clock, createClock } from './core/clock.js';
+import { type Handlers, handlerOf } from './core/handler.js';
 import { createInstanceState } from './core/instance.js';
 import { type SandboxLogger, stderrLogger } from './core/logger.js';
 import { type OutcomeTimer, startOutcomeTimer } from './core/outcomes.js';
-import { endpointPolicy } from './core/addresses.js';
-import { createEventCatalog, startEvents, type SandboxEvents } from './events/index.js';
-import { guardConnections, type ConnectionLimits } from './http/connections.js';
+import { createEventCatalog, type SandboxEvents, startEvents } from './events/index.js';
+import { type ConnectionLimits, guardConnections } from './http/connections.js';
 import { checkExposure } from './http/exposure.js';
 import { createGuard, parsePublicUrl } from './http/guards.js';
 import { createListener } from './http/listener.js';
 import { createAnswerCheck } from './pipeline/answer-check.js';
 import { createAuthenticator } from './pipeline/authenticate.js';
 import type { Pipeline } from './pipeline/index.js';
-import { createSpaceCheck } from './store/disk-space.js';
 import { createRateLimit } from './pipeline/rate-limit.js';
 import { createTransactions } from './pipeline/transaction.js';
 import { allHandlers, runDueOutcomes } from './resources/index.js';
@@ -30,7 +29,8 @@ import { limitableOperations } from './resources/rate-limits.js';
 import { ensureSigningKey } from './resources/tenants.js';
 import { loadClockOffset } from './store/clock-offset.js';
 import { lockDataFolder } from './store/data-lock.js';
-import { DatabaseUnavailable, openPglite, openPostgres, type Db, type DbOptions } from './store/db.js';
+import { DatabaseUnavailable, type Db, type DbOptions, openPglite, openPostgres } from './store/db.js';
+import { createSpaceCheck } from './store/disk-space.js';
 import { migrate, schema } from './store/migrate.js';
 
 export const SANDBOX_FAMILIES = ['business', 'v1', 'sandbox'] as const;

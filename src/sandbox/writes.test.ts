@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createV1Client, orThrow } from '../client/index.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
-import { launchSandbox, type SandboxProcess } from '../testing/sandbox-process.js';
 import { sandboxInTest } from '../testing/sandbox-fixture.js';
+import { launchSandbox, type SandboxProcess } from '../testing/sandbox-process.js';
 import { fundedExampleUser } from '../testing/sandbox-users.js';
 
 const CLIENTS = 32;

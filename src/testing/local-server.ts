@@ -1,7 +1,8 @@
 // Test support: a real HTTP server on 127.0.0.1 (port chosen by the OS) that records what it receives.
-import { createServer as createNetServer } from 'node:net';
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 
 export interface RecordedRequest {
   method: string;

@@ -2,10 +2,10 @@
 // ARGS` from the built package (src/sandbox/dist/, which the tests' global setup builds) as a consumer runs it.
 // `launchSandbox` resolves once it has printed its addresses; `runSandboxToExit` runs a command expected to end
 // (a refused option) to its exit. A sandbox started in the test's own process comes from ./sandbox-fixture.ts.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { watchProcess } from './watchdog.js';
 import { repoRoot } from './repo.js';
+import { watchProcess } from './watchdog.js';
 
 export interface SandboxProcess {
   child: ChildProcess;

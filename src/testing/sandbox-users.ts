@@ -1,10 +1,10 @@
 // Test and bench support: registers the v1 description's example person as a user of a sandbox tenant, over
 // the v1 API itself (so it is a real record), and returns the user's ID. `changes` alter the person.
 import { orThrow } from '../client/core/client.js';
-import { readBundleFile } from '../sandbox/contract/document.js';
 import { businessOperations } from '../client/generated/business-meta.js';
 import { v1Operations } from '../client/generated/v1-meta.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
+import { readBundleFile } from '../sandbox/contract/document.js';
 
 interface TenantCredentials {
   v1Credentials: unknown;

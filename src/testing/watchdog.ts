@@ -4,7 +4,7 @@
 // watchdog stops the processes still registered (SIGTERM, then SIGKILL after 3 s) and removes the folders.
 // What this process stops and removes itself it unregisters, so a pid used again later is never signalled. It
 // runs in a session of its own, out of reach of the Ctrl-C that may have ended this process.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 const SCRIPT = `
 const { rmSync } = require('node:fs');

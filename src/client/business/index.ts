@@ -1,7 +1,7 @@
 // The Business API client (`ramp-api/business`): `createBusinessClient` and the description's types.
 import { createRampClient, type RampClient, type RampClientOptions } from '../core/client.js';
-import { businessOperations, businessTokenLifetimeSeconds } from '../generated/business-meta.js';
 import type { paths } from '../generated/business.js';
+import { businessOperations, businessTokenLifetimeSeconds } from '../generated/business-meta.js';
 
 export type { components, operations, paths } from '../generated/business.js';
 export { businessOperations } from '../generated/business-meta.js';

@@ -1,19 +1,20 @@
 // Client behaviour against real HTTP servers on 127.0.0.1: tokens, 401 repeat, retries, timeouts, errors.
+
+import createClient from 'openapi-fetch';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, type LocalServer, startLocalServer } from '../../testing/local-server.js';
+import { businessOperations } from '../business/index.js';
 import {
   ApiError,
   ConfigurationError,
-  NetworkError,
-  TimeoutError,
-  TokenError,
   createBusinessClient,
   createV1Client,
+  NetworkError,
   orThrow,
+  TimeoutError,
+  TokenError,
   unwrap,
 } from '../index.js';
-import createClient from 'openapi-fetch';
-import { businessOperations } from '../business/index.js';
-import { json, startLocalServer, type LocalServer } from '../../testing/local-server.js';
 import { v1Operations } from '../v1/index.js';
 
 const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';

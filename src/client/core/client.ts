@@ -7,14 +7,14 @@ import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
 import { redactText, redactValue, secretForms } from './redact.js';
 import {
+  type AuthOptions,
   createTokenSource,
   fixedTokenSource,
   readTokenFromBody,
-  type AuthOptions,
   type TokenCacheOptions,
   type TokenSource,
 } from './token.js';
-import { checkMs, createTransport, recordedCallOf, type Logger, type RetryOptions } from './transport.js';
+import { checkMs, createTransport, type Logger, type RetryOptions, recordedCallOf } from './transport.js';
 
 type Media = `${string}/${string}`;
 

@@ -2,14 +2,13 @@
 // (GET listBankAccounts) and a create (POST createPayout). The table in the guide docs/guides/first-call.md is
 // rendered from what these tests observe: `npm run faults:readme` rewrites it, and this test fails while it is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, json, type LocalServer, startLocalServer } from '../../testing/local-server.js';
 import { repoRoot } from '../../testing/repo.js';
-import { freePort } from '../../testing/local-server.js';
-import { createBusinessClient, createV1Client, unwrap, type RampClientOptions } from '../index.js';
-import { json, startLocalServer, type LocalServer } from '../../testing/local-server.js';
+import { createBusinessClient, createV1Client, type RampClientOptions, unwrap } from '../index.js';
 
 const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
 const USER_ID = '3c9f6a2e-1b7d-4f05-9e84-6a2d0c7b5e91';

@@ -5,21 +5,20 @@ import { getMaxListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../testing/local-server.js';
+import { freePort, type Handler, json, type LocalServer, startLocalServer } from '../../testing/local-server.js';
 import {
   ApiError,
   ConfigurationError,
+  createBusinessClient,
+  createV1Client,
   NetworkError,
   ParameterError,
   RedirectError,
   ResponseTooLargeError,
   TimeoutError,
   TokenError,
-  createBusinessClient,
-  createV1Client,
   unwrap,
 } from '../index.js';
-import { json, startLocalServer, type Handler, type LocalServer } from '../../testing/local-server.js';
 
 const CLIENT_ID = '7b1e2c4a-9d3f-4e8b-a6c1-2f5d8e9a0b13';
 const USER_ID = '3c9f6a2e-1b7d-4f05-9e84-6a2d0c7b5e91';

@@ -1,7 +1,7 @@
 // Two clients in one process share nothing but immutable data: each call carries its own token, deadline and
 // signal, whatever order the calls' steps interleave in, and whenever openapi-fetch gets round to the fetch.
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { json, startLocalServer, type LocalServer } from '../../testing/local-server.js';
+import { json, type LocalServer, startLocalServer } from '../../testing/local-server.js';
 import type * as RampApi from '../index.js';
 
 const TENANTS = {

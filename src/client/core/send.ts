@@ -1,6 +1,6 @@
 // The fetch one call gives openapi-fetch: it adds the call's token after any middleware, sends with the call's
 // signal, refuses redirects and bounds the answer, passing the Response through untouched when its size is known.
-import { RedirectError, type CallInfo } from './errors.js';
+import { type CallInfo, RedirectError } from './errors.js';
 
 /** What the fetch of one call needs, and what it records for the errors raised from the call's result. */
 export interface Attempt extends CallInfo {

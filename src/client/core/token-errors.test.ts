@@ -4,7 +4,7 @@ import { inspect } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/local-server.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
-import { ApiError, NetworkError, TokenError, createBusinessClient, createV1Client, orThrow } from '../index.js';
+import { ApiError, createBusinessClient, createV1Client, NetworkError, orThrow, TokenError } from '../index.js';
 import { createSandboxClient } from '../sandbox/index.js';
 
 const sandbox = useSandbox();

@@ -2,7 +2,10 @@
 // retries of safe requests and the one repeat after a 401. Each call carries its own context (token, signal,
 // the URL called) to the fetch it gives openapi-fetch (see send.ts); nothing is shared between calls or clients
 // but the client's options and its token cache.
+
+import { baseUrlCause, sharedPrefix } from './causes.js';
 import {
+  type CallInfo,
   ConfigurationError,
   NetworkError,
   ParameterError,
@@ -11,11 +14,9 @@ import {
   ResponseTooLargeError,
   TimeoutError,
   TokenError,
-  type CallInfo,
 } from './errors.js';
-import { baseUrlCause, sharedPrefix } from './causes.js';
 import type { OperationTable } from './operations.js';
-import { ResponseTooLarge, send, type Attempt } from './send.js';
+import { type Attempt, ResponseTooLarge, send } from './send.js';
 import { type Deadline, sleep, startDeadline, within } from './signals.js';
 import type { TokenSource } from './token.js';
 

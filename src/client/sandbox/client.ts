@@ -1,8 +1,8 @@
 // The sandbox control API client (`ramp-api/sandbox`): `createSandboxClient` and the control API's types.
 import { createRampClient, type RampClient, type RampClientOptions } from '../core/client.js';
 import { CallError, ConfigurationError, NetworkError, TimeoutError } from '../core/errors.js';
-import { sandboxOperations } from '../generated/sandbox-meta.js';
 import type { components, paths } from '../generated/sandbox.js';
+import { sandboxOperations } from '../generated/sandbox-meta.js';
 
 export type {
   components as sandboxComponents,

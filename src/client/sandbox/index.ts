@@ -3,11 +3,11 @@
 export {
   checkSandbox,
   createSandboxClient,
-  sandboxOperations,
   type SandboxClient,
   type SandboxClientOptions,
   type SandboxIdentity,
   type sandboxComponents,
+  sandboxOperations,
   type sandboxOperationTypes,
   type sandboxPaths,
 } from './client.js';

@@ -1,7 +1,7 @@
 // The v1 API client (`ramp-api/v1`): `createV1Client` and the description's types.
 import { createRampClient, type RampClient, type RampClientOptions } from '../core/client.js';
-import { v1Operations, v1TokenLifetimeSeconds } from '../generated/v1-meta.js';
 import type { paths } from '../generated/v1.js';
+import { v1Operations, v1TokenLifetimeSeconds } from '../generated/v1-meta.js';
 
 export type { components, operations, paths, webhooks } from '../generated/v1.js';
 export { v1Operations } from '../generated/v1-meta.js';

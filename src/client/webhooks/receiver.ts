@@ -5,8 +5,8 @@
 // calls: deliveries carry no signature, so a secret only the sender knows (in the URL) is the defence that fits.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { concatChunks } from '../core/bytes.js';
-import { v1EventNames } from '../generated/v1-meta.js';
 import type { webhooks } from '../generated/v1.js';
+import { v1EventNames } from '../generated/v1-meta.js';
 
 export type EventName = (typeof v1EventNames)[number];
 export const eventNames: readonly EventName[] = v1EventNames;

@@ -3,9 +3,9 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readBundleJson } from '../../testing/repo.js';
 import { rawRequest } from '../../testing/raw-http.js';
-import { createWebhookReceiver, deliverySchedule, eventNames, type Delivery } from './index.js';
+import { readBundleJson } from '../../testing/repo.js';
+import { createWebhookReceiver, type Delivery, deliverySchedule, eventNames } from './index.js';
 
 const received: Delivery[] = [];
 const onError = vi.fn();

@@ -1,7 +1,8 @@
 // What the sandbox delivered for the journey's tenant, read through its control API (listEvents,
 // listDeliveries) once the run ends, and read again while a delivery is still pending.
-import { createSandboxClient } from 'ramp-api';
+
 import { useEffect, useState } from 'preact/hooks';
+import { createSandboxClient } from 'ramp-api';
 
 interface Delivery {
   id: string;

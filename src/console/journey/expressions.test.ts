@@ -4,8 +4,8 @@ import {
   atPointer,
   condition,
   type ExpressionContext,
-  evaluate,
   ExpressionError,
+  evaluate,
   resolveValue,
 } from './expressions.js';
 

@@ -5,7 +5,7 @@
 // `onSuccess`/`onFailure` actions). Success criteria are simple conditions (./expressions.ts), regular
 // expressions or JSONPath queries (jsonpath-plus). The caller may change a prepared call before it is sent.
 import { JSONPath } from 'jsonpath-plus';
-import { condition, evaluate, type ExpressionContext, resolveValue } from './expressions.js';
+import { condition, type ExpressionContext, evaluate, resolveValue } from './expressions.js';
 import {
   type ArazzoStep,
   type ArazzoWorkflow,

@@ -2,10 +2,10 @@
 // every path of the three bundles (paths and methods read from them, not listed here).
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
-import { readBundleFile } from './document.js';
-import { listOperations } from './lookup.js';
 import { REFUSALS } from '../core/refusals.js';
 import { SANDBOX_FAMILIES } from '../server.js';
+import { readBundleFile } from './document.js';
+import { listOperations } from './lookup.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 

@@ -5,7 +5,7 @@
 // documentation site's console with Ajv compiling in the browser.
 import type { SchemaValidator } from './ajv-setup.js';
 import type { OpenApiDocument } from './document.js';
-import { listOperations, requestSchema, resolveRef, type JsonObject, type OperationEntry } from './lookup.js';
+import { type JsonObject, listOperations, type OperationEntry, requestSchema, resolveRef } from './lookup.js';
 
 export interface Route {
   family: string;

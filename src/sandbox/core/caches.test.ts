@@ -1,8 +1,8 @@
 // Every cache of a running sandbox is bounded in bytes as well as in entries: the token cache, whatever the
 // size of what it holds, and the measure the store's select cache counts its results with.
 import { describe, expect, it } from 'vitest';
-import { createTokenCache } from './instance.js';
 import { approximateBytes } from '../store/db.js';
+import { createTokenCache } from './instance.js';
 
 describe('caches bounded in bytes', () => {
   it('keeps the token cache within its bytes, however long the tenant names it holds', () => {

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/index.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
-import { REFUSALS } from './refusals.js';
-import type { Sandbox } from '../server.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
+import type { Sandbox } from '../server.js';
+import { REFUSALS } from './refusals.js';
 
 const first = useSandbox();
 const second = useSandbox();

@@ -3,7 +3,7 @@
 // control operation's own path, with no control call forcing it: in the advanceClock call that passes it, or on
 // the sandbox's timer when real time passes it. Once, also with two instances on one PostgreSQL database, and not
 // at all for a record decided meanwhile.
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+
 import {
   BANK_ACCOUNT_REJECTED_LATER,
   KYC_FAILED_LATER,
@@ -13,9 +13,9 @@ import {
   TRANSFER_CANCELLED_LATER,
   USER_REJECTED_LATER,
 } from 'ramp-api/triggers';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBusinessClient, createV1Client, orThrow } from '../../client/index.js';
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
-import { fundedExampleUser, registerExampleUser } from '../../testing/sandbox-users.js';
 import {
   forEachStore,
   sandboxInTest,
@@ -23,6 +23,7 @@ import {
   type TestSandbox,
   useSandbox,
 } from '../../testing/sandbox-fixture.js';
+import { fundedExampleUser, registerExampleUser } from '../../testing/sandbox-users.js';
 
 /** The one delay the `_LATER` values declare, in seconds. */
 function declaredDelay(): number {

@@ -6,12 +6,13 @@
 // deletes each row it takes (`for update skip locked`), in the transaction that runs the outcome, so an outcome
 // runs exactly once even with several instances on one database; one whose record has left the state the
 // transition starts from (decided by hand meanwhile) is dropped.
+
+import { sandboxTriggers } from 'ramp-api/triggers';
 import type { Db, Sql } from '../store/db.js';
 import type { Clock } from './clock.js';
 import type { CallContext } from './handler.js';
 import { type SandboxLogger, stderrLogger } from './logger.js';
 import { Refusal } from './refusals.js';
-import { sandboxTriggers } from 'ramp-api/triggers';
 import type { SandboxTrigger } from './triggers.js';
 
 /** What a trigger does to the record its request made: the control operation's own function. */

@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createV1Client, orThrow } from '../../client/index.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { deliverySchedule } from '../../client/webhooks/index.js';
-import { launchSandbox } from '../../testing/sandbox-process.js';
 import { newPostgresDatabase, sandboxInTest, storeNamed } from '../../testing/sandbox-fixture.js';
+import { launchSandbox } from '../../testing/sandbox-process.js';
 import { until } from '../../testing/until.js';
 
 describe.skipIf(!storeNamed('PostgreSQL'))('a lease that runs out while its call is still in flight', () => {

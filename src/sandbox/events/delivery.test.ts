@@ -16,9 +16,9 @@ const checkPayload = catalog.check;
 const documentedEvents = catalog.documented;
 
 import { readFileSync } from 'node:fs';
+import { forEachStore, sandboxInTest, type TestSandbox, useSandbox } from '../../testing/sandbox-fixture.js';
 import { REFUSALS } from '../core/refusals.js';
 import { eventMappingRows, MAPPING_FILE, renderMappingInto } from './table.js';
-import { forEachStore, sandboxInTest, type TestSandbox, useSandbox } from '../../testing/sandbox-fixture.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 let sandbox: TestSandbox;

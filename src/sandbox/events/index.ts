@@ -1,10 +1,11 @@
 // Events and webhook delivery of the sandbox: the worker and the control handlers (their tables are
 // made with the others', by resources/index.ts's migrate).
-import type { SandboxLogger } from '../core/logger.js';
+
+import { type EndpointPolicy, endpointPolicy } from '../core/addresses.js';
 import type { Clock } from '../core/clock.js';
+import type { SandboxLogger } from '../core/logger.js';
 import type { Db } from '../store/db.js';
-import { endpointPolicy, type EndpointPolicy } from '../core/addresses.js';
-import { startDeliveryWorker, type DeliveryWorker } from './worker.js';
+import { type DeliveryWorker, startDeliveryWorker } from './worker.js';
 
 export interface SandboxEvents {
   worker: DeliveryWorker;
@@ -21,6 +22,6 @@ export async function startEvents(
   return { worker, close: () => worker.close() };
 }
 
+export { eventHandlers } from './handlers.js';
 export { createEventCatalog, type EventEnvelope } from './store.js';
 export { eventMappingMarkdown, eventMappingRows, processOf } from './table.js';
-export { eventHandlers } from './handlers.js';

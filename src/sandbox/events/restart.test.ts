@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createV1Client, orThrow } from '../../client/index.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
 import { launchSandbox } from '../../testing/sandbox-process.js';
 import { until } from '../../testing/until.js';
-import { createSandboxClient } from '../../client/sandbox/client.js';
 
 const started: ChildProcess[] = [];
 const work = mkdtempSync(join(tmpdir(), 'ramp-sandbox-events-'));

@@ -1,13 +1,13 @@
 // Events and their deliveries, in the sandbox's database. `emit` runs inside the transaction of the state
 // change, so an event exists exactly when the change was committed.
 import { randomUUID } from 'node:crypto';
-import { readBundleFile, type OpenApiDocument } from '../contract/document.js';
-import { createSchemaValidator, type SchemaValidator } from '../contract/schema-validator.js';
-import { precompiledValidators, validatorId } from '../contract/reference.js';
-import type { Clock } from '../core/clock.js';
-import type { Sql } from '../store/db.js';
-import type { EventCatalog } from '../core/instance.js';
 import { deliverySchedule } from 'ramp-api/webhooks';
+import { type OpenApiDocument, readBundleFile } from '../contract/document.js';
+import { precompiledValidators, validatorId } from '../contract/reference.js';
+import { createSchemaValidator, type SchemaValidator } from '../contract/schema-validator.js';
+import type { Clock } from '../core/clock.js';
+import type { EventCatalog } from '../core/instance.js';
+import type { Sql } from '../store/db.js';
 import { processOf } from './table.js';
 
 /** The one envelope every event has (the source shows no payload: the sandbox's choice). */

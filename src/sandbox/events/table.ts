@@ -5,11 +5,11 @@ import {
   bankAccountStates,
   businessWebhookStates,
   custodyWalletStates,
+  type Machine,
   onRampStates,
   payoutStates,
   userStates,
   walletTransferStates,
-  type Machine,
 } from '../core/states.js';
 
 export const machines: Record<string, Machine> = {

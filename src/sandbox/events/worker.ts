@@ -5,15 +5,16 @@
 // as a timeout and counts as made, so the endpoint never gets more calls than the schedule has.
 // On PostgreSQL, `for update skip locked` lets several instances share the queue; each pass reads the shared
 // clock first, so a lease runs out in the same sandbox time for every instance.
-import { type SandboxLogger, stderrLogger } from '../core/logger.js';
+
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { type EndpointPolicy, endpointPolicy } from '../core/addresses.js';
 import type { Clock } from '../core/clock.js';
-import { endpointPolicy, type EndpointPolicy } from '../core/addresses.js';
-import type { Db, Sql } from '../store/db.js';
+import { type SandboxLogger, stderrLogger } from '../core/logger.js';
 import { loadClockOffset } from '../store/clock-offset.js';
+import type { Db, Sql } from '../store/db.js';
 
 export interface DeliveryWorker {
   /** Runs one pass now (due attempts are sent); resolves when their calls are recorded. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import config from '../../../vitest.config.js';
 import { type RanTest, rowOutcome, rowProblems, runProblems } from './check.js';
 import { ledger, type Row } from './ledger.js';
-import { LEDGER_PAGE, REPO_ROOT, ledgerPage, ledgerPagePath } from './page.js';
+import { LEDGER_PAGE, ledgerPage, ledgerPagePath, REPO_ROOT } from './page.js';
 
 /** A glob of the vitest configuration as a regular expression (`**` any folders, `*` within one name). */
 const globRegExp = (glob: string) =>

@@ -6,11 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/index.js';
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
-import { readBundleFile } from '../contract/document.js';
-import { listOperations, requestSchema } from '../contract/lookup.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
 import { until } from '../../testing/until.js';
-import { useSandbox } from '../../testing/sandbox-fixture.js';
+import { readBundleFile } from '../contract/document.js';
+import { listOperations, requestSchema } from '../contract/lookup.js';
 
 const sandbox = useSandbox();
 let control: SandboxClient;

@@ -5,8 +5,8 @@
 // body the longest, and is refused only when every connection is being served a request it sent whole.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 export interface ConnectionLimits {
   /** Connections held at once; default the open-files limit less what the database and deliveries need. */

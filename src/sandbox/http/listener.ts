@@ -9,8 +9,8 @@ import { answerOperation, type Pipeline } from '../pipeline/index.js';
 import { unbuiltDocsPage } from './docs-page.js';
 import type { Guard } from './guards.js';
 import { createPageServer } from './page-server.js';
-import { requestTarget } from './target.js';
 import { COMMON_HEADERS, createDocumentPolicies, JSON_POLICY } from './policies.js';
+import { requestTarget } from './target.js';
 
 function send(
   res: ServerResponse,

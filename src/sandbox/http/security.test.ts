@@ -7,15 +7,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
-import { createSandboxClient } from '../../client/sandbox/client.js';
 import { v1Operations } from '../../client/generated/v1-meta.js';
-import { readBundleFile } from '../contract/document.js';
-import { listOperations } from '../contract/lookup.js';
-import { rawExchange, type RawAnswer } from '../../testing/raw-http.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { type RawAnswer, rawExchange } from '../../testing/raw-http.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { launchSandbox } from '../../testing/sandbox-process.js';
 import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
+import { readBundleFile } from '../contract/document.js';
+import { listOperations } from '../contract/lookup.js';
 import { SANDBOX_FAMILIES, type Sandbox } from '../server.js';
-import { useSandbox } from '../../testing/sandbox-fixture.js';
 
 /** The origin of the docs site a test trusts, and one it does not (a page on another local port). */
 const TRUSTED = 'http://127.0.0.1:5999';

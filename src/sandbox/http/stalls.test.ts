@@ -8,10 +8,10 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { businessOperations } from '../../client/generated/business-meta.js';
-import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
-import { rawRequest } from '../../testing/raw-http.js';
-import { sandboxToken } from '../../testing/sandbox-users.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
+import { rawRequest } from '../../testing/raw-http.js';
+import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
+import { sandboxToken } from '../../testing/sandbox-users.js';
 
 const OPEN_FILES = 1024;
 let sandbox: SandboxProcess;

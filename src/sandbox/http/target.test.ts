@@ -1,7 +1,7 @@
 // The request target: split into path and query as it is when plain, normalized by the URL parser when odd,
 // refused with 400 when it cannot be parsed.
 import { describe, expect, it } from 'vitest';
-import { Refusal, REFUSALS } from '../core/refusals.js';
+import { REFUSALS, Refusal } from '../core/refusals.js';
 import { requestTarget } from './target.js';
 
 describe('the request target', () => {

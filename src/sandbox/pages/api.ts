@@ -2,7 +2,7 @@
 // operationId, with the path from the generated operation table (src/client/generated/sandbox-meta.ts). The admin
 // token, when the sandbox has one, is kept for this browser tab only (sessionStorage).
 import { render, type VNode } from 'preact';
-import { sandboxOperations, type sandboxComponents as components } from 'ramp-api/sandbox';
+import { type sandboxComponents as components, sandboxOperations } from 'ramp-api/sandbox';
 
 export type Schemas = components['schemas'];
 export type OperationId = keyof typeof sandboxOperations;

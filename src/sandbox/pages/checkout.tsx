@@ -2,7 +2,7 @@
 // to be paid, how and where, and the tester's outcome, through getCheckout, payCheckout and rejectCheckout;
 // then back to the on-ramp's redirectUrl when it has an http(s) one.
 import { useEffect, useState } from 'preact/hooks';
-import { amount, call, ControlError, linkId, mount, type Schemas } from './api.js';
+import { amount, ControlError, call, linkId, mount, type Schemas } from './api.js';
 
 type Checkout = Schemas['Checkout'];
 

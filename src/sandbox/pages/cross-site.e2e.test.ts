@@ -4,13 +4,13 @@
 // nothing, and its script cannot read the control API; meanwhile the dashboard's own buttons still work in the
 // same browser.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { launchChromium } from '../../testing/chromium.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from 'ramp-api';
 import { createSandboxClient, type SandboxClient } from 'ramp-api/sandbox';
-import { startLocalServer, type LocalServer } from '../../testing/local-server.js';
-import { registerExampleUser } from '../../testing/sandbox-users.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../testing/chromium.js';
+import { type LocalServer, startLocalServer } from '../../testing/local-server.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
+import { registerExampleUser } from '../../testing/sandbox-users.js';
 
 /** How long a page or the API may take to show a change on this busy machine. */
 const SHOWN_MS = 15_000;

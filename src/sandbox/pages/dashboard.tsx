@@ -7,22 +7,22 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { sandboxOperations } from 'ramp-api/sandbox';
 import {
   bankAccountStates,
+  type Machine,
   onRampStates,
   payoutStates,
   userStates,
   walletTransferStates,
-  type Machine,
 } from '../core/states.js';
 import {
   adminToken,
   amount,
+  ControlError,
   call,
   clockTime,
-  ControlError,
   mount,
-  time,
   type OperationId,
   type Schemas,
+  time,
 } from './api.js';
 
 type TenantState = Schemas['TenantState'];

@@ -1,7 +1,7 @@
 // The KYC page behind generateKycUrl's link (/sandbox/kyc/{sessionId}): who is being verified, and the
 // tester's verdict, through getKycSession, approveKycSession and rejectKycSession.
 import { useEffect, useState } from 'preact/hooks';
-import { call, ControlError, linkId, mount, time, type Schemas } from './api.js';
+import { ControlError, call, linkId, mount, type Schemas, time } from './api.js';
 
 type Session = Schemas['KycSession'];
 

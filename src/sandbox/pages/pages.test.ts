@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createBusinessClient, createV1Client, orThrow, type V1Client } from 'ramp-api';
 import { createSandboxClient, type SandboxClient } from 'ramp-api/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
 import { forEachStore, useSandbox } from '../../testing/sandbox-fixture.js';
+import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
 import { readBundleFile } from '../contract/document.js';
 import { REFUSALS } from '../core/refusals.js';
 

@@ -1,14 +1,15 @@
 // The request path of an operation, as named stages in order: route (the router of ../contract/router.ts),
 // authentication, rate limit, body, request check, transaction (the operation's handler), answer check. Each
 // stage is a file of this folder; this one runs them and turns what they throw into an answer.
-import type { SandboxLogger } from '../core/logger.js';
+
 import type { IncomingMessage } from 'node:http';
 import type { Route, Router, Target } from '../contract/router.js';
 import type { AnyHandler, HandlerContext } from '../core/handler.js';
+import type { SandboxLogger } from '../core/logger.js';
 import { Refusal, refusalBody, refusals } from '../core/refusals.js';
+import { DATABASE_RETRY_AFTER_SECONDS, type Db, isDatabaseUnavailable, isDataException } from '../store/db.js';
 import { isDiskFull, storageFull } from '../store/disk-space.js';
 import { isQuotaExceeded, TENANT_QUOTA } from '../store/quotas.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isDataException, type Db } from '../store/db.js';
 import type { CheckAnswer } from './answer-check.js';
 import type { Authenticate } from './authenticate.js';
 import { requestBody } from './body.js';

@@ -5,8 +5,9 @@
 // cache is bounded in bytes, so the process's resident memory stays within MEMORY_BOUND_MIB of what it was once
 // the first answer was made (garbage of the answers being made included). Without the bounds, each distinct
 // query kept its own copy of the answer, and the same run passed the bound within a few dozen queries.
-import { readFileSync } from 'node:fs';
+
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';

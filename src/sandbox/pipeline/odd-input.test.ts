@@ -9,14 +9,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { rawRequest } from '../../testing/raw-http.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
 import { readBundleFile } from '../contract/document.js';
 import { bodyExamples, listOperations, type OperationEntry } from '../contract/lookup.js';
 import { REFUSALS } from '../core/refusals.js';
-import { MAX_BODY_BYTES, MAX_PUBLIC_BODY_BYTES } from './request-body.js';
-import { MAX_TEXT_CHARS } from '../store/quotas.js';
 import { SANDBOX_FAMILIES } from '../server.js';
-import { useSandbox } from '../../testing/sandbox-fixture.js';
+import { MAX_TEXT_CHARS } from '../store/quotas.js';
+import { MAX_BODY_BYTES, MAX_PUBLIC_BODY_BYTES } from './request-body.js';
 
 const families = SANDBOX_FAMILIES.map((family) => ({ family, doc: readBundleFile(family) }));
 // resetSandbox last: it removes the tenant the other calls use.

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, createBusinessClient, orThrow } from '../../client/index.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
+import { sandboxInTest, useSandbox } from '../../testing/sandbox-fixture.js';
 import { readBundleFile } from '../contract/document.js';
 import { REFUSALS } from '../core/refusals.js';
-import { sandboxInTest, useSandbox } from '../../testing/sandbox-fixture.js';
 
 describe("rate limits (the sandbox's own)", () => {
   const sandbox = useSandbox();

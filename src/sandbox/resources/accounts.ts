@@ -2,11 +2,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { registerDate } from '../core/clock.js';
 import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
-import { refusals, refuse, requireInScope } from '../core/refusals.js';
 import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
-import { triggerIn } from '../core/triggers.js';
+import { refusals, refuse, requireInScope } from '../core/refusals.js';
 import { bankAccountStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
+import { triggerIn } from '../core/triggers.js';
 import { requireOwnClient } from './users.js';
 
 /** The sandbox's bank directory (its own records; the service's ids differ per deployment). */

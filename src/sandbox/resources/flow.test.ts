@@ -9,10 +9,10 @@ import {
   type V1Client,
 } from '../../client/index.js';
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
-import { runReadmeBlock } from '../../testing/readme-block.js';
-import { sandboxToken } from '../../testing/sandbox-users.js';
 import { captureLogger } from '../../testing/capture-logger.js';
+import { runReadmeBlock } from '../../testing/readme-block.js';
 import { forEachStore, sandboxInTest, type TestSandbox, useSandbox } from '../../testing/sandbox-fixture.js';
+import { sandboxToken } from '../../testing/sandbox-users.js';
 import { readBundleFile } from '../contract/document.js';
 import { REFUSALS } from '../core/refusals.js';
 

@@ -1,7 +1,8 @@
 // Every resource's handlers: what the server serves. Their tables are the store's migrations (../store/migrations/).
-import { eventHandlers } from '../events/handlers.js';
+
 import type { AnyHandler, CallContext, Handlers } from '../core/handler.js';
 import { applyDueOutcomes, type Outcomes } from '../core/outcomes.js';
+import { eventHandlers } from '../events/handlers.js';
 import * as accounts from './accounts.js';
 import * as kyc from './kyc.js';
 import * as onramps from './onramps.js';

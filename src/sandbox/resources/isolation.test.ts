@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
-import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
 import { storesUnderTest, useSandbox } from '../../testing/sandbox-fixture.js';
+import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
 import { type OpenApiDocument, readBundleFile } from '../contract/document.js';
 import {
   bodyExamples,

@@ -4,8 +4,8 @@
 // the source shows only that the call answers a `url`).
 import { randomBytes } from 'node:crypto';
 import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
-import { refusals, refuse } from '../core/refusals.js';
 import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
+import { refusals, refuse } from '../core/refusals.js';
 import { triggerIn } from '../core/triggers.js';
 import { decideUser, findUser, personOf, type UserRow } from './users.js';
 

@@ -4,13 +4,13 @@
 // pays it or has it rejected (getCheckout, payCheckout, rejectCheckout).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
-import { refusals, refuse } from '../core/refusals.js';
 import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
-import { triggerIn } from '../core/triggers.js';
+import { refusals, refuse } from '../core/refusals.js';
 import { onRampStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
+import { triggerIn } from '../core/triggers.js';
 import { BANKS } from './accounts.js';
-import { MAX_BALANCE, debit, findUser } from './users.js';
+import { debit, findUser, MAX_BALANCE } from './users.js';
 import { openCustodyWallet } from './wallets.js';
 
 /** Sandbox's own rate: COP per unit of stablecoin. */

@@ -1,9 +1,10 @@
 // What the dashboard reads: the tenants (listTenants) and everything one tenant holds (getTenantState), from
 // the other resources' tables. A tenant's own token reaches its own tenant only; another tenant's answers 404
 // exactly as an unknown one does. Credentials and tokens are never shown.
-import type { Sql } from '../store/db.js';
+
 import type { HandlerContext, Handlers } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
+import type { Sql } from '../store/db.js';
 import { personOf, type UserRow } from './users.js';
 import { type WalletRow, walletView } from './wallets.js';
 import { type WebhookRow, webhookView } from './webhooks.js';

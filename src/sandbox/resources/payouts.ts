@@ -1,11 +1,11 @@
 // Fiat payouts: debited from the user's balance at creation, settled through the control API.
 import { randomUUID } from 'node:crypto';
-import { type CallContext, tenantOf, type Handlers } from '../core/handler.js';
-import { refusals, refuse } from '../core/refusals.js';
+import { type CallContext, type Handlers, tenantOf } from '../core/handler.js';
 import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
-import { triggerIn } from '../core/triggers.js';
+import { refusals, refuse } from '../core/refusals.js';
 import { payoutStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
+import { triggerIn } from '../core/triggers.js';
 import type { AccountRow } from './accounts.js';
 import { credit, debit, findUser } from './users.js';
 

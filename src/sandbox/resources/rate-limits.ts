@@ -3,9 +3,9 @@
 // (calls without a token share one count). Limits and counts live in the database, so every instance on one
 // PostgreSQL applies the same ones; a count is one atomic upsert.
 import type { Clock } from '../core/clock.js';
-import type { Sql } from '../store/db.js';
 import type { Handlers, Tenant } from '../core/handler.js';
 import { refusals, refuse } from '../core/refusals.js';
+import type { Sql } from '../store/db.js';
 
 /** The operations that can be limited: those whose description declares a 429. */
 export function limitableOperations(

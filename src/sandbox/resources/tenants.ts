@@ -1,12 +1,13 @@
 // Tenants (clients), their credentials and tokens, and the sandbox clock.
-import { PRUNE_EXPIRED_TOKENS } from '../store/quotas.js';
+
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { addClockOffset, resetClockOffset } from '../store/clock-offset.js';
-import type { Db, Sql } from '../store/db.js';
 import { type Handlers, type Tenant, tenantOf } from '../core/handler.js';
 import type { InstanceState } from '../core/instance.js';
 import { refusals, refuse } from '../core/refusals.js';
+import { addClockOffset, resetClockOffset } from '../store/clock-offset.js';
+import type { Db, Sql } from '../store/db.js';
+import { PRUNE_EXPIRED_TOKENS } from '../store/quotas.js';
 import { identifierTaken } from './identifiers.js';
 
 /** Business tokens live 5 minutes of sandbox time (the source); v1 tokens 24 hours (the sandbox's choice: the source shows no lifetime). */

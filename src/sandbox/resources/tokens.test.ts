@@ -4,9 +4,9 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBusinessClient, createV1Client, orThrow } from '../../client/index.js';
-import { sandboxToken } from '../../testing/sandbox-users.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
+import { sandboxToken } from '../../testing/sandbox-users.js';
 
 const sandbox = useSandbox();
 let tenant: Awaited<ReturnType<ReturnType<typeof createSandboxClient>['createTenant']>>['data'] & {};

@@ -1,6 +1,5 @@
 // Registered users, their compliance state, fiat balances and on-ramp tier limits.
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '../store/db.js';
 import {
   type BodyOf,
   type CallContext,
@@ -9,13 +8,14 @@ import {
   type Tenant,
   tenantOf,
 } from '../core/handler.js';
-import { refusals, refuse, requireInScope } from '../core/refusals.js';
 import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
-import { triggerIn } from '../core/triggers.js';
+import { refusals, refuse, requireInScope } from '../core/refusals.js';
 import { userStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
-import { integrationRegisterOf } from './tenants.js';
+import { triggerIn } from '../core/triggers.js';
+import type { Sql } from '../store/db.js';
 import { identifierTaken } from './identifiers.js';
+import { integrationRegisterOf } from './tenants.js';
 
 export interface UserRow {
   id: string;

@@ -2,13 +2,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { registerDate } from '../core/clock.js';
 import type { CallContext, Handlers } from '../core/handler.js';
-import { refusals, refuse, requireInScope } from '../core/refusals.js';
 import { type Outcomes, runOrSchedule } from '../core/outcomes.js';
-import { triggerIn } from '../core/triggers.js';
+import { refusals, refuse, requireInScope } from '../core/refusals.js';
 import { custodyWalletStates, walletTransferStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';
-import { MAX_BALANCE, isUuid, requireApprovedUser, requireOwnClient } from './users.js';
+import { triggerIn } from '../core/triggers.js';
 import { identifierTaken } from './identifiers.js';
+import { isUuid, MAX_BALANCE, requireApprovedUser, requireOwnClient } from './users.js';
 
 /** The sandbox's token and network records (ids are the sandbox's own; the service's differ per deployment). */
 export const TOKENS: Record<string, number> = { USDC: 1, USDT: 2 };

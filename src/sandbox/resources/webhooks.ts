@@ -1,6 +1,6 @@
 // Business-API webhooks and v1 integration endpoints, and their delivery (../events/).
 import { randomUUID } from 'node:crypto';
-import { tenantOf, type Handlers } from '../core/handler.js';
+import { type Handlers, tenantOf } from '../core/handler.js';
 import { refusals, refuse, requireInScope } from '../core/refusals.js';
 import { businessWebhookStates } from '../core/states.js';
 import { createRecord, moveRecord, type Stateful } from '../core/transition.js';

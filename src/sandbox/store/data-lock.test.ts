@@ -1,12 +1,12 @@
 // The data-folder lock and a holder killed with SIGKILL whose parent has not reaped it yet: a zombie still
 // answers `kill(pid, 0)`, yet it runs no more and holds nothing, so the folder is taken over at once.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { lockDataFolder } from './data-lock.js';
 import { until } from '../../testing/until.js';
+import { lockDataFolder } from './data-lock.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-data-lock-'));
 let parent: ChildProcess | undefined;

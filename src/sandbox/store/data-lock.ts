@@ -3,8 +3,9 @@
 // (and, on Linux, the start time) of the process that holds it; a second process is refused naming it. A lock
 // left by a process that no longer runs (killed with SIGKILL) is taken over: moved aside atomically, so of two
 // processes taking it over at once one wins and the other is refused.
-import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+
 import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const LOCK_FILE = 'sandbox.lock';

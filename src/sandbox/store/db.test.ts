@@ -1,7 +1,7 @@
 // The read memory of the PGlite store: a GET never sees rows older than the last committed write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openPglite } from './db.js';
 import { schema } from './migrate.js';
-import { openPglite, type Db } from './db.js';
 
 describe('PGlite reads remembered until the next write', () => {
   let db: Db;

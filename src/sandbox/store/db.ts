@@ -1,9 +1,10 @@
 // The sandbox's database: a tiny interface over PGlite (embedded PostgreSQL, the default) that node-postgres
 // can implement too, so the same migrations and SQL run on PostgreSQL 15. SQL here and in the resources keeps
 // to what both PGlite (PostgreSQL 18) and PostgreSQL 15 run.
-import { type SandboxLogger, stderrLogger } from '../core/logger.js';
+
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { type SandboxLogger, stderrLogger } from '../core/logger.js';
 import { createStatementRunner } from './pglite-statements.js';
 
 export interface Sql {

@@ -6,13 +6,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, createV1Client, orThrow } from '../../client/index.js';
-import { readBundleFile } from '../contract/document.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
 import { deliverySchedule } from '../../client/webhooks/index.js';
+import { newPostgresDatabase, sandboxInTest, storeNamed, useSandbox } from '../../testing/sandbox-fixture.js';
 import { launchSandbox } from '../../testing/sandbox-process.js';
 import { fundedExampleUser, registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
-import { newPostgresDatabase, sandboxInTest, storeNamed, useSandbox } from '../../testing/sandbox-fixture.js';
 import { until } from '../../testing/until.js';
-import { createSandboxClient } from '../../client/sandbox/client.js';
+import { readBundleFile } from '../contract/document.js';
 import type { Sandbox } from '../server.js';
 
 const postgres = storeNamed('PostgreSQL');

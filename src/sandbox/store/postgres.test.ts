@@ -1,6 +1,6 @@
 // The same sandbox on PostgreSQL (the run's throwaway cluster, scripts/test-setup/postgres.ts): what only a
 // server shows: connections ended under the sandbox, concurrent debits, and two instances sharing one queue.
-import { fundedExampleUser } from '../../testing/sandbox-users.js';
+
 import { createServer as createHttpServer } from 'node:http';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { createV1Client, orThrow } from '../../client/index.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { captureLogger } from '../../testing/capture-logger.js';
 import { sandboxInTest, storeNamed, useSandbox } from '../../testing/sandbox-fixture.js';
+import { fundedExampleUser } from '../../testing/sandbox-users.js';
 import { until } from '../../testing/until.js';
 
 const postgres = storeNamed('PostgreSQL');

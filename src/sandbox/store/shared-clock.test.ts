@@ -2,8 +2,8 @@
 // instance moves the others too, and the delivery queue they share keeps its promise of one call per event.
 import { describe, expect, it } from 'vitest';
 import { createV1Client, orThrow } from '../../client/index.js';
-import { startEventReceiver } from '../../testing/event-receiver.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
+import { startEventReceiver } from '../../testing/event-receiver.js';
 import { storeNamed, useSandbox } from '../../testing/sandbox-fixture.js';
 
 const postgres = storeNamed('PostgreSQL');

@@ -1,6 +1,8 @@
 // A new store starts from the build's PGlite snapshot (the tests' global setup builds it, as `npm run build`
 // does): its tables made, nothing of any sandbox in it; a snapshot made with other migrations or another PGlite
 // is not used; and the migrations run again on a store that records other ones.
+
+import { createHash } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -11,21 +13,21 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
 import { create as createTar, Parser } from 'tar';
-import { type Db, openPglite } from './db.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { sandboxDistDir } from '../core/dist-dir.js';
+import { type Db, openPglite } from './db.js';
 import { migrationsDigest, schema } from './migrate.js';
 
 /** The migrations a store records, in order. */
 const recordedMigrations = async (db: Db) =>
   (await db.query<{ name: string }>('select name from sandbox_migrations order by version')).map((r) => r.name);
 const everyMigration = schema.migrations.map((m) => m.name);
+
 import { sandboxInTest } from '../../testing/sandbox-fixture.js';
-import { readSnapshot, readSnapshotFiles, snapshotKey, SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from './snapshot.js';
+import { readSnapshot, readSnapshotFiles, SNAPSHOT_FILE, SNAPSHOT_MANIFEST, snapshotKey } from './snapshot.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-snapshot-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

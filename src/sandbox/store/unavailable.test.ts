@@ -5,15 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
-import { readBundleFile } from '../contract/document.js';
-import { bodyExamples, listOperations } from '../contract/lookup.js';
-import { createDatabase, postgresUnavailable, startPostgres, type PostgresCluster } from '../../testing/postgres.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { captureLogger } from '../../testing/capture-logger.js';
+import { createDatabase, type PostgresCluster, postgresUnavailable, startPostgres } from '../../testing/postgres.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
 import { until } from '../../testing/until.js';
-import { createSandboxClient } from '../../client/sandbox/client.js';
+import { readBundleFile } from '../contract/document.js';
+import { bodyExamples, listOperations } from '../contract/lookup.js';
 import { SANDBOX_FAMILIES } from '../server.js';
-import { useSandbox } from '../../testing/sandbox-fixture.js';
-import { captureLogger } from '../../testing/capture-logger.js';
 
 const why = postgresUnavailable();
 if (why && process.env.CI) throw new Error(`The database-outage test needs PostgreSQL under CI, but ${why}.`);
