@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
@@ -96,7 +96,12 @@ describe.skipIf(why !== null)(`a --data folder on a ${FS_MIB} MiB file system th
     expect(read.status).toBe(200);
     // Space returns: the next write is taken, without a restart.
     rmSync(filler);
-    const after = await orThrow(control.createTenant({ body: { name: 'After space returned' } }));
+    // The sandbox trusts one look at the free space for a moment (LOOK_MS), so the first write after may still be
+    // refused; one within a few seconds is taken.
+    const after = await vi.waitFor(() => orThrow(control.createTenant({ body: { name: 'After space returned' } })), {
+      timeout: 5_000,
+      interval: 50,
+    });
     // SIGTERM stops it within its bound.
     const signalled = performance.now();
     sandbox.child.kill('SIGTERM');
