@@ -3,6 +3,7 @@
 // `launchSandbox` resolves once it has printed its addresses; `runSandboxToExit` runs a command expected to end
 // (a refused option) to its exit. A sandbox started in the test's own process comes from ./sandbox-fixture.ts.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './repo.js';
 import { watchProcess } from './watchdog.js';
@@ -106,4 +107,20 @@ export function runSandboxToExit(
       resolve({ code, stderr, stdout });
     }),
   );
+}
+
+/** Stops a launched sandbox: SIGTERM, then SIGKILL if it has not exited after `graceMs`. */
+export async function stopSandbox(sandbox: SandboxProcess | undefined, graceMs = 10_000): Promise<void> {
+  if (!sandbox) return;
+  sandbox.child.kill('SIGTERM');
+  const killer = setTimeout(() => sandbox.child.kill('SIGKILL'), graceMs);
+  await sandbox.exit.finally(() => clearTimeout(killer));
+}
+
+/** The resident memory of a process, in MiB, from /proc. */
+export function residentMib(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
 }

@@ -7,11 +7,10 @@
 // query kept its own copy of the answer, and the same run passed the bound within a few dozen queries.
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
-import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
+import { launchSandbox, residentMib, type SandboxProcess, stopSandbox } from '../../testing/sandbox-process.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
 import { MAX_TEXT_CHARS } from '../store/quotas.js';
 
@@ -25,20 +24,7 @@ let sandbox: SandboxProcess | undefined;
 beforeAll(async () => {
   sandbox = await launchSandbox(['--memory']);
 }, 60_000);
-afterAll(async () => {
-  if (!sandbox) return;
-  sandbox.child.kill('SIGTERM');
-  const killer = setTimeout(() => sandbox?.child.kill('SIGKILL'), 10_000);
-  await sandbox.exit.finally(() => clearTimeout(killer));
-}, 30_000);
-
-/** The resident memory of the sandbox's process, in MiB, from /proc. */
-function residentMib(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
-}
+afterAll(() => stopSandbox(sandbox), 30_000);
 
 it(`keeps its memory within ${MEMORY_BOUND_MIB} MiB of its start while a tenant reads a 3.5 MB answer under ${QUERIES} distinct queries`, async () => {
   const running = sandbox!;

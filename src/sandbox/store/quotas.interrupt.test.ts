@@ -4,11 +4,10 @@
 // resident memory stays within MEMORY_BOUND_MIB of its size after the first event, and stops growing once the
 // tenant is refused. Other tenants are still served.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
-import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
+import { launchSandbox, residentMib, type SandboxProcess, stopSandbox } from '../../testing/sandbox-process.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
 import { MAX_TEXT_CHARS, TENANT_QUOTA } from './quotas.js';
 
@@ -23,19 +22,7 @@ let sandbox: SandboxProcess | undefined;
 beforeAll(async () => {
   sandbox = await launchSandbox(['--memory']);
 }, 90_000);
-afterAll(async () => {
-  if (!sandbox) return;
-  sandbox.child.kill('SIGTERM');
-  const killer = setTimeout(() => sandbox?.child.kill('SIGKILL'), 10_000);
-  await sandbox.exit.finally(() => clearTimeout(killer));
-}, 30_000);
-
-function residentMib(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
-}
+afterAll(() => stopSandbox(sandbox), 30_000);
 
 it(`refuses a tenant past its quota with 403 quota_exceeded, and keeps the process within ${MEMORY_BOUND_MIB} MiB of its start`, async () => {
   const running = sandbox!;

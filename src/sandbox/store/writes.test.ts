@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createV1Client, orThrow } from '../client/index.js';
-import { createSandboxClient } from '../client/sandbox/client.js';
-import { sandboxInTest } from '../testing/sandbox-fixture.js';
-import { launchSandbox, type SandboxProcess } from '../testing/sandbox-process.js';
-import { fundedExampleUser } from '../testing/sandbox-users.js';
+import { createV1Client, orThrow } from '../../client/index.js';
+import { createSandboxClient } from '../../client/sandbox/client.js';
+import { sandboxInTest } from '../../testing/sandbox-fixture.js';
+import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
+import { fundedExampleUser } from '../../testing/sandbox-users.js';
 
 const CLIENTS = 32;
 const work = mkdtempSync(join(tmpdir(), 'ramp-writes-'));
