@@ -5,26 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { longFunctions, MAX_FUNCTION_LINES, measureFunctions, sourceFiles } from './function-length.js';
 
-/**
- * Functions still over the limit, each to be split by the change that owns its file; the list only shrinks (a
- * function split is taken off it, or this test fails).
- */
-const NOT_YET_SPLIT = [
-  // The client's transport is being replaced (a client with no module state).
-  'src/client/core/transport.ts createTransport',
-  'src/client/webhooks/receiver.ts createWebhookReceiver',
-];
-
 describe('function length', () => {
   const code = sourceFiles().filter((file) => !/\.test\.tsx?$/.test(file));
   const long = longFunctions(code).map((f) => `${f.at.replace(/:\d+$/, '')} ${f.name}`);
 
-  it(`finds no function over ${MAX_FUNCTION_LINES} lines outside tests but those not yet split`, () => {
-    expect(long.filter((f) => !NOT_YET_SPLIT.includes(f))).toEqual([]);
-  });
-
-  it('lists as not yet split only functions that still are too long', () => {
-    expect(NOT_YET_SPLIT.filter((f) => !long.includes(f))).toEqual([]);
+  it(`finds no function over ${MAX_FUNCTION_LINES} lines outside tests`, () => {
+    expect(long).toEqual([]);
   });
 
   it('measures a function from its first line to its last, JSX and arrow functions included', () => {

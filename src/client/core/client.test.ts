@@ -377,6 +377,30 @@ describe('middleware', () => {
     expect(apiCalls().map((r) => r.headers['x-trace'])).toEqual(Array(5).fill('abc'));
   });
 
+  it('gives fetch the URL and init (fetch makes the one Request) until middleware is added, then the Request it saw', async () => {
+    const sent: { input: unknown; init: RequestInit | undefined }[] = [];
+    const stub = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push({ input, init });
+      return new Response('[]', {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'content-length': '2' },
+      });
+    }) as typeof fetch;
+    const api = createBusinessClient({ baseUrl: 'https://api.example.co', fetch: stub, auth: { token: 'tok' } });
+    await orThrow(accountsOf(api));
+    api.use({ onRequest: ({ request }) => new Request(request, { headers: { 'x-trace': 'abc' } }) });
+    await orThrow(accountsOf(api));
+    const [plain, seen] = sent;
+    expect(plain!.input).toBe(`https://api.example.co/api/accounts/${CLIENT_ID}`);
+    expect(new Headers(plain!.init!.headers).get('authorization')).toBe('Bearer tok');
+    expect(plain!.init).toMatchObject({ method: 'GET', redirect: 'manual' });
+    expect(plain!.init!.signal).toBeInstanceOf(AbortSignal);
+    expect(seen!.input).toBeInstanceOf(Request);
+    const request = seen!.input as Request;
+    expect([request.headers.get('x-trace'), request.headers.get('authorization')]).toEqual(['abc', 'Bearer tok']);
+    expect(seen!.init).toMatchObject({ redirect: 'manual' });
+  });
+
   it('keeps each call its own context when middleware interleaves calls, and names a failure after its call', async () => {
     const { server } = await serviceWithTokens((req, res) =>
       req.url.includes('missing') ? json(res, 404, { message: 'no such client' }) : json(res, 200, []),

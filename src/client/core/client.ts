@@ -35,7 +35,10 @@ export interface RampClientOptions {
   maxResponseBytes?: number;
   /** Allow plain http to a non-loopback host. Off by default. */
   allowInsecureHttp?: boolean;
-  /** The fetch implementation to use. Default: the global fetch. */
+  /**
+   * The fetch implementation to use. Default: the global fetch. It is called as `fetch(url, init)`, or, once
+   * middleware is added with `use`, with the Request the middleware saw.
+   */
   fetch?: typeof globalThis.fetch;
   /** Headers sent with every call (never put the token here: use `auth`). */
   headers?: Record<string, string>;

@@ -347,18 +347,26 @@ describe('many calls at once', () => {
     }
   });
 
-  it('gives fetch a signal whose listener limit Node can read (undici reads it for every request)', async () => {
-    const seen: AbortSignal[] = [];
-    const stub = (async (_input: RequestInfo | URL, init?: RequestInit) => {
-      seen.push(init!.signal!);
-      return new Response('[]', {
-        status: 200,
-        headers: { 'content-type': 'application/json', 'content-length': '2' },
-      });
-    }) as typeof fetch;
-    const api = createBusinessClient({ baseUrl: 'https://api.example.co', fetch: stub });
-    await Promise.all(Array.from({ length: 20 }, () => api.listBanks()));
-    expect(seen).toHaveLength(20);
-    for (const signal of seen) expect(getMaxListeners(signal)).toBeGreaterThan(10);
+  it('a call allowed many attempts prints no MaxListenersExceededWarning, and Node can read its signal’s limit', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const seen: AbortSignal[] = [];
+      // Not undici, which lifts the limit itself: each retry's wait adds a listener of the call's own.
+      const stub = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+        seen.push(init!.signal!);
+        return new Response('{}', { status: 503, headers: { 'content-type': 'application/json' } });
+      }) as typeof fetch;
+      const retry = { attempts: 15, baseDelayMs: 1, maxDelayMs: 1 };
+      const api = createBusinessClient({ baseUrl: 'https://api.example.co', fetch: stub, retry });
+      expect((await api.listBanks()).response.status).toBe(503);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen).toHaveLength(15);
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+      for (const signal of new Set(seen)) expect(getMaxListeners(signal)).toBeGreaterThan(10);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

@@ -16,19 +16,42 @@ export interface Attempt extends CallInfo {
   status: number;
 }
 
+/**
+ * The request openapi-fetch builds (its `Request` option) for a call no middleware sees: the URL and init,
+ * which the call's fetch sends as `fetch(url, init)`. fetch then builds the call's only Request, where one built
+ * here would be copied into a second.
+ */
+export class CallRequest {
+  declare readonly url: string;
+  declare readonly init: RequestInit & { method: string; headers: Headers };
+  constructor(url: string, init: CallRequest['init']) {
+    this.url = url;
+    this.init = init;
+  }
+  get method(): string {
+    return this.init.method;
+  }
+  get headers(): Headers {
+    return this.init.headers;
+  }
+}
+
 /** Thrown when an answer's body is over the limit; the call names it (ResponseTooLargeError). */
 export class ResponseTooLarge extends Error {}
 
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 
 /** Sends `request` for the call `attempt` describes. */
-export async function send(request: Request, attempt: Attempt): Promise<Response> {
+export async function send(request: Request | CallRequest, attempt: Attempt): Promise<Response> {
   if (attempt.token !== undefined) request.headers.set('authorization', `Bearer ${attempt.token}`);
   attempt.url = request.url;
   // Redirects are never followed: a body, a credential or a token goes only where the caller sent it.
   // Called as a plain function: a browser's own fetch refuses another object as `this` ("Illegal invocation").
   const { fetch } = attempt;
-  const response = await fetch(request, { signal: attempt.signal, redirect: 'manual' });
+  const init: RequestInit = { signal: attempt.signal, redirect: 'manual' };
+  const response = await (request instanceof CallRequest
+    ? fetch(request.url, Object.assign(request.init, init))
+    : fetch(request, init));
   const { status } = response;
   attempt.status = status;
   if (REDIRECT_STATUS.has(status)) {

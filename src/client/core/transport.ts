@@ -16,8 +16,8 @@ import {
   TokenError,
 } from './errors.js';
 import type { OperationTable } from './operations.js';
-import { type Attempt, ResponseTooLarge, send } from './send.js';
-import { type Deadline, sleep, startDeadline, within } from './signals.js';
+import { type Attempt, CallRequest, ResponseTooLarge, send } from './send.js';
+import { sleep, startDeadline, within } from './signals.js';
 import type { TokenSource } from './token.js';
 
 export interface RetryOptions {
@@ -75,13 +75,19 @@ export function recordedCallOf(response: Response): RecordedCall | undefined {
   return (response as { [RECORDED]?: RecordedCall })[RECORDED];
 }
 
-/** One call in progress: its attempt context, how it was asked for, and its bound. */
-interface Run {
-  readonly context: Attempt;
+/** One call in progress: what its fetch needs (Attempt), how it was asked for, and its bound. */
+interface Run extends Attempt {
+  readonly op: KnownOperation;
   readonly callerSignal: AbortSignal | undefined;
+  /** Aborts the call's signal at its deadline. */
+  readonly timer: ReturnType<typeof setTimeout>;
   readonly started: number;
   readonly timeoutMs: number;
+  /** Attempts allowed: several for a safe request when retries are on, else one (the 401 repeat aside). */
+  readonly maxAttempts: number;
   attempt: number;
+  /** The request was repeated after a 401: it is not repeated again. */
+  repeated: boolean;
 }
 
 const RETRYABLE_STATUS = (status: number) => status === 429 || (status >= 500 && status <= 599);
@@ -169,6 +175,16 @@ function operationIndex(operations: OperationTable, tokenOperationId: string): R
   return index;
 }
 
+/** What a transport holds: its options and what is derived from them once, and whether `use` was called. */
+interface Setup extends TransportOptions {
+  readonly host: string;
+  /** The path every operation's path starts with (see causes.ts). */
+  readonly prefix: string;
+  readonly known: ReadonlyMap<string, KnownOperation>;
+  /** `middleware`: the client's `use` was called, so a call may be held outside its fetch (see `attempt`). */
+  readonly state: { middleware: boolean };
+}
+
 /**
  * The init openapi-fetch gets for one call: the caller's, with the call's own fetch, which carries the call's
  * context. The caller's signal is left out: the call's signal (the caller's and the deadline combined) goes
@@ -179,174 +195,194 @@ function initFor(init: Record<string, unknown> | undefined, context: Attempt): R
   // Copied key by key: object spread of the caller's init measured slower here (V8 20).
   for (const key in init) callInit[key] = init[key];
   callInit.signal = undefined;
-  callInit.fetch = (request: Request) => send(request, context);
+  callInit.fetch = (request: Request | CallRequest) => send(request, context);
   return callInit;
 }
 
-export function createTransport(options: TransportOptions) {
-  const { retry, token, logger } = options;
-  const limit = options.maxResponseBytes;
-  const base = new URL(options.baseUrl);
-  const prefix = sharedPrefix(Object.values(options.operations).map((spec) => spec.path));
-  const operations = operationIndex(options.operations, options.tokenOperationId);
-  // A path the description does not document is still guarded, and secured unless known otherwise.
-  const operationAt = (method: string, path: string): KnownOperation =>
-    operations.get(`${method} ${path}`) ?? { operationId: null, secured: true, parameters: parametersOf(path) };
+function backoff(retry: Required<RetryOptions> | false, attempt: number): number {
+  if (!retry) return 0;
+  const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
 
-  /** `middleware`: the client's `use` was called, so a call may be held outside its fetch (see `attempts`). */
-  const state = { middleware: false };
+/** Waits `ms` before a retry and logs it, or says no when the wait would end past the call's deadline. */
+async function pause(setup: Setup, ms: number, reason: string, run: Run): Promise<boolean> {
+  if (ms >= run.timeoutMs - (Date.now() - run.started)) return false;
+  await sleep(ms, run.signal);
+  setup.logger?.warn(`${run.operationId ?? run.path}: ${reason}; retried after ${ms} ms`);
+  return true;
+}
 
-  const backoff = (attempt: number): number => {
-    if (!retry) return 0;
-    const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
-    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+/** The named error for a failure: the caller's abort reason, a timeout, or what went wrong. */
+function named(setup: Setup, error: unknown, run: Run): unknown {
+  if (run.callerSignal?.aborted) return run.callerSignal.reason;
+  const info = callInfo(run);
+  // Past the deadline, a token source's own failure to answer in time is this call's timeout.
+  const late = run.signal.aborted || (error instanceof TokenError && Date.now() - run.started >= run.timeoutMs);
+  if (late) return new TimeoutError({ ...info, timeoutMs: run.timeoutMs });
+  if (error instanceof RampApiError) return error;
+  if (error instanceof ResponseTooLarge) return new ResponseTooLargeError({ ...info, limit: setup.maxResponseBytes });
+  if (error instanceof SyntaxError) return new ResponseFormatError({ ...info, status: run.status });
+  return new NetworkError({ ...info, attempts: run.attempt, host: setup.host, cause: error });
+}
+
+/** Gives a failed call's Response what the errors raised from its result need to say (see `recordedCallOf`). */
+function record(setup: Setup, response: Response, run: Run): void {
+  const { op } = run;
+  const { status } = response;
+  const recorded: RecordedCall = {
+    ...callInfo(run),
+    token: run.token,
+    sensitive: op.sensitive === true,
+    url: run.url,
+    noAuth: op.secured && setup.token === undefined,
+    hint: status === 404 || status === 405 ? baseUrlCause(setup.baseUrl, setup.prefix) : undefined,
   };
+  Reflect.defineProperty(response, RECORDED, { value: recorded });
+}
 
-  /** Waits `ms` before a retry and logs it, or says no when the wait would end past the call's deadline. */
-  async function pause(ms: number, reason: string, run: Run): Promise<boolean> {
-    if (ms >= run.timeoutMs - (Date.now() - run.started)) return false;
-    await sleep(ms, run.context.signal);
-    logger?.warn(`${run.context.operationId ?? run.context.path}: ${reason}; retried after ${ms} ms`);
+/**
+ * One attempt's result, or its named error; undefined when a safe request met a network error and is retried
+ * (when time allows).
+ */
+async function attempt(
+  setup: Setup,
+  invoke: Invoke,
+  callInit: Record<string, unknown>,
+  run: Run,
+): Promise<{ response: Response } | undefined> {
+  const source = run.op.secured ? setup.token : undefined;
+  // Awaited even when the token is at hand: calls started together are then all prepared before the first is
+  // sent, and a server on another core gets them sooner (see the client's concurrent rows in BENCHMARKS.md).
+  if (source) run.token = await (source.peek() ?? within(source.get(), run.signal));
+  // Middleware sees a Request, and may hold the call before or after its fetch: the deadline bounds it there
+  // too. Without middleware, openapi-fetch builds a CallRequest, and the fetch builds the call's only Request.
+  const held = setup.state.middleware || callInit.middleware !== undefined;
+  callInit.Request = held ? undefined : CallRequest;
+  try {
+    const pending = invoke(run.method, run.path, callInit);
+    return await (held ? within(pending, run.signal) : pending);
+  } catch (error) {
+    const failure = named(setup, error, run);
+    const retried =
+      failure instanceof NetworkError &&
+      run.attempt < run.maxAttempts &&
+      (await pause(setup, backoff(setup.retry, run.attempt), `no answer (${attemptOf(run)})`, run));
+    if (retried) return undefined;
+    throw failure;
+  }
+}
+
+const attemptOf = (run: Run) => `attempt ${run.attempt}/${run.maxAttempts}`;
+
+/**
+ * Whether an answer is repeated (once after a 401, with a new token) or retried (a 429 or 5xx of a safe
+ * request, after its Retry-After or a backoff, when time allows); false when it is the call's result.
+ */
+async function again(setup: Setup, response: Response, run: Run): Promise<boolean> {
+  const { status } = response;
+  const { retry, token } = setup;
+  if (status === 401 && run.op.secured && token?.renewable && !run.repeated) {
+    // The service refused the token before doing anything: renew it and repeat this request once.
+    token.invalidate(run.token!);
+    setup.logger?.warn(`${run.operationId ?? run.path}: HTTP 401; repeating once with a new token`);
+    run.repeated = true;
+    run.attempt--; // the repeat does not use up a retry attempt
     return true;
   }
+  if (!retry || run.attempt >= run.maxAttempts || !RETRYABLE_STATUS(status)) return false;
+  const hinted = retryAfterMs(response.headers.get('retry-after'));
+  if (hinted !== undefined && hinted > retry.maxRetryAfterMs) return false;
+  return pause(setup, hinted ?? backoff(retry, run.attempt), `HTTP ${status} (${attemptOf(run)})`, run);
+}
 
-  /** The named error for a failure: the caller's abort reason, a timeout, or what went wrong. */
-  function named(error: unknown, run: Run): unknown {
-    if (run.callerSignal?.aborted) return run.callerSignal.reason;
-    const { context } = run;
-    const info = callInfo(context);
-    // Past the deadline, a token source's own failure to answer in time is this call's timeout.
-    const late = context.signal.aborted || (error instanceof TokenError && Date.now() - run.started >= run.timeoutMs);
-    if (late) return new TimeoutError({ ...info, timeoutMs: run.timeoutMs });
-    if (error instanceof RampApiError) return error;
-    if (error instanceof ResponseTooLarge) return new ResponseTooLargeError({ ...info, limit });
-    if (error instanceof SyntaxError) return new ResponseFormatError({ ...info, status: context.status });
-    return new NetworkError({ ...info, attempts: run.attempt, host: base.host, cause: error });
-  }
-
-  /**
-   * The attempts of one call (retries of a safe request, the repeat after a 401) under its deadline; the result
-   * to return, or the named error.
-   */
-  async function attempts(
-    invoke: Invoke,
-    init: CallInit | undefined,
-    op: KnownOperation,
-    run: Run,
-    deadline: Deadline,
-  ) {
-    const { context } = run;
-    const { method, path } = context;
-    const callInit = initFor(init, context);
-    const source = op.secured ? token : undefined;
-    const maxAttempts = retry && (method === 'GET' || method === 'HEAD') ? retry.attempts : 1;
-    let repeatedAfter401 = false;
-    let streaming = false;
-    try {
-      for (; ; run.attempt++) {
-        if (source) context.token = source.peek() ?? (await within(source.get(), context.signal));
-        let result: { response: Response };
-        try {
-          const pending = invoke(method, path, callInit);
-          // Middleware may hold the call before or after its fetch: the deadline bounds it there too.
-          const held = state.middleware || callInit.middleware !== undefined;
-          result = await (held ? within(pending, context.signal) : pending);
-        } catch (error) {
-          const failure = named(error, run);
-          const retried =
-            failure instanceof NetworkError &&
-            run.attempt < maxAttempts &&
-            (await pause(backoff(run.attempt), `no answer (attempt ${run.attempt}/${maxAttempts})`, run));
-          if (retried) continue;
-          throw failure;
-        }
-        const status = result.response.status;
-        if (status === 401 && source?.renewable && !repeatedAfter401) {
-          // The service refused the token before doing anything: renew it and repeat this request once.
-          repeatedAfter401 = true;
-          source.invalidate(context.token!);
-          logger?.warn(`${context.operationId ?? path}: HTTP 401; repeating once with a new token`);
-          run.attempt--; // the repeat does not use up a retry attempt
-          continue;
-        }
-        if (run.attempt < maxAttempts && retry && RETRYABLE_STATUS(status)) {
-          const hinted = retryAfterMs(result.response.headers.get('retry-after'));
-          const waited =
-            (hinted === undefined || hinted <= retry.maxRetryAfterMs) &&
-            (await pause(
-              hinted ?? backoff(run.attempt),
-              `HTTP ${status} (attempt ${run.attempt}/${maxAttempts})`,
-              run,
-            ));
-          if (waited) continue;
-        }
-        // Only a failed call's result is ever unwrapped into an ApiError, which needs what the call was.
-        if (!result.response.ok) record(result.response, context, op);
-        // A streamed answer is read after this returns: the deadline keeps bounding it.
-        streaming = init?.parseAs === 'stream';
-        return result;
-      }
-    } catch (error) {
-      throw named(error, run);
-    } finally {
-      if (streaming) deadline.timer.unref?.();
-      else clearTimeout(deadline.timer);
+/** The attempts of one call under its deadline: the result to return, or the named error. */
+async function attempts(setup: Setup, invoke: Invoke, init: CallInit | undefined, run: Run) {
+  const callInit = initFor(init, run);
+  // A streamed answer is read after this returns: the deadline keeps bounding it.
+  let streaming = false;
+  try {
+    for (; ; run.attempt++) {
+      const result = await attempt(setup, invoke, callInit, run);
+      if (!result || (await again(setup, result.response, run))) continue;
+      // Only a failed call's result is ever unwrapped into an ApiError, which needs what the call was.
+      if (!result.response.ok) record(setup, result.response, run);
+      streaming = init?.parseAs === 'stream';
+      return result;
     }
+  } catch (error) {
+    throw named(setup, error, run);
+  } finally {
+    if (streaming) run.timer.unref?.();
+    else clearTimeout(run.timer);
   }
+}
 
-  function record(response: Response, context: Attempt, op: KnownOperation): void {
-    const { status } = response;
-    const recorded: RecordedCall = {
-      ...callInfo(context),
-      token: context.token,
-      sensitive: op.sensitive === true,
-      url: context.url,
-      noAuth: op.secured && token === undefined,
-      hint: status === 404 || status === 405 ? baseUrlCause(options.baseUrl, prefix) : undefined,
-    };
-    Reflect.defineProperty(response, RECORDED, { value: recorded });
+/**
+ * Runs one call through `invoke` (openapi-fetch), with its retries, 401 repeat and whole-call bound. What is
+ * wrong with the call itself (a path parameter, a timeout, an aborted signal) rejects before anything starts.
+ */
+function call(
+  setup: Setup,
+  invoke: Invoke,
+  method: string,
+  path: string,
+  init: CallInit | undefined,
+  op: KnownOperation,
+): Promise<{ response: Response }> {
+  let timeoutMs = setup.timeoutMs;
+  let callerSignal: AbortSignal | undefined;
+  try {
+    const problem = pathProblem(op.parameters, init);
+    if (problem) throw new ParameterError({ operationId: op.operationId, method, path, ...problem });
+    if (init?.timeoutMs !== undefined) timeoutMs = checkMs('timeoutMs', init.timeoutMs);
+    callerSignal = init?.signal as AbortSignal | undefined;
+    if (callerSignal?.aborted) throw callerSignal.reason;
+  } catch (error) {
+    return Promise.reject(error);
   }
+  const { retry } = setup;
+  const maxAttempts = retry && (method === 'GET' || method === 'HEAD') ? retry.attempts : 1;
+  // The repeat after a 401 is one attempt more.
+  const { signal, timer } = startDeadline(timeoutMs, callerSignal, maxAttempts + 1);
+  return attempts(setup, invoke, init, {
+    operationId: op.operationId,
+    method,
+    path,
+    // One call's own `fetch` is the one that sends, still with the call's token, signal and bounds.
+    fetch: (init?.fetch as typeof globalThis.fetch | undefined) ?? setup.fetch,
+    signal,
+    limit: setup.maxResponseBytes,
+    token: undefined,
+    url: '',
+    status: 0,
+    op,
+    callerSignal,
+    timer,
+    started: Date.now(),
+    timeoutMs,
+    maxAttempts,
+    attempt: 1,
+    repeated: false,
+  });
+}
 
-  /**
-   * Runs one call through `invoke` (openapi-fetch), with its retries, 401 repeat and whole-call bound. What is
-   * wrong with the call itself (a path parameter, a timeout, an aborted signal) rejects before anything starts.
-   */
-  function call(
-    invoke: Invoke,
-    method: string,
-    path: string,
-    init: CallInit | undefined,
-    known?: KnownOperation,
-  ): Promise<{ response: Response }> {
-    const op = known ?? operationAt(method, path);
-    const { operationId } = op;
-    let timeoutMs = options.timeoutMs;
-    let callerSignal: AbortSignal | undefined;
-    try {
-      const problem = pathProblem(op.parameters, init);
-      if (problem) throw new ParameterError({ operationId, method, path, ...problem });
-      if (init?.timeoutMs !== undefined) timeoutMs = checkMs('timeoutMs', init.timeoutMs);
-      callerSignal = init?.signal as AbortSignal | undefined;
-      if (callerSignal?.aborted) throw callerSignal.reason;
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const deadline = startDeadline(timeoutMs, callerSignal);
-    const context: Attempt = {
-      operationId,
-      method,
-      path,
-      // One call's own `fetch` is the one that sends, still with the call's token, signal and bounds.
-      fetch: (init?.fetch as typeof globalThis.fetch | undefined) ?? options.fetch,
-      signal: deadline.signal,
-      limit,
-      token: undefined,
-      url: '',
-      status: 0,
-    };
-    const run: Run = { context, callerSignal, started: Date.now(), timeoutMs, attempt: 1 };
-    return attempts(invoke, init, op, run, deadline);
-  }
-
-  return { call, operationAt, state };
+export function createTransport(options: TransportOptions) {
+  const known = operationIndex(options.operations, options.tokenOperationId);
+  const setup: Setup = {
+    ...options,
+    host: new URL(options.baseUrl).host,
+    prefix: sharedPrefix(Object.values(options.operations).map((spec) => spec.path)),
+    known,
+    state: { middleware: false },
+  };
+  // A path the description does not document is still guarded, and secured unless known otherwise.
+  const operationAt = (method: string, path: string): KnownOperation =>
+    known.get(`${method} ${path}`) ?? { operationId: null, secured: true, parameters: parametersOf(path) };
+  return {
+    call: (invoke: Invoke, method: string, path: string, init: CallInit | undefined, op?: KnownOperation) =>
+      call(setup, invoke, method, path, init, op ?? operationAt(method, path)),
+    operationAt,
+    state: setup.state,
+  };
 }

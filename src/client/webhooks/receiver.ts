@@ -176,157 +176,207 @@ export interface WebhookReceiver {
   }): Promise<WebhookAnswer>;
 }
 
+/** A receiver's options with their defaults, its memory of handled events, and its error reporter. */
+interface Settings {
+  readonly handlers: WebhookHandlers;
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+  readonly ackWithinMs: number;
+  readonly resolveEvent: EventResolver;
+  readonly secret: string | undefined;
+  readonly skipDuplicates: boolean;
+  readonly seen: ReturnType<typeof createSeen>;
+  report(error: unknown, event: EventName): void;
+}
+
+type ReceiveInput = Parameters<WebhookReceiver['receive']>[0];
+
+const fail = (status: number, error: string): WebhookAnswer => ({ status, body: { error } });
+
+/** What the request line and headers alone refuse, before the body is read; undefined when none. */
+function refusedUpFront(settings: Settings, input: ReceiveInput): WebhookAnswer | undefined {
+  const { method, url, contentType, contentLength } = input;
+  if (method !== 'POST') return { ...fail(405, 'Event notifications are POST requests.'), headers: { allow: 'POST' } };
+  try {
+    decodeURIComponent(url.pathname);
+  } catch {
+    return MALFORMED_URL;
+  }
+  if (settings.secret !== undefined && !secretMatches(url.searchParams.get('secret') ?? '', settings.secret))
+    return fail(401, 'The delivery does not carry this receiver`s secret.');
+  if (!contentType || !JSON_TYPE.test(contentType)) return fail(415, 'Content-Type must be application/json.');
+  if (contentLength !== null && contentLength > settings.maxBodyBytes)
+    return fail(413, `The body is larger than ${settings.maxBodyBytes} bytes.`);
+  return undefined;
+}
+
+/** The body's bytes and the JSON object they hold, or the answer that refuses them. */
+async function readPayload(
+  settings: Settings,
+  body: ReceiveInput['body'],
+): Promise<{ raw: Uint8Array; payload: Record<string, unknown> } | WebhookAnswer> {
+  const { maxBodyBytes, bodyTimeoutMs } = settings;
+  let raw: Uint8Array;
+  try {
+    raw = body ? await readLimited(body, maxBodyBytes, bodyTimeoutMs) : new Uint8Array();
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return fail(413, `The body is larger than ${maxBodyBytes} bytes.`);
+    if (error instanceof BodyTooSlow) return fail(408, `The body did not arrive within ${bodyTimeoutMs} ms.`);
+    return fail(400, 'The body could not be read.');
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+  } catch {
+    return fail(400, 'The body is not valid JSON.');
+  }
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+    return fail(422, 'The payload must be a JSON object.');
+  return { raw, payload: payload as Record<string, unknown> };
+}
+
+/** The known event a delivery is, or the answer that says it cannot be told. */
+function eventOf(settings: Settings, url: URL, payload: Record<string, unknown>): EventName | WebhookAnswer {
+  let resolved: ReturnType<EventResolver>;
+  try {
+    resolved = settings.resolveEvent({ url, payload });
+  } catch {
+    resolved = undefined; // a resolver that fails cannot tell the event either: a 4xx, never a retried 5xx
+  }
+  if (!resolved) return fail(422, 'Cannot tell which event this is: put the event name in the endpoint URL.');
+  if (isEventName(resolved.name)) return resolved.name;
+  // A name from the URL is the operator's; one from the payload is sender data and is not echoed.
+  return resolved.from === 'url'
+    ? fail(404, `Unknown event "${resolved.name.slice(0, 64)}".`)
+    : fail(422, 'The event named in the payload is not one of the known events.');
+}
+
+/**
+ * Runs the handler: 200 when it finished within `ackWithinMs`, 202 when it is still running (its failure is
+ * then reported), 500 when it failed. A failed delivery is forgotten, so the sender's retry runs it again.
+ */
+async function handled(settings: Settings, delivery: Delivery): Promise<WebhookAnswer> {
+  const { event, idempotencyKey } = delivery;
+  const handler = settings.handlers[event] as (delivery: Delivery) => void | Promise<void>;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const slow = new Promise<'slow'>((resolve) => {
+    timer = setTimeout(() => resolve('slow'), settings.ackWithinMs);
+  });
+  const run = Promise.resolve()
+    .then(() => handler(delivery))
+    .then(() => 'done' as const);
+  run.catch(() => settings.seen.forget(idempotencyKey));
+  try {
+    if ((await Promise.race([run, slow])) === 'done') return { status: 200, body: { received: true } };
+    run.catch((error: unknown) => settings.report(error, event));
+    return { status: 202, body: { received: true } };
+  } catch (error) {
+    settings.report(error, event);
+    return fail(500, `The handler for "${event}" failed.`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The whole decision for one delivery. */
+async function receive(settings: Settings, input: ReceiveInput): Promise<WebhookAnswer> {
+  const refused = refusedUpFront(settings, input);
+  if (refused) return refused;
+  const read = await readPayload(settings, input.body);
+  if ('status' in read) return read;
+  const event = eventOf(settings, input.url, read.payload);
+  if (typeof event !== 'string') return event;
+  if (!settings.handlers[event]) return fail(404, `No handler for event "${event}".`);
+  const idempotencyKey = await idempotencyKeyOf(event, read.raw);
+  if (settings.skipDuplicates && settings.seen.has(idempotencyKey))
+    return { status: 200, body: { received: true, duplicate: true } };
+  settings.seen.add(idempotencyKey);
+  return handled(settings, { event, payload: read.payload as EventPayload<typeof event>, idempotencyKey });
+}
+
+const toResponse = (answer: WebhookAnswer) =>
+  new Response(JSON.stringify(answer.body), {
+    status: answer.status,
+    headers: { 'content-type': 'application/json', ...answer.headers },
+  });
+
+/** `receive` for a fetch-style server: Request in, Response out. */
+async function handleRequest(settings: Settings, request: Request): Promise<Response> {
+  const length = request.headers.get('content-length');
+  let url: URL;
+  try {
+    url = requestUrl(request.url);
+  } catch {
+    return toResponse(MALFORMED_URL);
+  }
+  const answer = await receive(settings, {
+    method: request.method,
+    url,
+    contentType: request.headers.get('content-type'),
+    contentLength: length === null ? null : Number(length),
+    body: request.body as AsyncIterable<Uint8Array> | null,
+  });
+  return toResponse(answer);
+}
+
+/** `receive` for Node's http. Everything about the request is read inside the promise: nothing a client sends can throw out of here. */
+function handleNode(settings: Settings, req: IncomingMessage, res: ServerResponse): void {
+  const length = req.headers['content-length'];
+  Promise.resolve()
+    .then(() =>
+      receive(settings, {
+        method: req.method ?? 'GET',
+        url: requestUrl(req.url),
+        contentType: req.headers['content-type'] ?? null,
+        contentLength: length === undefined ? null : Number(length),
+        body: req,
+      }),
+    )
+    .catch((error: unknown) => {
+      if (error instanceof MalformedUrl) return MALFORMED_URL;
+      throw error;
+    })
+    .then(
+      (answer) => {
+        // Stop reading a body that was refused unread; close the connection instead of draining it.
+        const unread = !req.readableEnded;
+        res.writeHead(answer.status, {
+          'content-type': 'application/json',
+          ...answer.headers,
+          ...(unread ? { connection: 'close' } : {}),
+        });
+        res.end(JSON.stringify(answer.body));
+        if (unread) req.resume();
+      },
+      () => {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Internal error.' }));
+      },
+    );
+}
+
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
-  const ackWithinMs = options.ackWithinMs ?? 10_000;
-  const resolveEvent = options.resolveEvent ?? defaultEventResolver;
   if (options.secret !== undefined && options.secret.length < 16)
     throw new Error('The receiver`s secret must be 16 characters or more (32 random ones are better).');
-  const seen = createSeen(options.rememberEvents ?? 10_000);
-  const skipDuplicates = (options.duplicates ?? 'skip') === 'skip';
-  const fail = (status: number, error: string): WebhookAnswer => ({ status, body: { error } });
-  const report = (error: unknown, event: EventName) => {
-    try {
-      options.onError?.(error, { event });
-    } catch {
-      // a failing error reporter must not take the receiver down
-    }
-  };
-
-  const receive: WebhookReceiver['receive'] = async ({ method, url, contentType, contentLength, body }) => {
-    if (method !== 'POST')
-      return { ...fail(405, 'Event notifications are POST requests.'), headers: { allow: 'POST' } };
-    try {
-      decodeURIComponent(url.pathname);
-    } catch {
-      return MALFORMED_URL;
-    }
-    if (options.secret !== undefined && !secretMatches(url.searchParams.get('secret') ?? '', options.secret))
-      return fail(401, 'The delivery does not carry this receiver`s secret.');
-    if (!contentType || !JSON_TYPE.test(contentType)) return fail(415, 'Content-Type must be application/json.');
-    if (contentLength !== null && contentLength > maxBodyBytes)
-      return fail(413, `The body is larger than ${maxBodyBytes} bytes.`);
-    let raw: Uint8Array;
-    try {
-      raw = body ? await readLimited(body, maxBodyBytes, bodyTimeoutMs) : new Uint8Array();
-    } catch (error) {
-      if (error instanceof BodyTooLarge) return fail(413, `The body is larger than ${maxBodyBytes} bytes.`);
-      if (error instanceof BodyTooSlow) return fail(408, `The body did not arrive within ${bodyTimeoutMs} ms.`);
-      return fail(400, 'The body could not be read.');
-    }
-    let payload: unknown;
-    try {
-      payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
-    } catch {
-      return fail(400, 'The body is not valid JSON.');
-    }
-    if (!payload || typeof payload !== 'object' || Array.isArray(payload))
-      return fail(422, 'The payload must be a JSON object.');
-    let resolved: ReturnType<EventResolver>;
-    try {
-      resolved = resolveEvent({ url, payload: payload as Record<string, unknown> });
-    } catch {
-      resolved = undefined; // a resolver that fails cannot tell the event either: a 4xx, never a retried 5xx
-    }
-    if (!resolved) return fail(422, 'Cannot tell which event this is: put the event name in the endpoint URL.');
-    if (!isEventName(resolved.name)) {
-      // A name from the URL is the operator's; one from the payload is sender data and is not echoed.
-      return resolved.from === 'url'
-        ? fail(404, `Unknown event "${resolved.name.slice(0, 64)}".`)
-        : fail(422, 'The event named in the payload is not one of the known events.');
-    }
-    const event = resolved.name;
-    const handler = options.handlers[event] as ((delivery: Delivery) => void | Promise<void>) | undefined;
-    if (!handler) return fail(404, `No handler for event "${event}".`);
-    const idempotencyKey = await idempotencyKeyOf(event, raw);
-    if (skipDuplicates && seen.has(idempotencyKey)) return { status: 200, body: { received: true, duplicate: true } };
-    seen.add(idempotencyKey);
-
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const slow = new Promise<'slow'>((resolve) => {
-      timer = setTimeout(() => resolve('slow'), ackWithinMs);
-    });
-    const run = Promise.resolve()
-      .then(() => handler({ event, payload: payload as EventPayload<typeof event>, idempotencyKey }))
-      .then(() => 'done' as const);
-    // A handler that failed did nothing the sender can count on: its retry must run it again.
-    run.catch(() => seen.forget(idempotencyKey));
-    try {
-      const outcome = await Promise.race([run, slow]);
-      if (outcome === 'slow') {
-        run.catch((error: unknown) => report(error, event));
-        return { status: 202, body: { received: true } };
-      }
-      return { status: 200, body: { received: true } };
-    } catch (error) {
-      report(error, event);
-      return fail(500, `The handler for "${event}" failed.`);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
-  const toResponse = (answer: WebhookAnswer) =>
-    new Response(JSON.stringify(answer.body), {
-      status: answer.status,
-      headers: { 'content-type': 'application/json', ...answer.headers },
-    });
-
-  return {
-    receive,
-    async handle(request) {
-      const length = request.headers.get('content-length');
-      let url: URL;
+  const settings: Settings = {
+    handlers: options.handlers,
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+    ackWithinMs: options.ackWithinMs ?? 10_000,
+    resolveEvent: options.resolveEvent ?? defaultEventResolver,
+    secret: options.secret,
+    skipDuplicates: (options.duplicates ?? 'skip') === 'skip',
+    seen: createSeen(options.rememberEvents ?? 10_000),
+    report(error, event) {
       try {
-        url = requestUrl(request.url);
+        options.onError?.(error, { event });
       } catch {
-        return toResponse(MALFORMED_URL);
+        // a failing error reporter must not take the receiver down
       }
-      const answer = await receive({
-        method: request.method,
-        url,
-        contentType: request.headers.get('content-type'),
-        contentLength: length === null ? null : Number(length),
-        body: request.body as AsyncIterable<Uint8Array> | null,
-      });
-      return toResponse(answer);
     },
-    node(req, res) {
-      const length = req.headers['content-length'];
-      // Everything about the request is read inside the promise: nothing a client sends can throw out of here.
-      Promise.resolve()
-        .then(() =>
-          receive({
-            method: req.method ?? 'GET',
-            url: requestUrl(req.url),
-            contentType: req.headers['content-type'] ?? null,
-            contentLength: length === undefined ? null : Number(length),
-            body: req,
-          }),
-        )
-        .catch((error: unknown) => {
-          if (error instanceof MalformedUrl) return MALFORMED_URL;
-          throw error;
-        })
-        .then(
-          (answer) => {
-            // Stop reading a body that was refused unread; close the connection instead of draining it.
-            const unread = !req.readableEnded;
-            res.writeHead(answer.status, {
-              'content-type': 'application/json',
-              ...answer.headers,
-              ...(unread ? { connection: 'close' } : {}),
-            });
-            res.end(JSON.stringify(answer.body));
-            if (unread) req.resume();
-          },
-          () => {
-            res
-              .writeHead(500, { 'content-type': 'application/json' })
-              .end(JSON.stringify({ error: 'Internal error.' }));
-          },
-        );
-    },
+  };
+  return {
+    receive: (input) => receive(settings, input),
+    handle: (request) => handleRequest(settings, request),
+    node: (req, res) => handleNode(settings, req, res),
   };
 }
