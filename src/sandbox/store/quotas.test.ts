@@ -1,9 +1,13 @@
-// The quota the database enforces (the trigger of migrations/0012_tenant_quotas.sql) is the one the sandbox
-// answers and documents (TENANT_QUOTA), and it covers every table that has a tenant's rows.
+// The quota the database enforces (the trigger of migrations/0012_tenant_quotas.sql, charged at commit since
+// 0014) is the one the sandbox answers and documents (TENANT_QUOTA), and it covers every table that has a
+// tenant's rows; charging it never holds the tenant's row for the rest of a transaction.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from './migrate.js';
+import { newPostgresDatabase, storeNamed } from '../../testing/sandbox-fixture.js';
+import { openPglite, openPostgres } from './db.js';
+import { MIGRATIONS_DIR, migrate, schema } from './migrate.js';
 import { TENANT_QUOTA } from './quotas.js';
 
 const sql = readFileSync(join(MIGRATIONS_DIR, '0012_tenant_quotas.sql'), 'utf8');
@@ -14,16 +18,54 @@ describe('the tenant quota migration', () => {
     expect(sql).toContain(`<= ${TENANT_QUOTA.bytes};`);
   });
 
-  it('charges every table with a tenant_id column', () => {
-    const all = readdirSync(MIGRATIONS_DIR)
-      .filter((name) => /^\d{4}_.*\.sql$/.test(name))
-      .map((name) => readFileSync(join(MIGRATIONS_DIR, name), 'utf8'))
-      .join('\n');
-    const withTenant = [...all.matchAll(/create table (\w+) \(([^;]*?)\n\);/g)]
-      .filter((m) => /\btenant_id uuid\b/.test(m[2]!))
-      .map((m) => m[1]!);
-    expect(withTenant.length).toBeGreaterThan(10);
-    const charged = [...all.matchAll(/after insert on (\w+) for each row/g)].map((m) => m[1]!);
-    expect(charged.sort()).toEqual(withTenant.sort());
+  it('charges every table with a tenant_id column, when the transaction commits', async () => {
+    const db = await openPglite({ memory: true, schemaDigest: schema.digest });
+    try {
+      await migrate(db);
+      const withTenant = await db.query<{ name: string }>(
+        `select table_name as name from information_schema.columns
+          where column_name = 'tenant_id' and table_schema = 'public' order by 1`,
+      );
+      const charged = await db.query<{ name: string; deferred: boolean }>(
+        `select c.relname as name, t.tgdeferrable and t.tginitdeferred as deferred
+           from pg_trigger t join pg_class c on c.oid = t.tgrelid
+          where t.tgfoid = 'sandbox_charge_tenant'::regproc and not t.tgisinternal order by 1`,
+      );
+      expect(withTenant.length).toBeGreaterThan(10);
+      expect(charged).toEqual(withTenant.map(({ name }) => ({ name, deferred: true })));
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe.skipIf(!storeNamed('PostgreSQL'))('the tenant quota on PostgreSQL', () => {
+  it('lets a tenant’s second transaction write while its first, which wrote already, is still open', async () => {
+    const url = await newPostgresDatabase();
+    const db = await openPostgres(url);
+    const { default: pg } = await import('pg');
+    const [first, second] = [new pg.Client(url), new pg.Client(url)];
+    try {
+      await migrate(db);
+      const tenant = randomUUID();
+      await db.query(
+        `insert into tenants (id, name, business_secret, v1_secret, integration_register, created_at)
+         values ($1, 'Quota', 'b', 'v', 'i', now())`,
+        [tenant],
+      );
+      await Promise.all([first.connect(), second.connect()]);
+      const user = `insert into users (id, tenant_id, status, record, created_at)
+                    values (gen_random_uuid(), '${tenant}', 'PENDING', '{}', now())`;
+      await first.query('begin');
+      await first.query(user);
+      // Charged at the insert, the tenant's row stayed locked until the first committed: this waited, then failed.
+      await second.query(`set lock_timeout = '2s'`);
+      await expect(second.query(user)).resolves.toBeDefined();
+      await first.query('commit');
+      const [row] = await db.query<{ records: string }>('select records from tenants where id = $1', [tenant]);
+      expect(Number(row!.records)).toBe(2);
+    } finally {
+      await Promise.all([first.end(), second.end(), db.close()]);
+    }
   });
 });
