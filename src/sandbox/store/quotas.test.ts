@@ -1,9 +1,10 @@
 // The quota the database enforces (the trigger of migrations/0012_tenant_quotas.sql, charged at commit since
 // 0014) is the one the sandbox answers and documents (TENANT_QUOTA), and it covers every table that has a
 // tenant's rows; charging it never holds the tenant's row for the rest of a transaction.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newPostgresDatabase, storeNamed } from '../../testing/sandbox-fixture.js';
 import { openPglite, openPostgres } from './db.js';
