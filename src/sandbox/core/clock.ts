@@ -25,6 +25,25 @@ export function createClock(realNow: () => number = Date.now, offsetMs = 0, load
   };
 }
 
+/**
+ * `clock` with its offset held at `offsetMs` for one call: on several instances a concurrent `sync` may read
+ * the stored offset while this call's advance is not yet committed, and would move the shared clock back under
+ * the call's later events. The pinned clock moves with the real clock only.
+ */
+export function pinnedClock(clock: Clock, offsetMs: number): Clock {
+  let offset = offsetMs;
+  return {
+    now: () => new Date(clock.now().getTime() - clock.offsetMs + offset),
+    get offsetMs() {
+      return offset;
+    },
+    setOffset(value) {
+      offset = value;
+    },
+    sync: async () => undefined,
+  };
+}
+
 /** The service's `registerDate` format, `YYYY-MM-DD HH:MM:SS.ffffff` (UTC). */
 export function registerDate(date: Date): string {
   const iso = date.toISOString();

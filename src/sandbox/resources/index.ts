@@ -1,5 +1,6 @@
 // Every resource's handlers: what the server serves. Their tables are the store's migrations (../store/migrations/).
 
+import { pinnedClock } from '../core/clock.js';
 import type { AnyHandler, CallContext, Handlers } from '../core/handler.js';
 import { applyDueOutcomes, type Outcomes } from '../core/outcomes.js';
 import { eventHandlers } from '../events/handlers.js';
@@ -26,9 +27,12 @@ const outcomes: Outcomes = {
   ...wallets.outcomes,
 };
 
-/** Runs every trigger outcome due by sandbox time now, in `ctx`'s transaction (../core/outcomes.ts). */
-export function runDueOutcomes(ctx: CallContext): Promise<number> {
-  return applyDueOutcomes(ctx, outcomes);
+/**
+ * Runs every trigger outcome due by sandbox time now, in `ctx`'s transaction (../core/outcomes.ts): time held at
+ * the clock's offset `offsetMs` (by default as it is now) for the whole pass, so its events keep their order.
+ */
+export function runDueOutcomes(ctx: CallContext, offsetMs = ctx.clock.offsetMs): Promise<number> {
+  return applyDueOutcomes({ ...ctx, clock: pinnedClock(ctx.clock, offsetMs) }, outcomes);
 }
 
 /**
@@ -38,7 +42,8 @@ export function runDueOutcomes(ctx: CallContext): Promise<number> {
 function advancingOutcomes(advanceClock: AnyHandler): AnyHandler {
   return async (ctx) => {
     const answer = await advanceClock(ctx);
-    await runDueOutcomes(ctx);
+    // At the offset this call set, which another call's read of the stored one may have undone meanwhile.
+    await runDueOutcomes(ctx, (answer.body as { offsetSeconds: number }).offsetSeconds * 1000);
     return answer;
   };
 }
