@@ -9,7 +9,6 @@ import { createSandboxClient } from '../../client/sandbox/client.js';
 import { captureLogger } from '../../testing/capture-logger.js';
 import { sandboxInTest, storeNamed, useSandbox } from '../../testing/sandbox-fixture.js';
 import { fundedExampleUser } from '../../testing/sandbox-users.js';
-import { until } from '../../testing/until.js';
 
 const postgres = storeNamed('PostgreSQL');
 
@@ -42,17 +41,12 @@ describe.skipIf(!postgres)('the sandbox on PostgreSQL', () => {
       const control = createSandboxClient({ baseUrl: sandbox.url });
       expect((await control.createTenant({ body: {} })).response.status).toBe(201);
       expect(unexpected).toEqual([]);
-      // Said once per ended connection, on the sandbox's log rather than as a crash: as an idle connection the
-      // pool lost, or by the scheduled outcomes' pass (it reads every quarter second) whose read met it.
-      const ended =
-        /^\[sandbox\] (PostgreSQL closed an idle connection \(57P01\)|scheduled outcomes \(retrying every pass\): terminating connection)/;
-      await until(
-        () => logger.lines.some((line) => ended.test(line)),
-        `the sandbox to report the ended connections (it said: ${JSON.stringify(logger.lines)})`,
-        5_000,
-      );
+      // An ended connection is said on the sandbox's log rather than as a crash: as an idle connection the pool
+      // lost, or by the scheduled outcomes' pass (it reads every quarter second) whose read met it. A select
+      // under way on one (the delivery worker's poll, every 20 ms) is tried again on another without a word, so
+      // how many lines there are depends on what was running when the connections ended.
       const expected =
-        /^\[sandbox\] (PostgreSQL closed an idle connection|scheduled outcomes \(retrying every pass\): terminating connection|scheduled outcomes: the database answers again\.)/;
+        /^\[sandbox\] (PostgreSQL closed an idle connection \(57P01\)|scheduled outcomes \(retrying every pass\): terminating connection|scheduled outcomes: the database answers again\.)/;
       expect(logger.lines.filter((line) => !expected.test(line))).toEqual([]);
     } finally {
       process.off('uncaughtException', onError);
