@@ -6,7 +6,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type SandboxLogger, stderrLogger } from '../core/logger.js';
 import { createStatementRunner } from './pglite-statements.js';
-import { statementNames } from './statement-names.js';
 
 export interface Sql {
   /** Rows of one statement, with `$1`... parameters. */
@@ -327,18 +326,13 @@ export async function openPostgres(connectionString: string, logger: SandboxLogg
       `[sandbox] PostgreSQL closed an idle connection (${(error as { code?: string }).code ?? error.message}); it will be reopened.`,
     ),
   );
-  // A data statement is prepared under its name on each connection the first time it runs there (node-postgres
-  // keeps track), then only bound and executed.
-  const nameOf = statementNames();
+  // Statements are sent unnamed: a named one breaks behind a transaction-mode pooler (PgBouncer), and fails
+  // once per connection with 0A000 after another instance's migration changes a table it selects `*` from.
   const query = async <Row>(
-    runner: { query: (q: { text: string; values?: unknown[]; name?: string }) => Promise<{ rows: unknown[] }> },
+    runner: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> },
     text: string,
     params?: unknown[],
-  ) => {
-    const name = nameOf(text);
-    return (await runner.query({ text, ...(params ? { values: params } : {}), ...(name ? { name } : {}) }))
-      .rows as Row[];
-  };
+  ) => (await runner.query(text, params)).rows as Row[];
   // A pooled connection the server ended while it sat idle can be handed out before node-postgres has heard of
   // it: a statement that certainly did nothing on it (a select, or a transaction's `begin`) is tried once more on
   // another connection, so a restart of the server costs no answer once it is back.

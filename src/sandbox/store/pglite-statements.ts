@@ -5,9 +5,11 @@
 // parameters are sent as text, as PGlite sends them, and PostgreSQL infers their types from the statement.
 // Statement-level behaviour is PostgreSQL's own in both paths: the same rows, the same errors.
 import type { PGlite } from '@electric-sql/pglite';
-import { PREPARED_STATEMENTS, reusable } from './statement-names.js';
 
 type PgliteModule = typeof import('@electric-sql/pglite');
+
+/** How many statement texts are kept prepared at most; past that, a new text is parsed each time it runs. */
+const PREPARED_STATEMENTS = 500;
 
 export interface StatementRunner {
   /**
@@ -37,6 +39,9 @@ function asText(value: unknown): string | null | undefined {
       return value instanceof Date ? value.toISOString() : undefined;
   }
 }
+
+/** Statements worth keeping prepared: the handlers' data statements (schema changes run once, unnamed). */
+const reusable = (text: string) => /^\s*(select|insert|update|delete|with)\b/i.test(text);
 
 export function createStatementRunner(pg: PGlite, { protocol, parse }: PgliteModule): StatementRunner {
   const { serialize } = protocol;
