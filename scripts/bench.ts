@@ -21,7 +21,7 @@ import { repoRoot } from './lib/apis.js';
 import { startBenchServer } from './lib/bench-server.js';
 import { buildAll } from './lib/build.js';
 import { BUDGETED_IMPORT, bundleSize, readBudget } from './lib/bundle-size.js';
-import { percentile } from './lib/percentile.js';
+import { percentile, ratioText } from './lib/percentile.js';
 import { twoInstances } from './lib/postgres-write-bench.js';
 import { sandboxTable, sandboxTargets, sandboxVsPrism } from './lib/sandbox-bench.js';
 import { startTable, startTargets, startTimes } from './lib/start-bench.js';
@@ -56,9 +56,7 @@ async function writeSectionNow(): Promise<{ lines: string[]; targets: string[] }
   const floor = await writeFloor(quick ? 1 : 4);
   const rows = await writesVsPrism(quick ? 1 : 4, sandboxes);
   const postgres = await twoInstances(quick ? 2 : 6);
-  const two = postgres
-    ? `${postgres.ratio.median.toFixed(2)}x (${postgres.ratio.p10.toFixed(2)}–${postgres.ratio.p90.toFixed(2)})`
-    : '';
+  const two = postgres ? ratioText(postgres.ratio) : '';
   return {
     lines: [
       ...writeTable(rows, floor),

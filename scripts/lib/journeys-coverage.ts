@@ -5,7 +5,7 @@
 // state is reached by no journey, or when `triggerEvent` sends an event some transition emits.
 import { v1EventNames } from '../../src/client/generated/v1-meta.js';
 import type { Transition } from '../../src/sandbox/core/states.js';
-import { machines } from '../../src/sandbox/events/table.js';
+import { machines } from '../../src/sandbox/core/states.js';
 import { type FlatStep, type Journey, journeys } from './journeys.js';
 import { readTriggers, type SandboxTrigger } from './triggers.js';
 

@@ -14,7 +14,7 @@ import { launchSandbox } from '../../src/testing/sandbox-process.js';
 import { registerExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
 import { apiFamilies } from './apis.js';
 import { startBenchServer } from './bench-server.js';
-import { percentile } from './percentile.js';
+import { percentile, ratioText } from './percentile.js';
 import { startPrism } from './prism.js';
 
 export interface LoadRow {
@@ -197,8 +197,7 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
   }
 }
 
-const ratioText = (r: LoadRow) =>
-  r.toPrism ? `${r.toPrism.median.toFixed(2)}x (${r.toPrism.p10.toFixed(2)}–${r.toPrism.p90.toFixed(2)})` : '';
+const toPrismText = (r: LoadRow) => (r.toPrism ? ratioText(r.toPrism) : '');
 
 export function sandboxTable(rows: LoadRow[]): string[] {
   return [
@@ -206,7 +205,7 @@ export function sandboxTable(rows: LoadRow[]): string[] {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.target} | ${r.operation} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${r.p50ms.toFixed(2)} ms | ${r.p99ms.toFixed(2)} ms | ${r.failures} | ${ratioText(r)} |`,
+        `| ${r.target} | ${r.operation} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${r.p50ms.toFixed(2)} ms | ${r.p99ms.toFixed(2)} ms | ${r.failures} | ${toPrismText(r)} |`,
     ),
   ];
 }
@@ -217,6 +216,6 @@ export function sandboxTargets(rows: LoadRow[]): string[] {
     .filter((r) => r.target === 'sandbox' && r.toPrism)
     .map(
       (r) =>
-        `- sandbox ${r.operation}, ${r.concurrency} client(s): ${ratioText(r)} Prism's throughput (target at least 3x, median of per-turn ratios): ${r.toPrism!.median >= 3 ? 'met' : 'missed'}`,
+        `- sandbox ${r.operation}, ${r.concurrency} client(s): ${toPrismText(r)} Prism's throughput (target at least 3x, median of per-turn ratios): ${r.toPrism!.median >= 3 ? 'met' : 'missed'}`,
     );
 }

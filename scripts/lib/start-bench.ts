@@ -7,7 +7,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killTree } from '../../src/testing/process-tree.js';
 import { apiFamilies, repoRoot } from './apis.js';
-import { percentile } from './percentile.js';
+import { percentile, ratioText } from './percentile.js';
 import { freePort } from './prism.js';
 
 interface Target {
@@ -192,7 +192,7 @@ export function startTable({ rows, load }: Awaited<ReturnType<typeof startTimes>
     '| --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${ms(r.ms.median)} (${ms(r.ms.p10)}–${ms(r.ms.p90)}) | ${r.toPrism ? `${r.toPrism.median.toFixed(2)}x (${r.toPrism.p10.toFixed(2)}–${r.toPrism.p90.toFixed(2)})` : '1 (reference)'} | ${r.ready} |`,
+        `| ${r.name} | ${ms(r.ms.median)} (${ms(r.ms.p10)}–${ms(r.ms.p90)}) | ${r.toPrism ? ratioText(r.toPrism) : '1 (reference)'} | ${r.ready} |`,
     ),
   ];
 }

@@ -16,6 +16,7 @@ import { readBundleFile } from '../../src/sandbox/contract/document.js';
 import { launchSandbox } from '../../src/testing/sandbox-process.js';
 import { registerExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
 import { apiFamilies } from './apis.js';
+import { ratioText } from './percentile.js';
 import { startPrism } from './prism.js';
 import { interleaved, type LoadRow, type Probe } from './sandbox-bench.js';
 import type { FloorRow } from './write-floor.js';
@@ -255,8 +256,7 @@ export async function writesVsPrism(
   }
 }
 
-const ratio = (r: LoadRow) =>
-  r.toPrism ? `${r.toPrism.median.toFixed(2)}x (${r.toPrism.p10.toFixed(2)}–${r.toPrism.p90.toFixed(2)})` : '';
+const ratio = (r: LoadRow) => (r.toPrism ? ratioText(r.toPrism) : '');
 
 /** The writes' table, the floor's beside it: each sandbox row also as a share of the floor's transactions per second. */
 export function writeTable(rows: LoadRow[], floor: FloorRow[]): string[] {

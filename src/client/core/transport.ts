@@ -191,12 +191,7 @@ interface Setup extends TransportOptions {
  * to the fetch itself.
  */
 function initFor(init: Record<string, unknown> | undefined, context: Attempt): Record<string, unknown> {
-  const callInit: Record<string, unknown> = {};
-  // Copied key by key: object spread of the caller's init measured slower here (V8 20).
-  for (const key in init) callInit[key] = init[key];
-  callInit.signal = undefined;
-  callInit.fetch = (request: Request | CallRequest) => send(request, context);
-  return callInit;
+  return { ...init, signal: undefined, fetch: (request: Request | CallRequest) => send(request, context) };
 }
 
 function backoff(retry: Required<RetryOptions> | false, attempt: number): number {

@@ -12,6 +12,7 @@ import type { Db, Sql } from '../store/db.js';
 import type { Clock } from './clock.js';
 import type { CallContext } from './handler.js';
 import { type SandboxLogger, stderrLogger } from './logger.js';
+import { runPasses } from './passes.js';
 import { Refusal } from './refusals.js';
 import type { SandboxTrigger } from './triggers.js';
 
@@ -95,48 +96,19 @@ export function startOutcomeTimer(
   run: (sql: Sql) => Promise<number>,
   options: { pollMs?: number; logger?: SandboxLogger } = {},
 ): OutcomeTimer {
-  const logger = options.logger ?? stderrLogger();
-  let closed = false;
-  let running: Promise<number> | null = null;
-  let failing = false;
-
-  async function pass(): Promise<number> {
-    await clock.sync();
-    if (!(await anythingDue(db, clock.now()))) return 0;
-    return db.transaction((tx) => run(tx));
-  }
-
-  function kick(): Promise<number> {
-    if (closed) return Promise.resolve(0);
-    running ??= pass().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  const timer = setInterval(() => {
-    kick().then(
-      () => {
-        if (failing && !closed) logger.error('[sandbox] scheduled outcomes: the database answers again.');
-        failing = false;
-      },
-      (error: unknown) => {
-        if (!closed && !failing)
-          logger.error(
-            `[sandbox] scheduled outcomes (retrying every pass): ${error instanceof Error ? error.message : String(error)}`,
-          );
-        failing = true;
-      },
-    );
-  }, options.pollMs ?? 250);
-  timer.unref();
-
-  return {
-    kick,
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
+  const passes = runPasses(
+    async () => {
+      await clock.sync();
+      if (!(await anythingDue(db, clock.now()))) return 0;
+      return db.transaction((tx) => run(tx));
     },
-  };
+    {
+      pollMs: options.pollMs ?? 250,
+      logger: options.logger ?? stderrLogger(),
+      idle: 0,
+      failed: (message) => `[sandbox] scheduled outcomes (retrying every pass): ${message}`,
+      recovered: '[sandbox] scheduled outcomes: the database answers again.',
+    },
+  );
+  return { kick: passes.kick, close: passes.stop };
 }

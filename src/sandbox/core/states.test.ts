@@ -7,27 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readBundleFile } from '../contract/document.js';
 import { listOperations } from '../contract/lookup.js';
 import { SANDBOX_FAMILIES } from '../server.js';
-import {
-  bankAccountStates,
-  businessWebhookStates,
-  custodyWalletStates,
-  type Machine,
-  onRampStates,
-  payoutStates,
-  type Transition,
-  userStates,
-  walletTransferStates,
-} from './states.js';
-
-const tables: Record<string, Machine> = {
-  userStates,
-  bankAccountStates,
-  custodyWalletStates,
-  walletTransferStates,
-  payoutStates,
-  onRampStates,
-  businessWebhookStates,
-};
+import { type Transition, machines as tables } from './states.js';
 
 const row = { from: null, condition: 'none', to: 'pending', source: false } as const;
 

@@ -214,3 +214,14 @@ export const businessWebhookStates: Machine = [
     source: false,
   },
 ];
+
+/** Every resource's table, by resource name: the one list of the state machines. */
+export const machines: Record<string, Machine> = {
+  user: userStates,
+  bankAccount: bankAccountStates,
+  custodyWallet: custodyWalletStates,
+  walletTransfer: walletTransferStates,
+  payout: payoutStates,
+  onRamp: onRampStates,
+  businessWebhook: businessWebhookStates,
+};

@@ -1,26 +1,7 @@
 // The event mapping, as data: which transition emits which event comes from the state machine tables in
 // ../core/states.ts (their `events` column); which business-webhook `process` receives an event is here.
 // Inferred (the sandbox's own choice): the source shows neither.
-import {
-  bankAccountStates,
-  businessWebhookStates,
-  custodyWalletStates,
-  type Machine,
-  onRampStates,
-  payoutStates,
-  userStates,
-  walletTransferStates,
-} from '../core/states.js';
-
-export const machines: Record<string, Machine> = {
-  user: userStates,
-  bankAccount: bankAccountStates,
-  custodyWallet: custodyWalletStates,
-  walletTransfer: walletTransferStates,
-  payout: payoutStates,
-  onRamp: onRampStates,
-  businessWebhook: businessWebhookStates,
-};
+import { machines } from '../core/states.js';
 
 /** The business-API `process` whose webhooks receive each event (prefix match, longest first). */
 export const processOfEventPrefix: readonly (readonly [prefix: string, process: string])[] = [

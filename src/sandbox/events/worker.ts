@@ -13,6 +13,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { type EndpointPolicy, endpointPolicy } from '../core/addresses.js';
 import type { Clock } from '../core/clock.js';
 import { type SandboxLogger, stderrLogger } from '../core/logger.js';
+import { runPasses } from '../core/passes.js';
 import { loadClockOffset } from '../store/clock-offset.js';
 import type { Db, Sql } from '../store/db.js';
 
@@ -239,8 +240,6 @@ export function startDeliveryWorker(
   const tasks = new Set<Promise<void>>();
   /** Calls in flight on this instance, by tenant. */
   const busy = new Map<string, number>();
-  let closed = false;
-  let running: Promise<void> | null = null;
 
   async function call(row: DueRow): Promise<Outcome> {
     const abort = new AbortController();
@@ -287,14 +286,6 @@ export function startDeliveryWorker(
     }
   }
 
-  function kick(): Promise<void> {
-    if (closed) return Promise.resolve();
-    running ??= pass().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
   /** Resolves when no call is under way and nothing is due. */
   async function idle(): Promise<void> {
     for (;;) {
@@ -304,34 +295,23 @@ export function startDeliveryWorker(
     }
   }
 
-  // A database that is down fails every pass: the first failure is logged, then the recovery, not each pass.
-  let failing = false;
-  const timer = setInterval(() => {
-    expire();
-    kick().then(
-      () => {
-        if (failing && !closed) logger.error('[sandbox] delivery worker: the database answers again.');
-        failing = false;
-      },
-      (error: unknown) => {
-        if (!closed && !failing)
-          logger.error(
-            `[sandbox] delivery worker (retrying every pass until the database answers): ${error instanceof Error ? error.message : String(error)}`,
-          );
-        failing = true;
-      },
-    );
-  }, options.pollMs ?? 20);
-  timer.unref();
+  const passes = runPasses(pass, {
+    pollMs: options.pollMs ?? 20,
+    logger,
+    idle: undefined,
+    failed: (message) => `[sandbox] delivery worker (retrying every pass until the database answers): ${message}`,
+    recovered: '[sandbox] delivery worker: the database answers again.',
+    onTick: expire,
+  });
+  const { kick } = passes;
 
   return {
     kick,
     idle,
     async close() {
-      closed = true;
-      clearInterval(timer);
+      const stopping = passes.stop();
       for (const entry of inflight) entry.abort.abort();
-      await running?.catch(() => undefined);
+      await stopping;
       await Promise.all([...tasks]);
     },
   };

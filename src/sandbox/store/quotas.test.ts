@@ -1,42 +1,41 @@
-// The quota the database enforces (the trigger of migrations/0012_tenant_quotas.sql, charged at commit since
-// 0014) is the one the sandbox answers and documents (TENANT_QUOTA), and it covers every table that has a
+// The quota the database enforces (sandbox_charge_tenant, as the migrations leave it: charged at commit) is the one the sandbox answers and documents (TENANT_QUOTA), and it covers every table that has a
 // tenant's rows; charging it never holds the tenant's row for the rest of a transaction.
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPostgresDatabase, storeNamed } from '../../testing/sandbox-fixture.js';
-import { openPglite, openPostgres } from './db.js';
-import { MIGRATIONS_DIR, migrate, schema } from './migrate.js';
+import { type Db, openPglite, openPostgres } from './db.js';
+import { migrate, schema } from './migrate.js';
 import { TENANT_QUOTA } from './quotas.js';
 
-const sql = readFileSync(join(MIGRATIONS_DIR, '0012_tenant_quotas.sql'), 'utf8');
+describe('the tenant quota, as the migrations leave it', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await openPglite({ memory: true, schemaDigest: schema.digest });
+    await migrate(db);
+  });
+  afterAll(() => db?.close());
 
-describe('the tenant quota migration', () => {
-  it('holds the numbers of TENANT_QUOTA', () => {
-    expect(sql).toContain(`records < ${TENANT_QUOTA.records} `);
-    expect(sql).toContain(`<= ${TENANT_QUOTA.bytes};`);
+  it('holds the numbers of TENANT_QUOTA', async () => {
+    const [charge] = await db.query<{ text: string }>(
+      `select pg_get_functiondef('sandbox_charge_tenant'::regproc) as text`,
+    );
+    expect(charge!.text).toContain(`records < ${TENANT_QUOTA.records} `);
+    expect(charge!.text).toContain(`<= ${TENANT_QUOTA.bytes};`);
   });
 
   it('charges every table with a tenant_id column, when the transaction commits', async () => {
-    const db = await openPglite({ memory: true, schemaDigest: schema.digest });
-    try {
-      await migrate(db);
-      const withTenant = await db.query<{ name: string }>(
-        `select table_name as name from information_schema.columns
-          where column_name = 'tenant_id' and table_schema = 'public' order by 1`,
-      );
-      const charged = await db.query<{ name: string; deferred: boolean }>(
-        `select c.relname as name, t.tgdeferrable and t.tginitdeferred as deferred
-           from pg_trigger t join pg_class c on c.oid = t.tgrelid
-          where t.tgfoid = 'sandbox_charge_tenant'::regproc and not t.tgisinternal order by 1`,
-      );
-      expect(withTenant.length).toBeGreaterThan(10);
-      expect(charged).toEqual(withTenant.map(({ name }) => ({ name, deferred: true })));
-    } finally {
-      await db.close();
-    }
+    const withTenant = await db.query<{ name: string }>(
+      `select table_name as name from information_schema.columns
+        where column_name = 'tenant_id' and table_schema = 'public' order by 1`,
+    );
+    const charged = await db.query<{ name: string; deferred: boolean }>(
+      `select c.relname as name, t.tgdeferrable and t.tginitdeferred as deferred
+         from pg_trigger t join pg_class c on c.oid = t.tgrelid
+        where t.tgfoid = 'sandbox_charge_tenant'::regproc and not t.tgisinternal order by 1`,
+    );
+    expect(withTenant.length).toBeGreaterThan(10);
+    expect(charged).toEqual(withTenant.map(({ name }) => ({ name, deferred: true })));
   });
 });
 

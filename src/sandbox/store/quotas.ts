@@ -1,7 +1,7 @@
 // What one tenant may store: every text of a request at most MAX_TEXT_CHARS characters, and every record kept
-// for a tenant counted against TENANT_QUOTA (by migrations/0012_tenant_quotas.sql, which holds the same
-// numbers: quotas.test.ts compares them), so that no tenant can grow the sandbox's memory (PGlite in memory
-// holds every record in the process) or its disk without bound.
+// for a tenant counted against TENANT_QUOTA (by the database's sandbox_charge_tenant, made by the migrations
+// 0012 and 0014, which hold the same numbers: quotas.test.ts compares them), so that no tenant can grow the
+// sandbox's memory (PGlite in memory holds every record in the process) or its disk without bound.
 
 /** The longest text (a field's value or a key) a request body may carry: URLs, names and notes fit. */
 export const MAX_TEXT_CHARS = 4096;
@@ -10,14 +10,14 @@ export const MAX_TEXT_CHARS = 4096;
  * The records (rows of any table that belongs to a tenant: users, balances, wallets, transfers, bank accounts,
  * external wallets, KYC sessions, on-ramps and their checkouts, payouts, endpoints, business webhooks, events,
  * deliveries, tokens) one tenant may hold, and their bytes as PostgreSQL writes their values out: a test suite
- * makes a few thousand records of a few hundred bytes, far inside both; a tenant that fills 64 MiB costs a
- * sandbox in memory about 250 MiB (store/quotas.interrupt.test.ts measures it).
+ * makes a few thousand records of a few hundred bytes, far inside both. What a full tenant costs a sandbox in
+ * memory is measured by store/quotas.interrupt.test.ts and given in docs/guides/sandbox-security.md.
  */
 export const TENANT_QUOTA = { records: 100_000, bytes: 64 * 1024 * 1024 } as const;
 
 /**
  * SQLSTATE of the refusal of a record past its tenant's quota (class RQ: the sandbox's own), raised by the
- * trigger of migrations/0012_tenant_quotas.sql, which counts each record in its tenant's row.
+ * trigger of migrations/0012_tenant_quotas.sql (at commit since 0014), which counts each record in its tenant's row.
  */
 const QUOTA_EXCEEDED_STATE = 'RQ001';
 
