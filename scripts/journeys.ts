@@ -1,7 +1,8 @@
 // `npm run journeys`: runs the journeys (openapi/workflows/*.arazzo.yaml) with `redocly respect`, which checks each
 // answer against the descriptions. `--target sandbox` (default): every journey against SANDBOX_URL, or a sandbox
-// started in memory, a fresh tenant per file. `--target deployment`: the journeys that use only the service's own
-// API, unchanged, against the deployment the contract suite takes (docs/guides/real-deployment.md).
+// started in memory (fresh tenants: one for the files that leave sandbox time alone, one for each file that moves
+// it). `--target deployment`: the journeys that use only the service's own API, unchanged, against the deployment
+// the contract suite takes (docs/guides/real-deployment.md).
 import { parseArgs } from 'node:util';
 import { envPrefix, parameterOverrides, writesAllowed } from '../contract-tests/targets.js';
 import { startSandbox } from '../src/sandbox/server.js';
@@ -64,6 +65,7 @@ if (values.target !== 'sandbox' && values.target !== 'deployment')
 const runs = values.target === 'deployment' ? await onDeployment() : await onSandbox();
 for (const run of runs) {
   if (!run.ok) process.stdout.write(run.output);
-  console.log(`${run.ok ? 'passed' : 'FAILED'}  ${run.file} (${run.workflows.join(', ')}) in ${run.ms} ms`);
+  const time = run.together > 1 ? `${run.ms} ms for ${run.together} files in one respect run` : `${run.ms} ms`;
+  console.log(`${run.ok ? 'passed' : 'FAILED'}  ${run.file} (${run.workflows.join(', ')}), ${time}`);
 }
 process.exit(runs.length && runs.every((r) => r.ok) ? 0 : 1);

@@ -1,6 +1,6 @@
 // The journeys (openapi/workflows/*.arazzo.yaml) as data, and their runs with `redocly respect`: which workflows a
 // runner starts (those that take only a tenant's inputs), which of them use the service's own API alone (and so
-// run against a deployment), and one respect process per file, files at once.
+// run against a deployment), and their runs, several files in one respect process.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -152,7 +152,11 @@ export interface RespectRun {
   tenant?: TenantInputs;
   workflows: string[];
   ok: boolean;
+  /** The respect process's time, shared by the files it ran together. */
   ms: number;
+  /** How many files that respect process ran, this one included. */
+  together: number;
+  /** What respect printed for this file: its workflows' steps and its summary. */
   output: string;
 }
 
@@ -163,49 +167,93 @@ export interface Servers {
   sandbox?: string;
 }
 
-/** Runs the workflows of one file with `redocly respect` (answers checked against the descriptions). */
-export function runRespect(
-  file: string,
-  workflows: string[],
-  servers: Servers,
-  inputs: TenantInputs,
-  signal?: AbortSignal,
-): Promise<RespectRun> {
-  const server = Object.entries(servers)
-    .filter(([, url]) => url)
-    .map(([name, url]) => `${name}=${url}`)
-    .join(',');
-  const args = ['respect', file, ...workflows.flatMap((w) => ['--workflow', w]), '-S', server];
+/** A file and the workflows of it to run. */
+export interface RespectFile {
+  file: string;
+  workflows: string[];
+  /** Whether a workflow of the file moves sandbox time (`advanceClock`), which every tenant of a sandbox shares. */
+  movesTheClock: boolean;
+}
+
+/** What one respect process did: its exit and everything it printed. */
+interface RespectProcess {
+  ok: boolean;
+  ms: number;
+  output: string;
+}
+
+function respectProcess(args: string[], signal?: AbortSignal): Promise<RespectProcess> {
   const started = performance.now();
   return new Promise((resolve) => {
     execFile(
       redoclyBin,
-      [...args, '--input', JSON.stringify(inputs)],
+      args,
       { cwd: repoRoot, env: redoclyEnv, maxBuffer: 32 * 1024 * 1024, signal },
       (error, stdout, stderr) =>
-        resolve({
-          file: basename(file),
-          workflows,
-          ok: !error,
-          ms: Math.round(performance.now() - started),
-          output: `${stdout}${stderr}`,
-        }),
+        resolve({ ok: !error, ms: Math.round(performance.now() - started), output: `${stdout}${stderr}` }),
     );
   });
 }
 
-/** Runs `tasks` with at most `limit` at once, keeping their order in the result. */
-export async function atMost<T>(limit: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) {
-      const index = next++;
-      results[index] = await tasks[index]!();
+/** The end of the summary respect prints for the file `name` (after its `Time:` line), or -1. */
+function summaryEnd(output: string, name: string): number {
+  const summary = output.indexOf(`Summary for ${name}`);
+  if (summary < 0) return -1;
+  const time = /^\s*Time:.*$/m.exec(output.slice(summary));
+  return time ? summary + time.index + time[0].length : -1;
+}
+
+/**
+ * One process's output cut into each file's part (its workflows' steps, then its summary) and verdict: a file
+ * passed when its summary counts every workflow passed, and the process succeeded or another file's summary
+ * shows the failure that made it fail. A file with no summary (respect stopped early) did not pass.
+ */
+export function perFile(files: RespectFile[], run: RespectProcess): Omit<RespectRun, 'tenant'>[] {
+  const ends = files.map((f) => ({ f, end: summaryEnd(run.output, basename(f.file)) })).sort((a, b) => a.end - b.end);
+  const parts = new Map<RespectFile, { output: string; passed: boolean }>();
+  let from = 0;
+  for (const { f, end } of ends) {
+    if (end < 0) {
+      parts.set(f, { output: run.output, passed: false });
+      continue;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  return results;
+    const output = run.output.slice(from, f === ends.at(-1)!.f ? undefined : end);
+    parts.set(f, { output, passed: /Workflows: (\d+) passed, \1 total/.test(output) });
+    from = end;
+  }
+  const explained = [...parts.values()].some((part) => !part.passed);
+  return files.map((f) => {
+    const { output, passed } = parts.get(f)!;
+    return {
+      file: basename(f.file),
+      workflows: f.workflows,
+      ms: run.ms,
+      together: files.length,
+      output,
+      ok: passed && (run.ok || explained),
+    };
+  });
+}
+
+/**
+ * Runs `files` in one `redocly respect` process (answers checked against the descriptions), with one tenant's
+ * inputs; results per file. One process for several files loads and compiles the descriptions once.
+ */
+export async function runRespect(
+  files: RespectFile[],
+  servers: Servers,
+  inputs: TenantInputs,
+  signal?: AbortSignal,
+): Promise<RespectRun[]> {
+  const server = Object.entries(servers)
+    .filter(([, url]) => url)
+    .map(([name, url]) => `${name}=${url}`)
+    .join(',');
+  // Named always: a file also holds building blocks, which take other inputs. Respect applies the list to every
+  // file and warns of the names a file lacks.
+  const selected = files.flatMap((f) => f.workflows.flatMap((w) => ['--workflow', w]));
+  const args = ['respect', ...files.map((f) => f.file), ...selected, '-S', server, '--input', JSON.stringify(inputs)];
+  return perFile(files, await respectProcess(args, signal)).map((run) => ({ ...run, tenant: inputs }));
 }
 
 /** A fresh tenant of the sandbox at `sandboxUrl`, as the journeys' inputs. */
@@ -221,55 +269,54 @@ export async function sandboxTenant(sandboxUrl: string, name: string): Promise<T
   return { clientId, businessCredentials, v1Credentials, integrationRegister, receiverUrl, sandboxUrl };
 }
 
-/** Groups journeys by file: one respect process runs a file's workflows. */
-export function byFile(list: Journey[]): Map<string, Journey[]> {
-  const files = new Map<string, Journey[]>();
-  for (const j of list) files.set(j.file.file, [...(files.get(j.file.file) ?? []), j]);
-  return files;
+/** The journeys of `all` that `only` keeps, grouped by file. */
+export function byFile(only: (j: Journey) => boolean, all = journeys()): RespectFile[] {
+  return [...new Set(all.map((j) => j.file.file))].flatMap((file) => {
+    const ofFile = all.filter((j) => j.file.file === file);
+    const kept = ofFile.filter(only);
+    if (!kept.length) return [];
+    return [
+      {
+        file,
+        workflows: kept.map((j) => j.workflow.workflowId),
+        movesTheClock: ofFile.some((j) => j.steps.some((s) => s.operationId === 'advanceClock')),
+      },
+    ];
+  });
 }
 
-/** Whether a file's journeys move sandbox time (`advanceClock`), which every tenant of the sandbox shares. */
-const movesTheClock = (list: Journey[]) => list.some((j) => j.steps.some((s) => s.operationId === 'advanceClock'));
-
 /**
- * Every journey against the sandbox at `sandboxUrl`: a fresh tenant per file, `concurrency` files at once; the
- * files that move sandbox time run after those, one at a time, so no file's clock move lands inside another's
- * timing (a retry schedule, a delayed trigger value).
+ * Every journey against the sandbox at `sandboxUrl`. The files that leave sandbox time alone run first, together
+ * in one respect process with one fresh tenant; then each file that moves sandbox time (`advanceClock`, shared by
+ * every tenant), one at a time with a tenant of its own, so no clock move lands inside another file's timing (a
+ * retry schedule, a delayed trigger value) and its deliveries are its own.
  */
 export async function runJourneysOnSandbox(
   sandboxUrl: string,
-  options: { concurrency?: number; only?: (j: Journey) => boolean; signal?: AbortSignal } = {},
+  options: { only?: (j: Journey) => boolean; signal?: AbortSignal } = {},
 ): Promise<RespectRun[]> {
   const servers = { business: sandboxUrl, v1: sandboxUrl, sandbox: sandboxUrl };
-  const groups = [...byFile(journeys().filter(options.only ?? (() => true)))];
-  const run =
-    ([file, list]: [string, Journey[]]) =>
-    async () => {
-      const tenant = await sandboxTenant(sandboxUrl, `Journeys of ${basename(file)}`);
-      const ids = list.map((j) => j.workflow.workflowId);
-      return { ...(await runRespect(file, ids, servers, tenant, options.signal)), tenant };
-    };
-  const together = await atMost(options.concurrency ?? 3, groups.filter(([, list]) => !movesTheClock(list)).map(run));
-  const alone = await atMost(1, groups.filter(([, list]) => movesTheClock(list)).map(run));
-  return [...together, ...alone];
+  const files = byFile(options.only ?? (() => true));
+  const run = async (group: RespectFile[], name: string): Promise<RespectRun[]> =>
+    group.length ? runRespect(group, servers, await sandboxTenant(sandboxUrl, name), options.signal) : [];
+  const runs = await run(
+    files.filter((f) => !f.movesTheClock),
+    'Journeys',
+  );
+  for (const file of files.filter((f) => f.movesTheClock))
+    runs.push(...(await run([file], `Journeys of ${basename(file.file)}`)));
+  return runs;
 }
 
 /** The journeys that use only the service's own API, unchanged, against a deployment (or anything that serves it). */
-export async function runServiceJourneys(
+export function runServiceJourneys(
   servers: Servers,
   inputs: TenantInputs,
   only: (j: Journey) => boolean = () => true,
 ): Promise<RespectRun[]> {
-  const service = journeys().filter((j) => j.kind === 'service' && only(j));
-  const runs: RespectRun[] = [];
-  for (const [file, list] of byFile(service))
-    runs.push(
-      await runRespect(
-        file,
-        list.map((j) => j.workflow.workflowId),
-        servers,
-        inputs,
-      ),
-    );
-  return runs;
+  return runRespect(
+    byFile((j) => j.kind === 'service' && only(j)),
+    servers,
+    inputs,
+  );
 }
