@@ -52,6 +52,16 @@ async function catalog(db: Db) {
   return { columns, constraints, indexes };
 }
 
+/**
+ * An empty PGlite store: the build's snapshot emptied (a store of its own runs initdb, seconds on a busy machine).
+ * In memory, or in `dataDir` (the snapshot unpacked there first).
+ */
+async function emptyPglite(where: { memory: true } | { dataDir: string }): Promise<Db> {
+  const db = await openPglite({ ...where, schemaDigest: schema.digest });
+  await db.transaction((tx) => tx.script('drop schema public cascade; create schema public'));
+  return db;
+}
+
 /** A store as the sandbox made it before its migrations were files: the script it ran, and its digest's record. */
 async function madeBeforeFiles(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
@@ -71,13 +81,10 @@ describe('the migrations folder', () => {
 });
 
 forEachStore('migrations', (store) => {
-  /** An empty store: on PGlite, the build's snapshot emptied (a store of its own runs initdb, seconds on a busy machine). */
+  /** An empty store. */
   const open = async (): Promise<Db> => {
     const options = await store.options();
-    if ('databaseUrl' in options) return openPostgres(options.databaseUrl);
-    const db = await openPglite({ memory: true, schemaDigest: schema.digest });
-    await db.transaction((tx) => tx.script('drop schema public cascade; create schema public'));
-    return db;
+    return 'databaseUrl' in options ? openPostgres(options.databaseUrl) : emptyPglite({ memory: true });
   };
   const using = async (work: (db: Db) => Promise<void>) => {
     const db = await open();
@@ -149,7 +156,7 @@ four$$);
 describe('a --data folder of a sandbox from before the migrations were files', () => {
   it('opens, with its tenants, in a sandbox of today', async () => {
     const dataDir = join(work, 'before-files');
-    const before = await openPglite({ dataDir });
+    const before = await emptyPglite({ dataDir });
     try {
       await madeBeforeFiles(before);
       await before.query(
