@@ -126,7 +126,8 @@ function writeSection(table: string[], targetLines: string[]): string {
 Measured by \`npm run bench -- --only-writes\` (commit ${commit}, ${new Date().toISOString().slice(0, 10)}; ${machine}). The
 writes ${WRITES.join(', ')} against Prism answering the same request (the same bytes, Prism with its own token),
 each server in its own process, loaded by autocannon with 1 and 32 clients: after a warm-up, the targets take
-half-second turns, and the throughput ratio to Prism is taken in each turn. Prism has no control API:
+half-second turns, each counted from the moment all its connections have had a first answer, and the throughput
+ratio to Prism is taken in each turn. Prism has no control API:
 completePayout, which needs a new pending payout in its path each time (made beforehand by createPayout), is
 compared with Prism answering createPayout, a POST of the same shape, each request built anew for both. The
 floor is createPayout's own statements sent straight to PGlite in memory from the bench process, with nothing
@@ -668,7 +669,11 @@ requests from autocannon, which builds each request once and writes it to raw ke
 \`http\` client is too costly for this: on two cores it, not the server, set the pace, and a bare \`node:http\`
 server answering fixed bytes reached no more than the sandbox did. That bare server is kept in the table as the
 floor. After a warm-up, the targets of an operation take half-second turns. The throughput ratio to Prism is
-taken in each turn, and the table gives its median and 10th-90th percentile.
+taken in each turn, and the table gives its median and 10th-90th percentile. Autocannon opens its connections
+anew for each turn, and on this machine a busy server's new connections come through one every 10-20 ms (a bare
+\`node:http\` server doing the same CPU work per request shows it too), so a turn is counted from the moment every
+connection has had its first answer: the figures are those of clients that keep their connections, not of
+connection set-up.
 
 ${table}
 
