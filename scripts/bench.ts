@@ -545,7 +545,7 @@ const sizes = [
 ];
 
 const us = (n: number) => `${n.toFixed(2)} µs`;
-const x = (s: Summary) => `${s.median.toFixed(3)}x (${s.p10.toFixed(3)}–${s.p90.toFixed(3)})`;
+const x = (s: Summary) => ratioText(s, 3);
 const rows = [...inProcessRows, ...loopback.rows];
 const references: Record<string, string> = {
   'in-process, stub fetch': 'openapi-fetch + auth middleware',

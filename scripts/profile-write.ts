@@ -108,7 +108,7 @@ profile.samples.forEach((id, i) => {
                         : `other ${short.split('/')[0]}`;
   layers.set(layer, (layers.get(layer) ?? 0) + dt);
 });
-const pct = (v: number) => ((100 * v) / total).toFixed(1) + '%';
+const pct = (v: number) => `${((100 * v) / total).toFixed(1)}%`;
 console.log('total ms', (total / 1000).toFixed(0));
 console.log('--- layers');
 for (const [k, v] of [...layers].sort((a, b) => b[1] - a[1])) console.log(pct(v), k);

@@ -60,10 +60,11 @@ const SET_UP_LIMIT_MS = 5_000;
  * `concurrency` keep-alive connections sending `probe`, counted for `seconds` from the moment every connection
  * has had its first answer; latencies in ms from autocannon's own timer.
  *
- * Autocannon opens its connections anew for each turn, and on this two-core machine a busy server's new
- * connections come through one every 10-20 ms (a bare node:http server spending the sandbox's CPU per request
- * shows the same), so a turn's first requests would measure connection set-up, not the 32 clients of a load
- * that keeps its connections. A request sent before every connection was answered once is not counted.
+ * Autocannon opens its connections anew for each turn, and on a two-core machine a busy server's new
+ * connections come through one at a time, slowly (a bare node:http server spending the sandbox's CPU per request
+ * does the same; BENCHMARKS.md says how slowly), so a turn's first requests would measure connection set-up, not
+ * the clients of a load that keeps its connections. A request sent before every connection was answered once is
+ * not counted.
  */
 async function drive(probe: Probe, concurrency: number, seconds: number, tally?: Tally): Promise<void> {
   let counted = 0;
@@ -233,7 +234,8 @@ export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
   }
 }
 
-const toPrismText = (r: LoadRow) => (r.toPrism ? ratioText(r.toPrism) : '');
+/** A row's throughput ratio to Prism as the tables print it; empty for Prism's own row. */
+export const toPrismText = (r: LoadRow) => (r.toPrism ? ratioText(r.toPrism) : '');
 
 export function sandboxTable(rows: LoadRow[]): string[] {
   return [

@@ -16,9 +16,8 @@ import { readBundleFile } from '../../src/sandbox/contract/document.js';
 import { launchSandbox } from '../../src/testing/sandbox-process.js';
 import { registerExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
 import { apiFamilies } from './apis.js';
-import { ratioText } from './percentile.js';
 import { startPrism } from './prism.js';
-import { interleaved, type LoadRow, type Probe } from './sandbox-bench.js';
+import { interleaved, type LoadRow, type Probe, toPrismText } from './sandbox-bench.js';
 import type { FloorRow } from './write-floor.js';
 
 /** The writes of the table, in its order. */
@@ -256,8 +255,6 @@ export async function writesVsPrism(
   }
 }
 
-const ratio = (r: LoadRow) => (r.toPrism ? ratioText(r.toPrism) : '');
-
 /** The writes' table, the floor's beside it: each sandbox row also as a share of the floor's transactions per second. */
 export function writeTable(rows: LoadRow[], floor: FloorRow[]): string[] {
   const best = Math.max(...floor.map((f) => f.perSecond));
@@ -266,7 +263,7 @@ export function writeTable(rows: LoadRow[], floor: FloorRow[]): string[] {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.target} | ${r.operation} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${r.p50ms.toFixed(2)} ms | ${r.p99ms.toFixed(2)} ms | ${(r.p99ms / r.p50ms).toFixed(1)} | ${r.failures} | ${ratio(r)} | ${r.target === 'Prism' ? '' : (r.perSecond / best).toFixed(2)} |`,
+        `| ${r.target} | ${r.operation} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${r.p50ms.toFixed(2)} ms | ${r.p99ms.toFixed(2)} ms | ${(r.p99ms / r.p50ms).toFixed(1)} | ${r.failures} | ${toPrismText(r)} | ${r.target === 'Prism' ? '' : (r.perSecond / best).toFixed(2)} |`,
     ),
     '',
     "| The floor: createPayout's statements straight on PGlite in memory, in this process, variants taking turns | Transactions | Per second | Per turn: median (p10–p90) |",
@@ -285,7 +282,7 @@ export function writeTargets(rows: LoadRow[]): string[] {
     .flatMap((r) => [
       r.failures
         ? `- ${r.target} ${r.operation}, ${r.concurrency} client(s): not judged, ${r.failures} answers were not the expected status`
-        : `- ${r.target} ${r.operation}, ${r.concurrency} client(s): ${ratio(r)} Prism's throughput (target at least 1x, median of per-turn ratios): ${r.toPrism!.median >= 1 ? 'met' : 'missed'}`,
+        : `- ${r.target} ${r.operation}, ${r.concurrency} client(s): ${toPrismText(r)} Prism's throughput (target at least 1x, median of per-turn ratios): ${r.toPrism!.median >= 1 ? 'met' : 'missed'}`,
       ...(r.concurrency === 32
         ? [
             `- ${r.target} ${r.operation}, 32 clients: p99 ${(r.p99ms / r.p50ms).toFixed(1)}x p50 (target at most 10x): ${r.p99ms <= 10 * r.p50ms ? 'met' : 'missed'}`,

@@ -192,6 +192,8 @@ interface Settings {
 type ReceiveInput = Parameters<WebhookReceiver['receive']>[0];
 
 const fail = (status: number, error: string): WebhookAnswer => ({ status, body: { error } });
+/** A body over the limit, whether its Content-Length says so or its bytes do. */
+const tooLarge = (settings: Settings) => fail(413, `The body is larger than ${settings.maxBodyBytes} bytes.`);
 
 /** What the request line and headers alone refuse, before the body is read; undefined when none. */
 function refusedUpFront(settings: Settings, input: ReceiveInput): WebhookAnswer | undefined {
@@ -205,8 +207,7 @@ function refusedUpFront(settings: Settings, input: ReceiveInput): WebhookAnswer 
   if (settings.secret !== undefined && !secretMatches(url.searchParams.get('secret') ?? '', settings.secret))
     return fail(401, 'The delivery does not carry this receiver`s secret.');
   if (!contentType || !JSON_TYPE.test(contentType)) return fail(415, 'Content-Type must be application/json.');
-  if (contentLength !== null && contentLength > settings.maxBodyBytes)
-    return fail(413, `The body is larger than ${settings.maxBodyBytes} bytes.`);
+  if (contentLength !== null && contentLength > settings.maxBodyBytes) return tooLarge(settings);
   return undefined;
 }
 
@@ -220,7 +221,7 @@ async function readPayload(
   try {
     raw = body ? await readLimited(body, maxBodyBytes, bodyTimeoutMs) : new Uint8Array();
   } catch (error) {
-    if (error instanceof BodyTooLarge) return fail(413, `The body is larger than ${maxBodyBytes} bytes.`);
+    if (error instanceof BodyTooLarge) return tooLarge(settings);
     if (error instanceof BodyTooSlow) return fail(408, `The body did not arrive within ${bodyTimeoutMs} ms.`);
     return fail(400, 'The body could not be read.');
   }

@@ -42,9 +42,9 @@ describe.skipIf(!postgres)('the sandbox on PostgreSQL', () => {
       expect((await control.createTenant({ body: {} })).response.status).toBe(201);
       expect(unexpected).toEqual([]);
       // An ended connection is said on the sandbox's log rather than as a crash: as an idle connection the pool
-      // lost, or by the scheduled outcomes' pass (it reads every quarter second) whose read met it. A select
-      // under way on one (the delivery worker's poll, every 20 ms) is tried again on another without a word, so
-      // how many lines there are depends on what was running when the connections ended.
+      // lost, or by the scheduled outcomes' pass whose read met it. A select under way on one (the delivery
+      // worker's poll) is tried again on another without a word, so how many lines there are depends on what was
+      // running when the connections ended.
       const expected =
         /^\[sandbox\] (PostgreSQL closed an idle connection \(57P01\)|scheduled outcomes \(retrying every pass\): terminating connection|scheduled outcomes: the database answers again\.)/;
       expect(logger.lines.filter((line) => !expected.test(line))).toEqual([]);

@@ -1,5 +1,6 @@
-// The quota the database enforces (sandbox_charge_tenant, as the migrations leave it: charged at commit) is the one the sandbox answers and documents (TENANT_QUOTA), and it covers every table that has a
-// tenant's rows; charging it never holds the tenant's row for the rest of a transaction.
+// The quota the database enforces (sandbox_charge_tenant, as the migrations leave it: charged at commit) is the
+// one the sandbox answers and documents (TENANT_QUOTA), and it covers every table that has a tenant's rows;
+// charging it never holds the tenant's row for the rest of a transaction.
 
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
