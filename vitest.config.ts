@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { sourceAliases } from './scripts/lib/source-aliases.js';
+import { sourceAliases } from './scripts/test-setup/source-aliases.js';
 
 export default defineConfig({
   resolve: { alias: sourceAliases(import.meta.dirname) },

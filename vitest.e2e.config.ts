@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
-import { sourceAliases } from './scripts/lib/source-aliases.js';
+import { sourceAliases } from './scripts/test-setup/source-aliases.js';
 
 // `npm run test:e2e`: the documentation site and the sandbox's pages in Debian's Chromium (never a downloaded browser).
 export default defineConfig({
   resolve: { alias: sourceAliases(import.meta.dirname) },
   test: {
-    include: ['scripts/e2e/**/*.e2e.test.ts', 'src/**/*.e2e.test.ts'],
+    include: ['scripts/**/*.e2e.test.ts', 'src/**/*.e2e.test.ts'],
     globalSetup: ['scripts/test-setup/build.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { sourceAliases } from './scripts/lib/source-aliases.js';
+import { sourceAliases } from './scripts/test-setup/source-aliases.js';
 
 // `npm run test:interrupts`: whole runs (`npm start`, a vitest run of this repository) stopped by Ctrl-C or
-// SIGTERM at several points, and what they leave behind (scripts/lib/leftovers.interrupt.test.ts); and the sandbox
+// SIGTERM at several points, and what they leave behind (scripts/checks/leftovers.interrupt.test.ts); and the sandbox
 // under slow attacks and a full disk (src/sandbox/*.interrupt.test.ts). Apart from
 // `npm test`, which it would slow by minutes of CPU; CI runs it after `npm test`.
 export default defineConfig({

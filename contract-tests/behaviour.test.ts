@@ -2,12 +2,12 @@
 // passes them (so a stub that follows the description cannot fail the suite), and a body that changes a
 // value the schema fixes fails them and schema validation alike (the `status: "JPRDQ"` wallet).
 import { describe, expect, it } from 'vitest';
-import { readBundle } from '../scripts/lib/apis.js';
-import { listOperations, resolveRef } from '../scripts/lib/openapi-lookup.js';
-import { createSchemaValidator } from '../scripts/lib/schema-validator.js';
+import { readBundle } from '../scripts/openapi/apis.js';
+import { selectedFamilies } from '../scripts/openapi/targets.js';
+import { listOperations, resolveRef } from '../src/sandbox/contract/lookup.js';
+import { createSchemaValidator } from '../src/sandbox/contract/schema-validator.js';
 import { behaviourProblems, statedBehaviour } from './behaviour.js';
 import { generateValue, seededRandom } from './generate-values.js';
-import { selectedFamilies } from './targets.js';
 
 for (const api of selectedFamilies()) {
   const doc = readBundle(api);

@@ -1,8 +1,8 @@
 // The behaviour a success response's schema states, read from the description instead of restated in the
 // tests: a field with a single allowed value (a created wallet is `accepted`, a new payout is `PENDING`, a
 // deleted webhook has `status` false), and a list with a maximum length (at most 10 transfers).
-import type { OpenApiDocument } from '../scripts/lib/apis.js';
-import { effectiveSchema, type JsonObject } from '../scripts/lib/openapi-lookup.js';
+import type { OpenApiDocument } from '../scripts/openapi/apis.js';
+import { effectiveSchema, type JsonObject } from '../src/sandbox/contract/lookup.js';
 
 export interface StatedBehaviour {
   /** Field path in the body, e.g. `data.status`; empty for the body itself. */

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBundle, repoRoot } from '../scripts/lib/apis.js';
-import { operationById, resolveRef } from '../scripts/lib/openapi-lookup.js';
+import { readBundle, repoRoot } from '../scripts/openapi/apis.js';
+import { selectedFamilies } from '../scripts/openapi/targets.js';
+import { operationById, resolveRef } from '../src/sandbox/contract/lookup.js';
 import { json, type LocalServer, startLocalServer } from '../src/testing/local-server.js';
-import { selectedFamilies } from './targets.js';
 
 const business = selectedFamilies().find((a) => a.name === 'business');
 let server: LocalServer;

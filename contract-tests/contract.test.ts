@@ -4,22 +4,22 @@
 // real deployment the same tests run, minus the ones that need Prism's Prefer header.
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { type OpenApiDocument, readBundle, repoRoot } from '../scripts/lib/apis.js';
-import { listOperations, type OperationEntry, resolveRef } from '../scripts/lib/openapi-lookup.js';
-import { createSchemaValidator } from '../scripts/lib/schema-validator.js';
-import { createSandboxClient } from '../src/client/sandbox/client.js';
-import { behaviourProblems, statedBehaviour } from './behaviour.js';
-import { concreteStatus, coverage, documentedKey, type Observation, writeCoverageReport } from './coverage.js';
-import { validRequest } from './requests.js';
-import { recipeFor, unreachableCells } from './sandbox-recipes.js';
+import { type OpenApiDocument, readBundle, repoRoot } from '../scripts/openapi/apis.js';
+import { validRequest } from '../scripts/openapi/requests.js';
 import {
   type ContractTarget,
-  clientFor,
   envPrefix,
   parameterOverrides,
   selectedFamilies,
   writesAllowed,
-} from './targets.js';
+} from '../scripts/openapi/targets.js';
+import { createSandboxClient } from '../src/client/sandbox/client.js';
+import { listOperations, type OperationEntry, resolveRef } from '../src/sandbox/contract/lookup.js';
+import { createSchemaValidator } from '../src/sandbox/contract/schema-validator.js';
+import { behaviourProblems, statedBehaviour } from './behaviour.js';
+import { concreteStatus, coverage, documentedKey, type Observation, writeCoverageReport } from './coverage.js';
+import { recipeFor, unreachableCells } from './sandbox-recipes.js';
+import { clientFor } from './targets.js';
 
 const targets = inject('contractTargets');
 /** Set by `npm run contract:sandbox`: the sandbox's control API, through which recipes set up state. */

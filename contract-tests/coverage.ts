@@ -2,8 +2,8 @@
 // cells a run exercised.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OpenApiDocument } from '../scripts/lib/apis.js';
-import { listOperations } from '../scripts/lib/openapi-lookup.js';
+import type { OpenApiDocument } from '../scripts/openapi/apis.js';
+import { listOperations } from '../src/sandbox/contract/lookup.js';
 
 export interface Observation {
   family: string;

@@ -1,8 +1,8 @@
 // Generates values that satisfy a JSON schema from the descriptions (types, formats, enums, bounds,
 // lengths, required and optional properties, conditional requirements), from a seeded random source.
-import type { OpenApiDocument } from '../scripts/lib/apis.js';
-import { effectiveSchema, type JsonObject, type OperationEntry, resolveRef } from '../scripts/lib/openapi-lookup.js';
-import { type RequestInit, triggeredRequirements } from './requests.js';
+import type { OpenApiDocument } from '../scripts/openapi/apis.js';
+import { type RequestInit, triggeredRequirements } from '../scripts/openapi/requests.js';
+import { effectiveSchema, type JsonObject, type OperationEntry, resolveRef } from '../src/sandbox/contract/lookup.js';
 
 /** mulberry32: small, fast, and the same sequence for the same seed. */
 export function seededRandom(seed: number): () => number {

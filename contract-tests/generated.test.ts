@@ -3,13 +3,14 @@
 // refused with a 4xx the operation documents. The generators read the schemas, so a new field is covered without editing tests.
 // PROPERTY_SEED (printed) reproduces a run; PROPERTY_RUNS changes the count.
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { readBundle } from '../scripts/lib/apis.js';
-import { listOperations, resolveRef } from '../scripts/lib/openapi-lookup.js';
-import { createSchemaValidator } from '../scripts/lib/schema-validator.js';
+import { readBundle } from '../scripts/openapi/apis.js';
+import { violations } from '../scripts/openapi/requests.js';
+import { type ContractTarget, selectedFamilies } from '../scripts/openapi/targets.js';
+import { listOperations, resolveRef } from '../src/sandbox/contract/lookup.js';
+import { createSchemaValidator } from '../src/sandbox/contract/schema-validator.js';
 import { refusalProblem } from './coverage.js';
 import { generateRequest, seededRandom } from './generate-values.js';
-import { violations } from './requests.js';
-import { type ContractTarget, clientFor, selectedFamilies } from './targets.js';
+import { clientFor } from './targets.js';
 
 const targets = inject('contractTargets');
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261121);

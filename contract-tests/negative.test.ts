@@ -4,11 +4,17 @@
 // (reports/contract-refusals.md) and must be one the operation documents.
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { readBundle, repoRoot } from '../scripts/lib/apis.js';
-import { listOperations } from '../scripts/lib/openapi-lookup.js';
+import { readBundle, repoRoot } from '../scripts/openapi/apis.js';
+import { validRequest, violations } from '../scripts/openapi/requests.js';
+import {
+  type ContractTarget,
+  parameterOverrides,
+  selectedFamilies,
+  writesAllowed,
+} from '../scripts/openapi/targets.js';
+import { listOperations } from '../src/sandbox/contract/lookup.js';
 import { documentedKey, type Refusal, refusalProblem, writeRefusalReport } from './coverage.js';
-import { validRequest, violations } from './requests.js';
-import { type ContractTarget, clientFor, parameterOverrides, selectedFamilies, writesAllowed } from './targets.js';
+import { clientFor } from './targets.js';
 
 const targets = inject('contractTargets');
 const refusals: Refusal[] = [];

@@ -4,15 +4,15 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { expect } from 'vitest';
-import type { OpenApiDocument } from '../scripts/lib/apis.js';
-import { listOperations, type OperationEntry } from '../scripts/lib/openapi-lookup.js';
+import type { OpenApiDocument } from '../scripts/openapi/apis.js';
+import { type RequestInit, violations } from '../scripts/openapi/requests.js';
 import { orThrow } from '../src/client/index.js';
 import type { SandboxClient } from '../src/client/sandbox/client.js';
+import { listOperations, type OperationEntry } from '../src/sandbox/contract/lookup.js';
 import { REFUSALS } from '../src/sandbox/core/refusals.js';
 import { MAX_BODY_BYTES } from '../src/sandbox/pipeline/request-body.js';
 import { rawExchange } from '../src/testing/raw-http.js';
 import { sandboxToken } from '../src/testing/sandbox-users.js';
-import { type RequestInit, violations } from './requests.js';
 
 export type CallResult = { data?: unknown; error?: unknown; response: Response };
 

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../scripts/lib/apis.js';
+import { repoRoot } from '../scripts/openapi/apis.js';
 import { orThrow } from '../src/client/index.js';
 import { createSandboxClient } from '../src/client/sandbox/client.js';
 import { readBundleFile } from '../src/sandbox/contract/document.js';

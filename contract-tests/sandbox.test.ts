@@ -4,7 +4,7 @@
 // PGlite, the 503s: PGlite runs inside the sandbox's process and cannot be down while the sandbox answers.
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../scripts/lib/apis.js';
+import { repoRoot } from '../scripts/openapi/apis.js';
 import { captureLogger } from '../src/testing/capture-logger.js';
 import { type StoreName, storesUnderTest } from '../src/testing/sandbox-fixture.js';
 import { runContractOnSandbox } from './sandbox-run.js';

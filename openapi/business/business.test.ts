@@ -1,6 +1,6 @@
 // What the source document states about the Business API, checked in the bundled description.
 import { describe, expect, it } from 'vitest';
-import { apiFamilies, readBundle } from '../../scripts/lib/apis.js';
+import { apiFamilies, readBundle } from '../../scripts/openapi/apis.js';
 import {
   effectiveSchema,
   listOperations,
@@ -8,8 +8,8 @@ import {
   requestSchema,
   resolveRef,
   responseSchema,
-} from '../../scripts/lib/openapi-lookup.js';
-import { createSchemaValidator } from '../../scripts/lib/schema-validator.js';
+} from '../../src/sandbox/contract/lookup.js';
+import { createSchemaValidator } from '../../src/sandbox/contract/schema-validator.js';
 
 const api = apiFamilies().find((a) => a.name === 'business');
 if (!api) throw new Error('redocly.yaml declares no `business` API');

@@ -2,10 +2,10 @@
 // operationIds: they are the method names of the control API's typed client (`ramp-api/sandbox`), which users'
 // tests and this repository's contract recipes, load test and dashboard call by name.
 import { describe, expect, it } from 'vitest';
-import { allApiFamilies, readBundle, SANDBOX_FAMILY } from '../../scripts/lib/apis.js';
-import { checkExamples } from '../../scripts/lib/example-check.js';
-import { listOperations } from '../../scripts/lib/openapi-lookup.js';
-import { openApi31Problems } from '../../scripts/lib/openapi-validity.js';
+import { checkExamples } from '../../scripts/checks/example-check.js';
+import { openApi31Problems } from '../../scripts/checks/openapi-validity.js';
+import { allApiFamilies, readBundle, SANDBOX_FAMILY } from '../../scripts/openapi/apis.js';
+import { listOperations } from '../../src/sandbox/contract/lookup.js';
 
 const api = allApiFamilies().find((a) => a.name === SANDBOX_FAMILY);
 if (!api) throw new Error('redocly.yaml declares no sandbox API');

@@ -9,7 +9,7 @@ import {
   runJourneysOnSandbox,
   runServiceJourneys,
   sandboxTenant,
-} from '../../scripts/lib/journeys.js';
+} from '../../scripts/journeys/respect.js';
 import { forEachStore, useSandbox } from '../../src/testing/sandbox-fixture.js';
 
 /** Lines of respect's report that say what failed (its banners and passed checks left out). */

@@ -1,12 +1,12 @@
 // Vitest global setup of `npm test`: the build (build.ts), the run's PostgreSQL cluster (postgres.ts), its
-// temporary folder (temp.ts) and the Prism mocks (contract-tests/global-setup.ts), at once where they can be
+// temporary folder (temp.ts) and the Prism mocks (scripts/test-setup/prism.ts), at once where they can be
 // rather than one after another as vitest runs a list of setups: the cluster starts while the build runs, and
 // the mocks start as soon as the bundles they serve are written, beside the rest of the build. Torn down in
 // the reverse order, as vitest would.
 import type { TestProject } from 'vitest/node';
-import prismSetup from '../../contract-tests/global-setup.js';
-import { buildAll } from '../lib/build.js';
+import { buildAll } from '../build/build-all.js';
 import postgresSetup from './postgres.js';
+import prismSetup from './prism.js';
 import tempSetup from './temp.js';
 
 type Teardown = () => unknown;

@@ -1,7 +1,7 @@
 // Values a description requires to be unique (an endpoint's `name`, a user's `external_user_id` in the sandbox)
 // made fresh for each send, so an operation's console or a journey sent twice on its default inputs is not
 // refused the second time as a duplicate. Which fields those are is read from the descriptions when the site is
-// built (scripts/lib/fresh-fields.ts); here they are filled in.
+// built (scripts/site/fresh-fields.ts); here they are filled in.
 
 /** A field of a request body that must be unique: where it is, and what its schema allows. */
 export interface FreshField {

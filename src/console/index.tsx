@@ -11,7 +11,7 @@ import type { FreshFields } from './fresh.js';
 import { operationInHash } from './route.js';
 import type { ClientInfo } from './samples.js';
 
-/** What the site's build tells the console about the page (scripts/lib/console-build.ts). */
+/** What the site's build tells the console about the page (scripts/site/console-build.ts). */
 export interface PageConfig {
   family: string;
   /** The bundle's address, relative to the page. */

@@ -75,7 +75,7 @@ describe('an answer', () => {
 
 describe('the samples', () => {
   const business = family('business');
-  // As the site's build describes the Business API's client (scripts/lib/console-build.ts).
+  // As the site's build describes the Business API's client (scripts/site/console-build.ts).
   const client: ClientInfo = {
     create: 'createBusinessClient',
     from: 'ramp-api',

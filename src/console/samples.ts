@@ -2,7 +2,7 @@
 // request the console sends. Credentials and tokens are never in them: each reads an environment variable.
 import type { Call } from './model.js';
 
-/** How a family's client is made and authenticated, as scripts/lib/samples.ts describes it for the docs. */
+/** How a family's client is made and authenticated, as scripts/site/samples.ts describes it for the docs. */
 export interface ClientInfo {
   create: string;
   from: string;

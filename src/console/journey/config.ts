@@ -1,4 +1,4 @@
-// What the site's build tells a journey's page about the journey it runs (scripts/lib/journey-pages.ts writes it
+// What the site's build tells a journey's page about the journey it runs (scripts/site/journey-pages.ts writes it
 // into the page as JSON): the workflow, the Arazzo files it reads, the APIs it calls and how the console fills
 // its inputs.
 import type { FreshFields } from '../fresh.js';

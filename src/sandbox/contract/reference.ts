@@ -12,7 +12,7 @@ export const REFERENCE_PAGE = 'reference.html';
 
 /**
  * The validators the build compiled for a set of schemas (`<name>.cjs`: a family's routes, or `v1-events`), see
- * scripts/lib/build-validators.ts.
+ * scripts/build/build-validators.ts.
  */
 export function precompiledValidators(name: string): string {
   return join(sandboxDistDir(), 'validators', `${name}.cjs`);

@@ -21,7 +21,7 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
 }
 
-/** The name of the events' validators, which the build compiles ahead (scripts/lib/build-validators.ts). */
+/** The name of the events' validators, which the build compiles ahead (scripts/build/build-validators.ts). */
 export const EVENTS_VALIDATORS = 'v1-events';
 
 /** The payload schema of each event the v1 description's `webhooks:` lists. */

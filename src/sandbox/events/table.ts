@@ -40,7 +40,7 @@ export function eventMappingRows(): {
   );
 }
 
-/** The mapping as a Markdown table (rendered into the sandbox description by scripts/event-mapping.ts). */
+/** The mapping as a Markdown table (rendered into the sandbox description by scripts/build/event-mapping.ts). */
 export function eventMappingMarkdown(): string {
   const rows = eventMappingRows().map(
     (r) => `| ${r.resource} | ${r.from} → ${r.to} | \`${r.trigger}\` | \`${r.event}\` | \`${r.process}\` |`,

@@ -1,7 +1,7 @@
 // The sandbox's pages, served from the package: the dashboard at `/`, the KYC page behind `generateKycUrl`'s link
 // (`/sandbox/kyc/{sessionId}`), the checkout page behind an on-ramp's `checkoutUrl` (`/sandbox/checkout/{checkoutId}`),
 // and their assets (`/sandbox/assets/...`). The pages are built from src/sandbox/pages/ by
-// scripts/build-sandbox-pages.ts into src/sandbox/dist/pages/ (the package's dist/pages/); each is a client of the
+// scripts/build/build-sandbox-pages.ts into src/sandbox/dist/pages/ (the package's dist/pages/); each is a client of the
 // control API and nothing else.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,0 +1,67 @@
+// "The sandbox in tests" with vitest, as the guide writes it: its config, global setup and test file, written
+// into a folder of their own, type-checked (strict, no cast needed) and run with vitest; the test's event
+// arrives. These blocks need vitest, which the consumer project of scripts/checks/consumer.test.ts does not
+// install: that test leaves them to this one.
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../openapi/apis.js';
+import { markedBlock } from '../site/guides.js';
+
+const run = promisify(execFile);
+/** The guide's vitest blocks, by the file name each one's first line gives. */
+const VITEST_BLOCKS = ['sandbox-vitest-config', 'sandbox-vitest-setup', 'sandbox-vitest-test'];
+// Inside the repository, so that `ramp-api`, `ramp-api-sandbox` and `vitest` resolve from its node_modules.
+const project = join(repoRoot, 'dist', `guide-vitest-${process.pid}`);
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+describe('the sandbox in tests, with vitest, as the guide writes it', () => {
+  it('type-checks with no cast and runs: a global setup, a tenant per test, the event arriving', async () => {
+    mkdirSync(project, { recursive: true });
+    const codes = VITEST_BLOCKS.map((name) => markedBlock(name, 'ts').code);
+    // No cast anywhere: the exported types carry what the examples need.
+    expect(codes.join('\n')).not.toMatch(/ as [A-Z{]|<[A-Z]\w*>[a-z(]/);
+    const files = VITEST_BLOCKS.map((name, i) => {
+      const code = codes[i]!;
+      const file = /^\/\/ ([\w.-]+\.ts)/.exec(code)?.[1];
+      if (!file) throw new Error(`The ${name} block does not start with the name of its file.`);
+      writeFileSync(join(project, file), code);
+      return file;
+    });
+    expect(files).toEqual(['vitest.config.ts', 'sandbox.global-setup.ts', 'payout.test.ts']);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        include: ['*.ts'],
+      }),
+    );
+    const tsc = join(repoRoot, 'scripts', 'toolchain', 'node_modules', '.bin', 'tsc');
+    await run(tsc, ['-p', project], { cwd: project }).catch((error: { stdout?: string }) => {
+      throw new Error(`tsc refused the guide's vitest files:\n${error.stdout ?? String(error)}`);
+    });
+    const env = {
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'SANDBOX_URL'),
+      ),
+      NO_COLOR: '1',
+    };
+    const vitest = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
+    const { stdout } = await run(process.execPath, [vitest, 'run', '--root', project], { cwd: project, env }).catch(
+      (error: { stdout?: string; stderr?: string }) => {
+        throw new Error(`vitest failed on the guide's files:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+      },
+    );
+    expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
+  }, 120_000);
+});

@@ -1,0 +1,286 @@
+// The front door and the guides: the README stays short (lines of at most 120 characters, no paragraph in a
+// table cell) and lists every guide; nothing the README held before it was split is lost (every heading and code
+// block of scripts/checks/fixtures/readme-before.json is in the README or in exactly one guide, every table key
+// somewhere); every shell block is run by a named test or by CI, or says why it is only illustrative; and every
+// link between the files resolves, anchors included.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { Lexer, type Tokens } from 'marked';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../openapi/apis.js';
+import { type CodeBlock, comparable, headingSlug, inventory, readGuides, readmePath } from '../site/guides.js';
+
+const readme = readFileSync(readmePath, 'utf8');
+const guides = readGuides();
+const files = [{ path: 'README.md', text: readme }, ...guides.map((g) => ({ path: g.path, text: g.text }))];
+const before = JSON.parse(
+  readFileSync(join(repoRoot, 'scripts', 'checks', 'fixtures', 'readme-before.json'), 'utf8'),
+) as {
+  headings: string[];
+  codeBlocks: { lang: string; code: string }[];
+  tableKeys: string[];
+  tableRows: string[][];
+  sentences: string[];
+};
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+describe('the README', () => {
+  it('has no line over 120 characters', () => {
+    const long = readme
+      .split('\n')
+      .map((line, i) => ({ line: i + 1, length: line.length }))
+      .filter((l) => l.length > 120);
+    expect(long).toEqual([]);
+  });
+
+  it('has no paragraph inside a table cell: one short phrase per cell', () => {
+    const cells = new Lexer()
+      .lex(readme)
+      .filter((t): t is Tokens.Table => t.type === 'table')
+      .flatMap((t) => t.rows.flat().map((cell) => cell.text));
+    expect(cells.length).toBeGreaterThan(20);
+    expect(cells.filter((c) => c.length > 100 || /[.;:] [A-Z]/.test(c.replace(/`[^`]*`/g, '')))).toEqual([]);
+  });
+
+  it('reads in about two minutes', () => {
+    expect(readme.split(/\s+/).filter(Boolean).length).toBeLessThanOrEqual(750);
+  });
+
+  it('lists every guide in its table of guides, each with a line of its own', () => {
+    const listed = [...readme.matchAll(/^\| \[[^\]]+\]\((docs\/guides\/[\w-]+\.md)\) \| [^|]+ \|$/gm)].map((m) => m[1]);
+    expect(listed).toEqual(guides.map((g) => g.path));
+    expect(guides.length).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('nothing of the README before the guides is lost', () => {
+  const now = files.map((file) => ({ ...file, ...inventory(file.text) }));
+
+  it('keeps every heading, in the README or in exactly one guide', () => {
+    const misplaced = before.headings
+      .map((heading) => ({ heading, in: now.filter((f) => f.headings.includes(heading)).map((f) => f.path) }))
+      .filter((h) => h.in.length !== 1);
+    expect(misplaced).toEqual([]);
+  });
+
+  it('keeps every code block as it was, in the README or in exactly one guide', () => {
+    const same = (a: { lang: string; code: string }, b: CodeBlock) => a.lang === b.lang && a.code === b.code;
+    const misplaced = before.codeBlocks
+      .map((block) => ({
+        block: block.code.split('\n')[0],
+        in: now.filter((f) => f.codeBlocks.some((b) => same(block, b))).map((f) => f.path),
+      }))
+      .filter((b) => b.in.length !== 1);
+    expect(before.codeBlocks.length).toBe(11);
+    expect(misplaced).toEqual([]);
+  });
+
+  it('keeps every command, option, variable, path and row of its tables', () => {
+    const all = squash(files.map((f) => f.text).join('\n'));
+    // A pipe inside a cell is written `\\|` in the Markdown.
+    const lost = before.tableKeys.filter(
+      (key) => ![key, key.replaceAll('|', '\\|')].some((k) => all.includes(squash(k))),
+    );
+    expect(before.tableKeys.length).toBeGreaterThan(100);
+    expect(lost).toEqual([]);
+  });
+
+  it('keeps every sentence and every table cell, word for word but for the rewordings listed below', () => {
+    const all = comparable(files.map((f) => f.text).join('\n'));
+    const lost = [
+      ...before.sentences,
+      // A pipe inside a cell is written `\\|` in the Markdown.
+      ...before.tableRows.flat().map((cell) => cell.replaceAll('|', '\\|')),
+    ]
+      .map(reword)
+      .filter((text) => !all.includes(text));
+    expect(before.sentences.length).toBeGreaterThan(200);
+    expect(before.tableRows.length).toBeGreaterThan(120);
+    expect(lost.map((text) => text.slice(0, 100))).toEqual([]);
+  });
+
+  it('adds no second copy of a block: each marked block is in one file only', () => {
+    const markers = now.flatMap((f) => f.codeBlocks.flatMap((b) => (b.marker ? [b.marker] : [])));
+    expect(markers.filter((m, i) => markers.indexOf(m) !== i)).toEqual([]);
+  });
+});
+
+/**
+ * What changed in the words of the old README when they moved, each change as it was made (white space squashed,
+ * link targets dropped): everything else a sentence or a table cell said must still be there word for word.
+ */
+const rewordings: [from: string, to: string][] = [
+  // The README's table of the two families keeps to one line a row; what it said besides is in the prose under it.
+  ['`{base_url}` (test and production)', '`{base_url}`'],
+  [', with the fifteen outbound events under `webhooks:`', ''],
+  // Sentences that named the README now name the guides, or the guide that holds the thing.
+  ["the README's code", "the guides' code"],
+  ['in this README', 'in the guide [Your first call]()'],
+  ['the deployments named below', 'a real deployment: see [Against a real deployment]()'],
+  [
+    "the README's setup and every TypeScript block",
+    'the setup and every TypeScript block of the README and the guides',
+  ],
+  ['The samples read the variables this README uses:', 'The samples read the variables the guides use:'],
+  ['see **Control API security** below', 'see [Control API security]()'],
+  // New places on the site.
+  [
+    'and the bundles under `site/openapi/`',
+    'the guides under `site/guides/` (from `docs/guides/`), and the bundles under `site/openapi/`',
+  ],
+  // Tests that moved beside the layer they test.
+  ...(
+    [
+      ['stalls', 'http/stalls'],
+      ['flow', 'resources/flow'],
+      ['tokens', 'resources/tokens'],
+      ['odd-input', 'pipeline/odd-input'],
+      ['unavailable', 'store/unavailable'],
+      ['isolation', 'resources/isolation'],
+      ['pages', 'pages/pages'],
+      ['instances', 'store/instances'],
+    ] as const
+  ).map(([from, to]): [string, string] => [`src/sandbox/${from}.test.ts`, `src/sandbox/${to}.test.ts`]),
+  // Bullets of the sandbox's list of choices that became sections of their own lost their bold lead.
+  ['**Connections.** ', ''],
+  ['**Control API security.** ', ''],
+  ['Events: which transition emits which event', 'Which transition emits which event'],
+  // The compatibility guide says once what the gate does not see, then where the packages' changes are listed.
+  [
+    "Changes to the package that break a consumer's code or expectations without changing the wire format (a function's result, for instance) are listed in [CHANGELOG.md](), newest first.",
+    "Changes to the packages that break a consumer's code or expectations without changing the wire format (a function's result, for instance) are not the gate's to see.",
+  ],
+  ["the compatibility gate's, below.", "the compatibility gate's, above."],
+  // Figures measured again.
+  [
+    "it took 61 to 96 s (103 to 166 s of CPU, the build in its setup included; the spread is the host's speed, which varied that much with nothing else running), and 91 to 131 s with both cores kept busy by other work.",
+    "it took 91 s (vitest's Duration, 931 tests, the build in its setup included; 80 s with the 817 tests before the console, the ledger and the sandbox's protections), and, with 817 tests, 91 to 131 s with both cores kept busy by other work.",
+  ],
+  // Files of the sandbox that moved into its layers (src/sandbox/README.md maps them).
+  ['`src/sandbox/states.ts`', '`src/sandbox/core/states.ts`'],
+  ['`src/sandbox/db.ts`', '`src/sandbox/store/db.ts`'],
+  ['`src/sandbox/page-server.ts`', '`src/sandbox/http/page-server.ts`'],
+  [
+    'server, router, resources with their SQL, state tables, CLI, and `openapi/` (reading',
+    'in layers (see its [map]()): server, router, resources with their SQL, state tables, CLI, and `contract/` (reading',
+  ],
+  // The resources' SQL became the store's numbered migration files.
+  ['resources with their SQL, state tables', 'resources, SQL migrations, state tables'],
+  // An abandoned delivery claim uses up its attempt (it made the same attempt again).
+  [
+    'when the lease runs out, and another makes that attempt under the same number (an attempt is numbered by the attempts recorded, not by the claims, so a killed instance never uses up a scheduled call)',
+    "when the lease runs out: the next claim logs the dead instance's attempt as a timeout (it may have reached the endpoint) and makes the next attempt on the schedule, so an endpoint never gets more calls than the schedule allows and no attempt number repeats",
+  ],
+  [
+    'and reached every failing endpoint on the whole schedule (`deliverySchedule().calls` calls, each recorded): never fewer, and more only by a call the log shows made again;',
+    'and was logged for every failing endpoint as the whole schedule (attempts 1 to `deliverySchedule().calls`, none repeated, each recorded or a claim of the killed instance logged as a timeout), with every recorded attempt reaching it and never more calls than the schedule;',
+  ],
+];
+const reword = (text: string) => rewordings.reduce((t, [from, to]) => t.replace(from, to), comparable(text));
+
+/**
+ * Who runs each line of a named shell block: a file and what in it runs that line. A line of a named block
+ * with no runner here fails the test below, so a command added to a guide needs a test or a CI step first.
+ */
+const runners: Record<string, Record<string, [file: string, needle: string]>> = {
+  setup: {
+    'npm ci': ['.ci/run', '\nnpm ci '],
+    'npm start': ['scripts/checks/processes.test.ts', "npm('start'"],
+    'npm test': ['.ci/run', '\nnpm test\n'],
+  },
+  'consumer-setup': {
+    'npm init -y': ['scripts/checks/consumer.test.ts', "marked('consumer-setup')"],
+    'npm pkg set type=module': ['scripts/checks/consumer.test.ts', "marked('consumer-setup')"],
+    'npm i /path/to/ramp-api/dist/ramp-api-0.1.0.tgz': ['scripts/checks/consumer.test.ts', "marked('consumer-setup')"],
+    'npm i -D /path/to/ramp-api/dist/ramp-api-sandbox-0.1.0.tgz typescript @types/node': [
+      'scripts/checks/consumer.test.ts',
+      "marked('consumer-setup')",
+    ],
+  },
+};
+
+describe('the commands the README and the guides show', () => {
+  const shell = files.flatMap((f) =>
+    inventory(f.text)
+      .codeBlocks.filter((b) => ['sh', 'bash', 'shell', 'console'].includes(b.lang))
+      .map((b) => ({ ...b, file: f.path })),
+  );
+
+  it('are each run by a test or by CI, or marked illustrative with the reason', () => {
+    expect(shell.length).toBeGreaterThanOrEqual(6);
+    const problems: string[] = [];
+    for (const block of shell) {
+      const where = `${block.file} line ${block.line}`;
+      if (block.illustrative) {
+        if (block.illustrative.length < 40) problems.push(`${where}: say why the block is only illustrative`);
+        continue;
+      }
+      const lines = block.code
+        .split('\n')
+        .map((line) => line.replace(/\s+#.*$/, '').trim())
+        .filter((line) => line && !line.startsWith('#'));
+      const table = block.marker ? runners[block.marker] : undefined;
+      if (!table) {
+        problems.push(`${where}: neither a block a test runs (<!-- NAME:start -->) nor <!-- illustrative: why -->`);
+        continue;
+      }
+      for (const line of lines) {
+        const runner = table[line];
+        if (!runner) problems.push(`${where}: nothing runs "${line}"`);
+        else if (!readFileSync(join(repoRoot, runner[0]), 'utf8').includes(runner[1]))
+          problems.push(`${where}: ${runner[0]} no longer runs "${line}" (${runner[1]})`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('links', () => {
+  it('between the README, the guides and the repository resolve, anchors included', () => {
+    const broken: string[] = [];
+    const slugsOf = (path: string) =>
+      new Set(
+        new Lexer()
+          .lex(readFileSync(path, 'utf8'))
+          .filter((t): t is Tokens.Heading => t.type === 'heading')
+          .map((t) => headingSlug(t.text)),
+      );
+    for (const file of files) {
+      for (const [, target] of file.text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [path, anchor] = target!.split('#') as [string, string | undefined];
+        const full = path ? resolve(dirname(join(repoRoot, file.path)), path) : join(repoRoot, file.path);
+        if (!existsSync(full)) broken.push(`${file.path}: ${target} (no such file)`);
+        else if (anchor && full.endsWith('.md') && !slugsOf(full).has(anchor))
+          broken.push(`${file.path}: ${target} (no heading ${anchor} in ${relative(repoRoot, full)})`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
+
+describe("the packages' READMEs, as a registry shows them", () => {
+  it('link only to absolute addresses or within themselves: outside the repository nothing else resolves', () => {
+    const relativeLinks = ['src/client/README.md', 'src/sandbox/README.md'].flatMap((path) =>
+      [...readFileSync(join(repoRoot, path), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => m[1]!)
+        .filter((target) => !/^(https?:|mailto:|#)/.test(target))
+        .map((target) => `${path}: ${target}`),
+    );
+    expect(relativeLinks).toEqual([]);
+  });
+
+  it('say what a user of the sandbox package needs: install, run, the API in code, where faults are reported', () => {
+    const text = readFileSync(join(repoRoot, 'src', 'sandbox', 'README.md'), 'utf8');
+    for (const needed of [
+      'npm i -D ramp-api-sandbox',
+      'npx ramp-api-sandbox',
+      'startSandbox',
+      'createSandboxClient',
+      'checkSandbox',
+      '`logger`',
+    ])
+      expect(text, needed).toContain(needed);
+    expect(text, "the contributor's map lives in the contributing guide").not.toContain('How the sandbox works');
+  });
+});

@@ -1,0 +1,99 @@
+// The journeys as the documentation site shows them: every Arazzo file of openapi/workflows/ in one library (each
+// source description resolved to an API family of redocly.yaml or to another Arazzo file), and for each journey
+// (a workflow that takes a tenant's inputs: ./journeys.ts decides which) its calls in order, sub-workflows
+// expanded. The site gives each journey a page and each operation the journeys that call it; the console runs them.
+import { readFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { parse } from 'yaml';
+import {
+  type ArazzoDocument,
+  type InputsSchema,
+  inputsOf,
+  type Library,
+  type PlannedCall,
+  plannedCalls,
+  type WorkflowRef,
+} from '../../src/console/journey/workflow.js';
+import { listOperations } from '../../src/sandbox/contract/lookup.js';
+import { type ApiFamily, type OpenApiDocument, repoRoot } from '../openapi/apis.js';
+import { readJourneyFiles, journeys as runnableJourneys, workflowsDir } from './respect.js';
+
+export interface DocJourney extends WorkflowRef {
+  /** The page's name under site/journeys/ (the workflowId, unique across the files). */
+  slug: string;
+  /** The Arazzo file, relative to the repository. */
+  path: string;
+  library: Library;
+  inputs: InputsSchema;
+  calls: PlannedCall[];
+}
+
+/** Every Arazzo file of `dir`, its source descriptions resolved; `apis` give the families and their operations. */
+export function readLibrary(apis: { api: ApiFamily; doc: OpenApiDocument }[], dir = workflowsDir): Library {
+  const files: Library['files'] = {};
+  for (const { file, name } of readJourneyFiles(dir)) {
+    const document = parse(readFileSync(file, 'utf8')) as ArazzoDocument;
+    const families: Record<string, string> = {};
+    const workflows: Record<string, string> = {};
+    for (const source of document.sourceDescriptions ?? []) {
+      const target = resolve(join(file, '..'), source.url);
+      if (source.type === 'arazzo') {
+        workflows[source.name] = basename(target);
+        continue;
+      }
+      const api = apis.find((a) => resolve(repoRoot, a.api.root) === target);
+      if (!api)
+        throw new Error(`${name}: source description ${source.name} (${source.url}) is none of redocly.yaml's APIs.`);
+      families[source.name] = api.api.name;
+    }
+    files[name] = { document, families, workflows };
+  }
+  const operations = Object.fromEntries(
+    apis.map(({ api, doc }) => [api.name, listOperations(doc).map((e) => e.operationId)]),
+  );
+  return { files, operations };
+}
+
+/** The journeys, in file order, then the order each file gives. */
+export function readDocJourneys(apis: { api: ApiFamily; doc: OpenApiDocument }[], dir = workflowsDir): DocJourney[] {
+  const library = readLibrary(apis, dir);
+  const found: DocJourney[] = [];
+  for (const journey of runnableJourneys(readJourneyFiles(dir))) {
+    const file = journey.file.name;
+    const workflow = library.files[file]!.document.workflows.find((w) => w.workflowId === journey.workflow.workflowId)!;
+    const taken = found.find((j) => j.slug === workflow.workflowId);
+    if (taken) throw new Error(`Workflow ${workflow.workflowId} is in both ${taken.file} and ${file}.`);
+    let calls: PlannedCall[];
+    try {
+      calls = plannedCalls(library, { file, workflow });
+    } catch (error) {
+      throw new Error(`${file}, workflow ${workflow.workflowId}: ${(error as Error).message}`);
+    }
+    found.push({
+      slug: workflow.workflowId,
+      file,
+      workflow,
+      path: relative(repoRoot, journey.file.file),
+      library,
+      inputs: inputsOf(library, file, workflow),
+      calls,
+    });
+  }
+  return found;
+}
+
+/** A journey's title: the workflow's summary without its closing period, else its workflowId. */
+export const journeyTitle = (journey: WorkflowRef) =>
+  (journey.workflow.summary ?? journey.workflow.workflowId).replace(/\.$/, '');
+
+/** The journeys that call `operationId` of `family`, each with the steps that call it. */
+export function journeysUsing(journeys: DocJourney[], family: string, operationId: string) {
+  return journeys
+    .map((journey) => ({
+      journey,
+      steps: journey.calls
+        .filter((c) => c.family === family && c.operationId === operationId)
+        .map((c) => c.path.join(' / ')),
+    }))
+    .filter((use) => use.steps.length > 0);
+}

@@ -1,0 +1,84 @@
+// The main job: builds the site, serves it on loopback, starts Prism mocks of both API families and the
+// stateful sandbox (in memory), prints their addresses, and stops everything on Ctrl-C or SIGTERM.
+
+import { portNumber, UsageError } from '../../src/sandbox/cli.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { buildSandboxPages } from '../build/build-sandbox-pages.js';
+import { apiFamilies } from '../openapi/apis.js';
+import { type PrismServer, startPrism } from '../openapi/prism.js';
+import { writeTargets } from '../site/console-build.js';
+import { buildSite, siteDir } from '../site/site.js';
+import { withLiveAddresses } from './live-addresses.js';
+import { listenOrExit, serveFolder } from './static-server.js';
+
+// The ports first: a bad PORT or SANDBOX_PORT is one line and exit status 2, a busy PORT one clear line and a
+// non-zero exit, before anything is built or started.
+let ports: { site: number; sandbox: number };
+try {
+  ports = {
+    site: process.env.PORT ? portNumber('PORT', process.env.PORT) : 0,
+    sandbox: process.env.SANDBOX_PORT ? portNumber('SANDBOX_PORT', process.env.SANDBOX_PORT) : 0,
+  };
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+const mocks: { name: string; server: PrismServer }[] = [];
+let site: Awaited<ReturnType<typeof serveFolder>> | undefined;
+let sandbox: Sandbox | undefined;
+let stopping = false;
+const stop = async (code = 0) => {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping...');
+  await Promise.all([site?.close(), ...mocks.map((m) => m.server.stop()), sandbox?.close()]);
+  process.exit(code);
+};
+// First: a signal at any point stops what has started by then. `on`, not `once`: Ctrl-C reaches this process
+// twice (from the terminal and relayed by npm), and a second signal while stopping must not end the process
+// half-way, leaving mocks running and their folders behind.
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+// Each page shows the sandbox's address as it really started, not the documented one (./lib/live-addresses.ts).
+site = await listenOrExit(
+  () => serveFolder(siteDir, ports.site, { html: (text) => withLiveAddresses(text, sandbox?.url) }),
+  String(ports.site),
+);
+buildSite();
+buildSandboxPages();
+try {
+  for (const api of apiFamilies()) {
+    const server = await startPrism({ bundle: api.bundleJson });
+    mocks.push({ name: api.name, server });
+    // A signal that came while it started: stop() has run already, and stops this one now.
+    if (stopping) await server.stop();
+  }
+  // The documentation site's pages may call the sandbox (a console in the reference): its origin is trusted to
+  // change state and gets CORS; any other web origin's writes are refused.
+  if (!stopping)
+    sandbox = await startSandbox({
+      memory: true,
+      port: ports.sandbox,
+      allowedOrigins: [site.url, site.url.replace('//127.0.0.1:', '//localhost:')],
+    });
+  if (stopping) await sandbox?.close();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  await stop(1);
+}
+// Stopping already (a signal came during the start): stop() ends the process; nothing is announced.
+if (!stopping) {
+  // Where the references' console sends by default.
+  writeTargets(siteDir, {
+    ...(sandbox ? { sandbox: sandbox.url } : {}),
+    mocks: Object.fromEntries(mocks.map(({ name, server }) => [name, server.url])),
+  });
+  console.log(`Documentation:      ${site.url}/`);
+  for (const { name, server } of mocks) console.log(`${`${name} API mock:`.padEnd(20)}${server.url}`);
+  if (sandbox)
+    console.log(
+      `${'Sandbox:'.padEnd(20)}${sandbox.url} (both families, with state; dashboard ${sandbox.url}/; control API docs ${sandbox.docsUrl})`,
+    );
+  console.log('Ctrl-C to stop.');
+}
