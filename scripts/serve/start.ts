@@ -7,9 +7,9 @@ import { buildSandboxPages } from '../build/build-sandbox-pages.js';
 import { apiFamilies } from '../openapi/apis.js';
 import { type PrismServer, startPrism } from '../openapi/prism.js';
 import { writeTargets } from '../site/console-build.js';
+import { withLiveAddresses } from '../site/live-addresses.js';
 import { buildSite, siteDir } from '../site/site.js';
-import { withLiveAddresses } from './live-addresses.js';
-import { listenOrExit, serveFolder } from './static-server.js';
+import { listenOrExit, serveFolder } from '../site/static-server.js';
 
 // The ports first: a bad PORT or SANDBOX_PORT is one line and exit status 2, a busy PORT one clear line and a
 // non-zero exit, before anything is built or started.

@@ -19,7 +19,7 @@ import { listOperations, resolveRef } from '../../src/sandbox/contract/lookup.js
 import { unlikeReadme } from './readme-agreement.js';
 import { clientOf, sourceModule } from './samples.js';
 import { buildSite, siteDir } from './site.js';
-import { type StaticServer, serveFolder } from '../serve/static-server.js';
+import { type StaticServer, serveFolder } from './static-server.js';
 
 const reports = join(repoRoot, 'reports');
 let server: StaticServer;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange, rawRequest } from '../../src/testing/raw-http.js';
-import { defaultBaseUrl } from '../site/samples.js';
+import { defaultBaseUrl } from './samples.js';
 import { withLiveAddresses } from './live-addresses.js';
 import { type StaticServer, serveFolder } from './static-server.js';
 

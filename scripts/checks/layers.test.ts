@@ -1,0 +1,57 @@
+// One direction of use between the tooling's folders (the rules in .dependency-cruiser.cjs, drawn in
+// docs/guides/contributing.md): the repository keeps to them, and an import that runs the other way is caught.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ICruiseOptions, ICruiseResult } from 'dependency-cruiser';
+import { cruise } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../openapi/apis.js';
+
+const configFile = join(repoRoot, '.dependency-cruiser.cjs');
+
+/** The rules broken in the folders given, as `rule: from -> to`, cruised from `baseDir`. */
+async function violations(baseDir: string, folders: string[], options: ICruiseOptions): Promise<string[]> {
+  const { output } = await cruise(folders, { ...options, baseDir, outputType: 'json' });
+  const result = (typeof output === 'string' ? JSON.parse(output) : output) as ICruiseResult;
+  return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
+}
+
+/** Loads the repository's rules without its tsconfig (a fixture tree has none). */
+async function rules(): Promise<ICruiseOptions> {
+  const { tsConfig: _unused, ...options } = await extractDepcruiseOptions(configFile);
+  return options;
+}
+
+describe('the direction of use between folders', () => {
+  const fixture = mkdtempSync(join(tmpdir(), 'layers-'));
+  afterAll(() => rmSync(fixture, { recursive: true, force: true }));
+
+  const write = (file: string, text: string) => {
+    mkdirSync(dirname(join(fixture, file)), { recursive: true });
+    writeFileSync(join(fixture, file), text);
+  };
+
+  it('holds in the repository (src/, scripts/, contract-tests/)', async () => {
+    const options = await extractDepcruiseOptions(configFile);
+    expect(await violations(repoRoot, ['src', 'scripts', 'contract-tests'], options)).toEqual([]);
+  }, 60_000);
+
+  it('catches an import that runs upwards, one from scripts/ into contract-tests/, and a cycle', async () => {
+    write('scripts/openapi/apis.ts', "import { page } from '../site/site.js';\nexport const apis = page;\n");
+    write('scripts/site/site.ts', "import { apis } from '../openapi/apis.js';\nexport const page = apis;\n");
+    write('scripts/journeys/respect.ts', "import { x } from '../../contract-tests/targets.js';\nexport const y = x;\n");
+    write('contract-tests/targets.ts', 'export const x = 1;\n');
+    write('contract-tests/run.ts', "import { y } from '../scripts/journeys/respect.js';\nexport const z = y;\n");
+    const found = await violations(fixture, ['scripts', 'contract-tests'], await rules());
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'scripts-openapi-imports-only-itself: scripts/openapi/apis.ts -> scripts/site/site.ts',
+        'scripts-journeys-imports-only-openapi: scripts/journeys/respect.ts -> contract-tests/targets.ts',
+        'contract-tests-imports-only-openapi-and-build: contract-tests/run.ts -> scripts/journeys/respect.ts',
+        'no-cycles: scripts/openapi/apis.ts -> scripts/site/site.ts',
+      ]),
+    );
+  }, 60_000);
+});
