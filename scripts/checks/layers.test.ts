@@ -1,6 +1,7 @@
 // One direction of use between the tooling's folders (the rules in .dependency-cruiser.cjs, drawn in
 // docs/guides/contributing.md): the repository keeps to them, and an import that runs the other way is caught.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ICruiseOptions, ICruiseResult } from 'dependency-cruiser';
@@ -23,6 +24,46 @@ async function rules(): Promise<ICruiseOptions> {
   const { tsConfig: _unused, ...options } = await extractDepcruiseOptions(configFile);
   return options;
 }
+
+const guide = join(repoRoot, 'docs', 'guides', 'contributing.md');
+
+/** The folders each folder of scripts/ may import, as the guide's table of the tooling's folders says. */
+function guideTable(): Record<string, string[]> {
+  const section = readFileSync(guide, 'utf8').split("## The tooling's folders")[1]?.split('\n## ')[0] ?? '';
+  const rows = section.split('\n').filter((line) => /^\| `[a-z-]+\/` \|/.test(line));
+  return Object.fromEntries(
+    rows.map((row) => {
+      const cells = row.split('|').map((cell) => cell.trim());
+      const allowed = cells[4] === 'nothing' ? [] : (cells[4] ?? '').split(',').map((name) => name.trim());
+      return [cells[1]!.replace(/`|\//g, ''), allowed];
+    }),
+  );
+}
+
+/** The same, as the rules of .dependency-cruiser.cjs enforce it. */
+function ruleTable(): Record<string, string[]> {
+  const config = createRequire(import.meta.url)(configFile) as {
+    forbidden: { from: { path: string }; to: { pathNot?: string } }[];
+  };
+  const entries = config.forbidden.flatMap(({ from, to }) => {
+    const folder = /^\^scripts\/([a-z-]+)\/$/.exec(from.path)?.[1];
+    const allowed = /^\^scripts\/\(([a-z|-]+)\)\/$/.exec(to.pathNot ?? '')?.[1]?.split('|');
+    return folder && allowed ? [[folder, allowed.filter((name) => name !== folder)] as const] : [];
+  });
+  return Object.fromEntries(entries);
+}
+
+describe('the map of scripts/ in the contributing guide', () => {
+  it('names every folder of scripts/, with the folders the import rules let it use', () => {
+    const folders = readdirSync(join(repoRoot, 'scripts'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== 'toolchain')
+      .map((entry) => entry.name)
+      .sort();
+    const { 'contract-tests': _suite, ...table } = guideTable();
+    expect(Object.keys(table).sort()).toEqual(folders);
+    expect(table).toEqual(ruleTable());
+  });
+});
 
 describe('the direction of use between folders', () => {
   const fixture = mkdtempSync(join(tmpdir(), 'layers-'));
