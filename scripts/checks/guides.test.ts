@@ -79,7 +79,7 @@ describe('nothing of the README before the guides is lost', () => {
     const all = squash(files.map((f) => f.text).join('\n'));
     // A pipe inside a cell is written `\\|` in the Markdown.
     const lost = before.tableKeys.filter(
-      (key) => ![key, key.replaceAll('|', '\\|')].some((k) => all.includes(squash(k))),
+      (key) => ![key, key.replaceAll('|', '\\|')].some((k) => all.includes(squash(renamed(k)))),
     );
     expect(before.tableKeys.length).toBeGreaterThan(100);
     expect(lost).toEqual([]);
@@ -104,6 +104,24 @@ describe('nothing of the README before the guides is lost', () => {
     expect(markers.filter((m, i) => markers.indexOf(m) !== i)).toEqual([]);
   });
 });
+
+/** The tooling's files the old README named, and where they are now. */
+const moves: [from: string, to: string][] = [
+  ['scripts/lib/consumer.test.ts', 'scripts/checks/consumer.test.ts'],
+  ['scripts/lib/sandbox-load.test.ts', 'scripts/bench/load.test.ts'],
+  ['scripts/lib/samples.test.ts', 'scripts/site/samples.test.ts'],
+  ['scripts/lib/compat.test.ts', 'scripts/compat/rules.test.ts'],
+  ['scripts/lib/leftovers.interrupt.test.ts', 'scripts/checks/leftovers.interrupt.test.ts'],
+  ['scripts/lib/build.ts', 'scripts/build/build-all.ts'],
+  ['scripts/lib/site.ts', 'scripts/site/site.ts'],
+  ['scripts/lib/landing.ts', 'scripts/site/landing.ts'],
+  ['scripts/lib/samples.ts', 'scripts/site/samples.ts'],
+  ['scripts/build-sandbox-pages.ts', 'scripts/build/build-sandbox-pages.ts'],
+  ['scripts/interop.ts', 'scripts/interop/interop.ts'],
+  ['scripts/install-budget.json', 'scripts/checks/install-budget.json'],
+  ['scripts/size-budget.json', 'scripts/bench/size-budget.json'],
+  ['scripts/e2e/', 'scripts/site/*.e2e.test.ts'],
+];
 
 /**
  * What changed in the words of the old README when they moved, each change as it was made (white space squashed,
@@ -166,6 +184,13 @@ const rewordings: [from: string, to: string][] = [
   ],
   // The resources' SQL became the store's numbered migration files.
   ['resources with their SQL, state tables', 'resources, SQL migrations, state tables'],
+  // The tooling's files that moved into the folders of scripts/ (the contributing guide maps them).
+  ...moves,
+  [
+    'Plain TypeScript run with `tsx`; `scripts/lib/` holds what the scripts and tests share (bundling, Ajv validation, the `x-inferred` table).',
+    "The tooling, plain TypeScript run with `tsx`: one folder per subsystem, used in one direction (see [The tooling's folders]()).",
+  ],
+  ['The browser test of the docs site', 'The browser tests of the docs site'],
   // An abandoned delivery claim uses up its attempt (it made the same attempt again).
   [
     'when the lease runs out, and another makes that attempt under the same number (an attempt is numbered by the attempts recorded, not by the claims, so a killed instance never uses up a scheduled call)',
@@ -176,6 +201,8 @@ const rewordings: [from: string, to: string][] = [
     'and was logged for every failing endpoint as the whole schedule (attempts 1 to `deliverySchedule().calls`, none repeated, each recorded or a claim of the killed instance logged as a timeout), with every recorded attempt reaching it and never more calls than the schedule;',
   ],
 ];
+/** Renames a path of the tooling that moved. */
+const renamed = (text: string) => moves.reduce((t, [from, to]) => t.replaceAll(from, to), text);
 const reword = (text: string) => rewordings.reduce((t, [from, to]) => t.replace(from, to), comparable(text));
 
 /**
