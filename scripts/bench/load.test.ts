@@ -4,7 +4,10 @@
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../src/testing/postgres.js';
-import { checkDatabase, formatReport, runLoad, stopAll } from './load.js';
+import { runLoad } from './load.js';
+import { checkDatabase } from './load-checks.js';
+import { stopAll } from './load-cluster.js';
+import { formatReport } from './load-report.js';
 
 const adminUrl = inject('postgresUrl');
 

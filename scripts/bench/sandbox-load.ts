@@ -10,7 +10,9 @@ import {
   startPostgres,
 } from '../../src/testing/postgres.js';
 import { bundleAll } from '../openapi/bundle.js';
-import { formatReport, MAX_CLIENTS, MAX_SECONDS, runLoad, stopAll } from './load.js';
+import { MAX_CLIENTS, MAX_SECONDS, runLoad } from './load.js';
+import { stopAll } from './load-cluster.js';
+import { formatReport } from './load-report.js';
 
 const USAGE = `Usage: npm run sandbox:load -- [--clients N] [--seconds S]
 

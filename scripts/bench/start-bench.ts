@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { killTree } from '../../src/testing/process-tree.js';
 import { apiFamilies, repoRoot } from '../openapi/apis.js';
 import { freePort } from '../openapi/prism.js';
-import { percentile, ratioText } from './percentile.js';
+import { ratioText, shuffle, summarize } from './percentile.js';
 
 interface Target {
   name: string;
@@ -139,20 +139,6 @@ async function timeStart(target: Target): Promise<number> {
     clearTimeout(force);
     cleanup?.();
   }
-}
-
-const summarize = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { median: percentile(sorted, 0.5), p10: percentile(sorted, 0.1), p90: percentile(sorted, 0.9) };
-};
-
-function shuffle<T>(items: T[]): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
 }
 
 /** `rounds` rounds (after one warm-up round, not counted: the first start after a build reads files cold). */

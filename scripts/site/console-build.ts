@@ -10,11 +10,11 @@ import { gzipSync } from 'node:zlib';
 import { buildSync } from 'esbuild';
 import type { FreshFields } from '../../src/console/fresh.js';
 import type { PageConfig } from '../../src/console/index.js';
+import { listOperations } from '../../src/sandbox/contract/lookup.js';
 import { REFUSALS } from '../../src/sandbox/core/refusals.js';
 import type { OpenApiDocument } from '../openapi/apis.js';
 import { repoRoot } from '../openapi/apis.js';
 import { redocRoute } from './landing.js';
-import { listOperations } from '../../src/sandbox/contract/lookup.js';
 import { clientOf } from './samples.js';
 
 const source = join(repoRoot, 'src', 'console');

@@ -8,9 +8,9 @@ import { startRun } from '../../src/console/journey/run.js';
 import { journeyTransport } from '../../src/console/journey/transport.js';
 import { routesOf } from '../../src/console/panel.js';
 import { useSandbox } from '../../src/testing/sandbox-fixture.js';
+import { readDocJourneys } from '../journeys/journey-docs.js';
 import { allApiFamilies, readBundle } from '../openapi/apis.js';
 import { freshFields } from './fresh-fields.js';
-import { readDocJourneys } from '../journeys/journey-docs.js';
 import { journeyConfig } from './journey-pages.js';
 
 const apis = allApiFamilies().map((api) => ({ api, doc: readBundle(api) }));

@@ -3,12 +3,12 @@
 // console's configuration and a TypeScript sample that makes the same calls in the same order.
 import { describe, expect, it } from 'vitest';
 import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
+import { journeysUsing, readDocJourneys } from '../journeys/journey-docs.js';
+import { sandboxTenant } from '../journeys/respect.js';
 import { allApiFamilies, readBundle } from '../openapi/apis.js';
 import { freshFields } from './fresh-fields.js';
-import { journeysUsing, readDocJourneys } from '../journeys/journey-docs.js';
 import { journeyConfig, journeyDiagram, renderJourneyPage, SANDBOX_INPUTS, tenantInputs } from './journey-pages.js';
 import { journeySample } from './journey-sample.js';
-import { sandboxTenant } from '../journeys/respect.js';
 import { describe as inWords, renderSequenceDiagram } from './sequence-diagram.js';
 
 const apis = allApiFamilies().map((api) => ({ api, doc: readBundle(api) }));

@@ -8,14 +8,14 @@ import { Marked } from 'marked';
 import type { FreshFields } from '../../src/console/fresh.js';
 import type { JourneyConfig } from '../../src/console/journey/config.js';
 import { allSteps, type Library, stepReferences } from '../../src/console/journey/workflow.js';
+import { listOperations, resolveRef } from '../../src/sandbox/contract/lookup.js';
 import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
+import { type DocJourney, journeyTitle } from '../journeys/journey-docs.js';
 import type { OpenApiDocument } from '../openapi/apis.js';
 import { CONSOLE_DIR, consoleClient, TARGETS_FILE } from './console-build.js';
 import type { ReferenceLink } from './guide-pages.js';
-import { type DocJourney, journeyTitle } from '../journeys/journey-docs.js';
 import { journeySample } from './journey-sample.js';
 import { redocRoute } from './landing.js';
-import { listOperations, resolveRef } from '../../src/sandbox/contract/lookup.js';
 import { type Diagram, renderSequenceDiagram } from './sequence-diagram.js';
 
 export interface SiteFamily {

@@ -5,8 +5,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allApiFamilies, readBundle, repoRoot } from '../openapi/apis.js';
 import { readDocJourneys } from '../journeys/journey-docs.js';
+import { allApiFamilies, readBundle, repoRoot } from '../openapi/apis.js';
 import { journeySample } from './journey-sample.js';
 import { sourceModule } from './samples.js';
 

@@ -8,11 +8,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../../src/testing/until.js';
-import { allApiFamilies, readBundle, repoRoot } from '../openapi/apis.js';
-import { journeyTitle, readDocJourneys } from '../journeys/journey-docs.js';
-import { redocRoute } from './landing.js';
 import { listOperations } from '../../src/sandbox/contract/lookup.js';
+import { until } from '../../src/testing/until.js';
+import { journeyTitle, readDocJourneys } from '../journeys/journey-docs.js';
+import { allApiFamilies, readBundle, repoRoot } from '../openapi/apis.js';
+import { redocRoute } from './landing.js';
 import { type ServedSite, startServedSite } from './served-site.js';
 
 const require = createRequire(import.meta.url);

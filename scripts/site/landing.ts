@@ -1,12 +1,12 @@
 // Renders site/index.html, the landing page for integrating teams, from the bundled descriptions.
 import { deliverySchedule } from '../../src/client/webhooks/schedule.js';
+import { listOperations } from '../../src/sandbox/contract/lookup.js';
 import { escapeHtml } from '../../src/sandbox/http/escape-html.js';
+import { type DocJourney, journeyTitle } from '../journeys/journey-docs.js';
 import { type OpenApiDocument, SANDBOX_FAMILY } from '../openapi/apis.js';
+import type { InferredItem } from '../openapi/inferred.js';
 import { searchBox } from './guide-pages.js';
 import type { Guide } from './guides.js';
-import type { InferredItem } from '../openapi/inferred.js';
-import { type DocJourney, journeyTitle } from '../journeys/journey-docs.js';
-import { listOperations } from '../../src/sandbox/contract/lookup.js';
 import { clientOf } from './samples.js';
 
 /** Inline `code` spans of the descriptions, escaped. */

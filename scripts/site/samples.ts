@@ -2,10 +2,10 @@
 // generated client. The same text is compiled by tsc (src/client/generated/samples/) and shown in the docs.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { listOperations, type OperationEntry } from '../../src/sandbox/contract/lookup.js';
+import { allApiFamilies, type OpenApiDocument, readBundle, repoRoot, SANDBOX_FAMILY } from '../openapi/apis.js';
 import { bodyExamples, validRequest } from '../openapi/requests.js';
 import { envPrefix } from '../openapi/targets.js';
-import { allApiFamilies, type OpenApiDocument, readBundle, repoRoot, SANDBOX_FAMILY } from '../openapi/apis.js';
-import { listOperations, type OperationEntry } from '../../src/sandbox/contract/lookup.js';
 
 /** The package's root entry point, which exports `orThrow`. */
 const ROOT_ENTRY = 'ramp-api';

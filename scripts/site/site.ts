@@ -4,19 +4,26 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { listOperations } from '../../src/sandbox/contract/lookup.js';
 import { referencePagePath } from '../../src/sandbox/contract/reference.js';
-import { allApiFamilies, distDir, type OpenApiDocument, readBundle, repoRoot, SANDBOX_FAMILY } from '../openapi/apis.js';
+import { type DocJourney, journeysUsing, journeyTitle, readDocJourneys } from '../journeys/journey-docs.js';
+import {
+  allApiFamilies,
+  distDir,
+  type OpenApiDocument,
+  readBundle,
+  repoRoot,
+  SANDBOX_FAMILY,
+} from '../openapi/apis.js';
 import { bundleAll } from '../openapi/bundle.js';
+import { collectInferred } from '../openapi/inferred.js';
+import { type RedoclyJob, runRedoclyJob, runRedoclyJobAsync } from '../openapi/redocly.js';
 import { buildConsole, consoleConfig, controlLinks, withConsole } from './console-build.js';
 import { freshFields } from './fresh-fields.js';
 import { writeGuideSite } from './guide-pages.js';
 import { readGuides } from './guides.js';
-import { collectInferred } from '../openapi/inferred.js';
-import { type DocJourney, journeysUsing, journeyTitle, readDocJourneys } from '../journeys/journey-docs.js';
 import { writeJourneyPages } from './journey-pages.js';
 import { renderLanding } from './landing.js';
-import { listOperations } from '../../src/sandbox/contract/lookup.js';
-import { type RedoclyJob, runRedoclyJob, runRedoclyJobAsync } from '../openapi/redocly.js';
 import { sampleForDocs } from './samples.js';
 
 export const siteDir = join(repoRoot, 'site');

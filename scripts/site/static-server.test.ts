@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange, rawRequest } from '../../src/testing/raw-http.js';
-import { defaultBaseUrl } from './samples.js';
 import { withLiveAddresses } from './live-addresses.js';
+import { defaultBaseUrl } from './samples.js';
 import { type StaticServer, serveFolder } from './static-server.js';
 
 const SCRIPT = 'document.title = "x";';
