@@ -5,6 +5,7 @@
 // the contract suite takes (docs/guides/real-deployment.md).
 import { parseArgs } from 'node:util';
 import { envPrefix, parameterOverrides, writesAllowed } from '../contract-tests/targets.js';
+import { freshRunId } from '../src/console/fresh.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { bundleAll } from './lib/bundle.js';
 import { type RespectRun, runJourneysOnSandbox, runServiceJourneys } from './lib/journeys.js';
@@ -43,6 +44,7 @@ async function onDeployment(): Promise<RespectRun[]> {
     businessCredentials: json(`${envPrefix('business')}CREDENTIALS`),
     v1Credentials: json(`${envPrefix('v1')}CREDENTIALS`),
     receiverUrl: required('JOURNEYS_RECEIVER_URL'),
+    runId: freshRunId(),
   };
   const servers = { business: required('BUSINESS_API_URL'), v1: required('V1_API_URL') };
   return runServiceJourneys(servers, inputs, (j) => only(j.workflow.workflowId));

@@ -69,7 +69,10 @@ const typeOf = (criterion: Node) => {
   return String((isNode(type) ? type.type : type) ?? 'simple');
 };
 
-function criterionProblems(criterion: Node, where: string): { rule: PortabilityRule; where: string; message: string }[] {
+function criterionProblems(
+  criterion: Node,
+  where: string,
+): { rule: PortabilityRule; where: string; message: string }[] {
   const type = typeOf(criterion);
   const condition = String(criterion.condition ?? '');
   const found: { rule: PortabilityRule; where: string; message: string }[] = [];
@@ -123,7 +126,9 @@ function stepProblems(step: Node, where: string): Omit<PortabilityProblem, 'file
   const criteria = [
     ...list(step.successCriteria).map((c, i) => ({ c, at: `${where}.successCriteria[${i}]` })),
     ...['onSuccess', 'onFailure'].flatMap((k) =>
-      list(step[k]).flatMap((a, i) => list(a.criteria).map((c, j) => ({ c, at: `${where}.${k}[${i}].criteria[${j}]` }))),
+      list(step[k]).flatMap((a, i) =>
+        list(a.criteria).map((c, j) => ({ c, at: `${where}.${k}[${i}].criteria[${j}]` })),
+      ),
     ),
   ];
   for (const { c, at } of criteria) found.push(...criterionProblems(c, at));
@@ -156,7 +161,11 @@ function calledWorkflow(files: PortableFile[], file: PortableFile, ref: string) 
 function defaultProblems(files: PortableFile[], file: PortableFile, step: Node, where: string) {
   const called = typeof step.workflowId === 'string' ? calledWorkflow(files, file, step.workflowId) : undefined;
   if (!called) return [];
-  const given = new Set(list(step.parameters).filter((p) => p.in === undefined).map((p) => String(p.name)));
+  const given = new Set(
+    list(step.parameters)
+      .filter((p) => p.in === undefined)
+      .map((p) => String(p.name)),
+  );
   const { properties, required } = inputsOf(called.file, called.workflow);
   return Object.entries(properties).flatMap(([name, schema]) => {
     if (given.has(name)) return [];

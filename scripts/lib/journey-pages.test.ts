@@ -2,6 +2,7 @@
 // diagram (and the same calls in words), its steps linked to their references, the data between the steps, the
 // console's configuration and a TypeScript sample that makes the same calls in the same order.
 import { describe, expect, it } from 'vitest';
+import { RUN_ID_INPUT } from '../../src/console/fresh.js';
 import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
 import { allApiFamilies, readBundle } from './apis.js';
 import { freshFields } from './fresh-fields.js';
@@ -98,6 +99,13 @@ describe("the console's inputs of a journey", () => {
     for (const [name, field] of Object.entries(tenantInputs(journey, families)))
       console_[name] = (tenant as Record<string, unknown>)[field];
     for (const [name, path] of Object.entries(SANDBOX_INPUTS)) console_[name] = `http://127.0.0.1:4020${path}`;
+    // New for each run, on both sides: the same inputs, each its own value.
+    const { freshInputs } = journeyConfig(journey, families, fresh);
+    expect(freshInputs).toEqual([RUN_ID_INPUT]);
+    for (const name of freshInputs) {
+      expect(ran[name]).toMatch(/^[0-9a-f]{8}$/);
+      console_[name] = ran[name];
+    }
     expect(console_).toEqual(ran);
   });
 });

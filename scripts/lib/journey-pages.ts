@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Marked } from 'marked';
-import type { FreshFields } from '../../src/console/fresh.js';
+import { type FreshFields, RUN_ID_INPUT } from '../../src/console/fresh.js';
 import type { JourneyConfig } from '../../src/console/journey/config.js';
 import { allSteps, type Library, stepReferences } from '../../src/console/journey/workflow.js';
 import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
@@ -67,7 +67,9 @@ function inputsTable(journey: DocJourney, tenantInputs: Record<string, string>):
         ? ` In the console: the new tenant's <code>${esc(tenantInputs[name])}</code>.`
         : name in SANDBOX_INPUTS
           ? ` In the console: the local sandbox's address${SANDBOX_INPUTS[name] ? ` and <code>${esc(SANDBOX_INPUTS[name])}</code>` : ''}.`
-          : '';
+          : name === RUN_ID_INPUT
+            ? ' In the console: new for each run.'
+            : '';
     return `<tr><td><code>${esc(name)}</code></td><td>${esc(schema.type ?? '')}${schema.format ? ` (${esc(schema.format)})` : ''}</td><td>${inputs?.required?.includes(name) ? 'yes' : 'no'}</td><td>${schema.default === undefined ? '' : code(schema.default)}</td><td>${inline(String(schema.description ?? ''))}${from}</td></tr>`;
   });
   if (!rows.length) return '<p>The workflow takes no inputs.</p>';
@@ -160,6 +162,7 @@ export function journeyConfig(journey: DocJourney, families: SiteFamily[], fresh
     title: journeyTitle(journey),
     library: { files: filesOf(journey), operations: journey.library.operations },
     file: journey.file,
+    freshInputs: [RUN_ID_INPUT].filter((name) => name in (journey.inputs.properties ?? {})),
     sandboxInputs: Object.fromEntries(
       Object.entries(SANDBOX_INPUTS).filter(([name]) => name in (journey.inputs.properties ?? {})),
     ),

@@ -1,6 +1,6 @@
 // A journey's TypeScript sample: one async function that runs the workflow with the `ramp-api` clients, generated
-// from the workflow itself. Each step is one call of its family's client (a step's `x-security` token gives the
-// client its token; none: the family's token call needs none), its answer read by the step's outputs, its
+// from the workflow itself. Each step is one call of its family's client (a step's `Authorization: Bearer {...}`
+// header parameter gives the client its token; none: the family's token call needs none), its answer read by the step's outputs, its
 // success criteria checked; sub-workflows are written in place, so the function is whole.
 import type { ArazzoParameter, ArazzoStep, Library, WorkflowRef } from '../../src/console/journey/workflow.js';
 import { inputsOf, operationOf, subWorkflowOf } from '../../src/console/journey/workflow.js';
@@ -46,7 +46,6 @@ function expressionCode(expression: string, scope: Scope, answer = 'answer'): st
   const [root, ...rest] = head.split('.');
   if (root === '$inputs') return `${scope.inputs[rest.join('.')] ?? 'undefined'}${reads(pointer)}`;
   if (root === '$steps') return `${scope.steps[rest[0]!] ?? 'undefined'}.${rest.slice(2).join('.')}${reads(pointer)}`;
-  if (root === '$faker' && rest.join('.') === 'string.uuid()') return 'crypto.randomUUID()';
   if (root === '$outputs') return `${scope.outputs?.[rest.join('.')] ?? 'undefined'}${reads(pointer)}`;
   if (root === '$statusCode') return `${answer}.response.status`;
   // Answers are read by the fields the workflow names, some of which only the sandbox adds to an open object.
@@ -60,9 +59,9 @@ function expressionCode(expression: string, scope: Scope, answer = 'answer'): st
 function valueCode(value: unknown, scope: Scope, indent: string): string {
   if (typeof value === 'string') {
     if (/^\$[A-Za-z][\w.-]*(\(\))?(#\S*)?$/.test(value)) return expressionCode(value, scope);
-    if (!/\{\$[^{}]+\}|\$faker\.string\.uuid\(\)/.test(value)) return quote(value);
-    const parts = value.split(/(\{\$[^{}]+\}|\$faker\.string\.uuid\(\))/).map((part) => {
-      const inner = /^\{(\$[^{}]+)\}$/.exec(part)?.[1] ?? (part === '$faker.string.uuid()' ? part : undefined);
+    if (!/\{\$[^{}]+\}/.test(value)) return quote(value);
+    const parts = value.split(/(\{\$[^{}]+\})/).map((part) => {
+      const inner = /^\{(\$[^{}]+)\}$/.exec(part)?.[1];
       return inner ? `\${${expressionCode(inner, scope)}}` : part.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${');
     });
     return `\`${parts.join('')}\``;
@@ -106,13 +105,16 @@ function paramsCode(parameters: ArazzoParameter[], scope: Scope): { params: stri
   let token: string | undefined;
   for (const p of parameters) {
     if (!p.in || p.in === 'cookie') continue;
+    if (p.in === 'header' && p.name.toLowerCase() === 'authorization') {
+      // `Bearer {$expression}`: the client takes the token alone.
+      const bearer = typeof p.value === 'string' ? /^Bearer \{(\$[^{}]+)\}$/i.exec(p.value) : null;
+      if (!bearer) throw new Error(`The journey sample writes an Authorization header only as Bearer {$...}.`);
+      token = expressionCode(bearer[1]!, scope);
+      continue;
+    }
     const value = valueCode(p.value, scope, '      ');
     // Path and header values are text: an output or an optional input is turned into text as the request sends it.
     const code = p.in !== 'query' && !/^'.*'$/.test(value) ? `String(${value})` : value;
-    if (p.in === 'header' && p.name.toLowerCase() === 'authorization') {
-      token = `${code}.replace(/^Bearer\\s+/i, '')`;
-      continue;
-    }
     groups[p.in] = [...(groups[p.in] ?? []), `${/^[A-Za-z_$][\w$]*$/.test(p.name) ? p.name : quote(p.name)}: ${code}`];
   }
   const params = Object.entries(groups)
@@ -143,11 +145,7 @@ function writeStep(writer: Writer, library: Library, file: string, step: ArazzoS
   writer.families.add(family);
   const client = clientOf(family);
   const answer = fresh(writer, `${step.stepId}Answer`);
-  const { params, token: headerToken } = paramsCode(step.parameters ?? [], scope);
-  const securityToken = step['x-security']
-    ?.map((s) => s.values.token ?? s.values.accessToken)
-    .find((t) => t !== undefined);
-  const token = securityToken !== undefined ? valueCode(securityToken, scope, '  ') : headerToken;
+  const { params, token } = paramsCode(step.parameters ?? [], scope);
   const args = [
     params ? `params: { ${params} }` : '',
     step.requestBody ? `body: ${valueCode(step.requestBody.payload, scope, '    ')} as never` : '',

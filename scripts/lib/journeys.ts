@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
+import { freshRunId } from '../../src/console/fresh.js';
 import { repoRoot } from './apis.js';
 import { redoclyBin, redoclyEnv } from './redocly.js';
 
@@ -16,6 +17,8 @@ export interface TenantInputs {
   businessCredentials: unknown;
   v1Credentials: unknown;
   integrationRegister: string;
+  /** New for each run: the names that must be unique are made from it (src/console/fresh.ts). */
+  runId: string;
   /** Where the journeys' webhook endpoints point: the sandbox's own receiver, or the team's on a deployment. */
   receiverUrl?: string;
   /** The sandbox's address (for its failing receiver); absent against a deployment. */
@@ -264,9 +267,13 @@ export async function sandboxTenant(sandboxUrl: string, name: string): Promise<T
     body: JSON.stringify({ name }),
   });
   if (answer.status !== 201) throw new Error(`createTenant answered ${answer.status}: ${await answer.text()}`);
-  const { clientId, businessCredentials, v1Credentials, integrationRegister } = (await answer.json()) as TenantInputs;
+  const { clientId, businessCredentials, v1Credentials, integrationRegister } = (await answer.json()) as Omit<
+    TenantInputs,
+    'runId'
+  >;
   const receiverUrl = `${sandboxUrl}/sandbox/receivers/accept`;
-  return { clientId, businessCredentials, v1Credentials, integrationRegister, receiverUrl, sandboxUrl };
+  const runId = freshRunId();
+  return { clientId, businessCredentials, v1Credentials, integrationRegister, runId, receiverUrl, sandboxUrl };
 }
 
 /** The journeys of `all` that `only` keeps, grouped by file. */
