@@ -38,8 +38,11 @@ function reads(pointer: string): string {
     .join('');
 }
 
-/** One runtime expression as code; `answer` names the step's answer (its body and response). */
-function expressionCode(expression: string, scope: Scope, answer = 'answer'): string {
+/**
+ * One runtime expression as code; `answer` names the step's answer (its response) and `body` the part of it that
+ * holds the body as the client types it: `data` for a success, `error` for the error status a step expects.
+ */
+function expressionCode(expression: string, scope: Scope, answer = 'answer', body = 'data'): string {
   const hash = expression.indexOf('#');
   const head = hash < 0 ? expression : expression.slice(0, hash);
   const pointer = hash < 0 ? '' : expression.slice(hash + 1);
@@ -49,7 +52,7 @@ function expressionCode(expression: string, scope: Scope, answer = 'answer'): st
   if (root === '$outputs') return `${scope.outputs?.[rest.join('.')] ?? 'undefined'}${reads(pointer)}`;
   if (root === '$statusCode') return `${answer}.response.status`;
   // Answers are read by the fields the workflow names, some of which only the sandbox adds to an open object.
-  if (root === '$response' && rest[0] === 'body') return `(${answer}.data as Loose | undefined)${reads(pointer)}`;
+  if (root === '$response' && rest[0] === 'body') return `(${answer}.${body} as Loose | undefined)${reads(pointer)}`;
   if (root === '$response' && rest[0] === 'header')
     return `${answer}.response.headers.get(${quote(rest.slice(1).join('.'))})`;
   throw new Error(`The journey sample cannot write ${expression} as code.`);
@@ -79,9 +82,9 @@ function valueCode(value: unknown, scope: Scope, indent: string): string {
 }
 
 /** A simple condition as code: its expressions replaced, `==` as `===`. */
-function conditionCode(text: string, scope: Scope, answer: string): string {
+function conditionCode(text: string, scope: Scope, answer: string, body: string): string {
   return text
-    .replace(/\$[^\s=!<>&|()]+/g, (expression) => expressionCode(expression, scope, answer))
+    .replace(/\$[^\s=!<>&|()]+/g, (expression) => expressionCode(expression, scope, answer, body))
     .replace(/([^=!<>])==(?!=)/g, '$1===')
     .replace(/!=(?!=)/g, '!==');
 }
@@ -90,7 +93,20 @@ interface Writer {
   lines: string[];
   families: Set<string>;
   names: Set<string>;
+  /** The type of each input the sample sends whole as a request body: that body's type in the client's types. */
+  inputTypes: Map<string, string>;
 }
+
+/** Each family's operation types, as `ramp-api` exports them, and the name the sample gives them. */
+const OPERATION_TYPES: Record<string, { from: string; name: string; alias: string }> = {
+  business: { from: 'ramp-api/business', name: 'operations', alias: 'BusinessOperations' },
+  v1: { from: 'ramp-api/v1', name: 'operations', alias: 'V1Operations' },
+  sandbox: { from: 'ramp-api/sandbox', name: 'sandboxOperationTypes', alias: 'SandboxOperations' },
+};
+
+/** The error status a step's criteria expect (`$statusCode == 422`), whose body the client gives as `error`. */
+const expectsError = (step: ArazzoStep) =>
+  (step.successCriteria ?? []).some((c) => /^\s*\$statusCode == [45]\d\d\s*$/.test(c.condition));
 
 /** A variable name not used yet in the function. */
 function fresh(writer: Writer, wanted: string): string {
@@ -146,14 +162,19 @@ function writeStep(writer: Writer, library: Library, file: string, step: ArazzoS
   const client = clientOf(family);
   const answer = fresh(writer, `${step.stepId}Answer`);
   const { params, token } = paramsCode(step.parameters ?? [], scope);
-  const args = [
-    params ? `params: { ${params} }` : '',
-    step.requestBody ? `body: ${valueCode(step.requestBody.payload, scope, '    ')} as never` : '',
-  ].filter(Boolean);
+  const payload = step.requestBody ? valueCode(step.requestBody.payload, scope, '    ') : undefined;
+  const whole = payload && /^inputs\.(\w+)$/.exec(payload);
+  if (whole)
+    writer.inputTypes.set(
+      whole[1]!,
+      `${OPERATION_TYPES[family]!.alias}['${operationId}']['requestBody']['content']['application/json']`,
+    );
+  const args = [params ? `params: { ${params} }` : '', payload ? `body: ${payload}` : ''].filter(Boolean);
   if (step.description) writer.lines.push(`  // ${step.stepId}: ${step.description.trim().replace(/\s+/g, ' ')}`);
   const callCode = `await ${client.variable}(${token ?? ''}).${operationId}(${args.length ? `{\n    ${args.join(',\n    ')},\n  }` : ''})`;
   const criteria = (step.successCriteria ?? []).filter((c) => !c.type || c.type === 'simple');
-  const holds = criteria.map((c) => conditionCode(c.condition, scope, answer)).join(' && ') || 'true';
+  const body = expectsError(step) ? 'error' : 'data';
+  const holds = criteria.map((c) => conditionCode(c.condition, scope, answer, body)).join(' && ') || 'true';
   const failure = quote(`${step.stepId}: ${criteria.map((c) => c.condition).join(' && ')} does not hold`);
   const retry = step.onFailure?.find((action) => action.type === 'retry');
   if (retry) {
@@ -172,8 +193,10 @@ function writeStep(writer: Writer, library: Library, file: string, step: ArazzoS
   }
   if (step.outputs && Object.keys(step.outputs).length) {
     const variable = fresh(writer, step.stepId);
+    // Each output the answer must have given, typed as the client types it.
     const own = Object.entries(step.outputs).map(
-      ([name, expression]) => `${name}: ${expressionCode(expression, scope, answer)}`,
+      ([name, expression]) =>
+        `${name}: given(${expressionCode(expression, scope, answer, body)}, ${quote(`${step.stepId}.${name}`)})`,
     );
     writer.lines.push(`  const ${variable} = { ${own.join(', ')} };`);
     scope.steps[step.stepId] = variable;
@@ -204,6 +227,31 @@ function writeWorkflow(
 
 const TYPES: Record<string, string> = { string: 'string', number: 'number', integer: 'number', boolean: 'boolean' };
 
+/**
+ * The function's `inputs` type: an input sent whole as a body has that body's type; the others their schema's
+ * type. The inputs its code reads are required, the others optional.
+ */
+function inputType(writer: Writer, properties: Record<string, Record<string, unknown>>): string {
+  const code = writer.lines.join('\n');
+  return Object.entries(properties)
+    .map(([name, schema]) => {
+      const type = writer.inputTypes.get(name) ?? TYPES[String(schema.type)] ?? 'unknown';
+      return `${name}${new RegExp(`\\binputs\\.${name}\\b`).test(code) ? '' : '?'}: ${type}`;
+    })
+    .join('; ');
+}
+
+/** The imports: each family's client factory, and the operation types of those whose bodies type an input. */
+function importLines(writer: Writer, resolve: (specifier: string) => string): string[] {
+  const imports = new Map<string, string[]>();
+  const add = (from: string, name: string) => imports.set(from, [...(imports.get(from) ?? []), name]);
+  for (const family of writer.families) add(clientOf(family).from, clientOf(family).create);
+  const typed = [...writer.inputTypes.values()].join(' ');
+  for (const { from, name, alias } of Object.values(OPERATION_TYPES))
+    if (typed.includes(`${alias}[`)) add(from, `type ${name}${name === alias ? '' : ` as ${alias}`}`);
+  return [...imports].map(([from, names]) => `import { ${names.sort().join(', ')} } from '${resolve(from)}';`);
+}
+
 /** The sample: imports, and one exported function named after the workflow that runs it and returns its outputs. */
 export function journeySample(
   library: Library,
@@ -214,32 +262,28 @@ export function journeySample(
   const writer: Writer = {
     lines: [],
     families: new Set(),
-    names: new Set(['inputs', 'baseUrl', 'business', 'v1', 'sandbox']),
+    names: new Set(['inputs', 'baseUrl', 'business', 'v1', 'sandbox', 'given']),
+    inputTypes: new Map(),
   };
   const schema = inputsOf(library, at.file, workflow);
   const inputs = Object.fromEntries(Object.keys(schema.properties ?? {}).map((name) => [name, `inputs.${name}`]));
   const outputs = writeWorkflow(writer, library, at, inputs);
-  const required = new Set(schema.required ?? []);
-  const inputType = Object.entries(schema.properties ?? {})
-    .map(([name, schema]) => `${name}${required.has(name) ? '' : '?'}: ${TYPES[String(schema.type)] ?? 'unknown'}`)
-    .join('; ');
-  const families = [...writer.families];
-  const imports = new Map<string, string[]>();
-  for (const family of families) {
-    const client = clientOf(family);
-    imports.set(client.from, [...(imports.get(client.from) ?? []), client.create]);
-  }
-  const factories = families.map((family) => {
+  const factories = [...writer.families].map((family) => {
     const client = clientOf(family);
     const auth = client.auth === 'adminToken' ? 'adminToken: String(token)' : 'auth: { token: String(token) }';
     return `  const ${client.variable} = (token?: unknown) =>\n    ${client.create}({ baseUrl: process.env.${client.env.url} ?? baseUrl, retry: false, ...(token ? { ${auth} } : {}) });`;
   });
   const name = identifier(workflow.workflowId);
   return [
-    ...[...imports].map(([from, names]) => `import { ${names.sort().join(', ')} } from '${resolve(from)}';`),
+    ...importLines(writer, resolve),
     '',
     `/** ${(workflow.summary ?? workflow.workflowId).trim()} Runs the workflow ${workflow.workflowId}; returns its outputs. */`,
-    `export async function ${name}(inputs: { ${inputType} }, baseUrl = 'http://127.0.0.1:4020') {`,
+    `export async function ${name}(inputs: { ${inputType(writer, schema.properties ?? {})} }, baseUrl = 'http://127.0.0.1:4020') {`,
+    "  // A value a step's answer must give (an output the later steps read).",
+    '  const given = <T>(value: T | null | undefined, what: string): T => {',
+    "    if (value === undefined || value === null) throw new Error(what + ': the answer does not give it');",
+    '    return value;',
+    '  };',
     '  // The fields of an answer a step reads, some of which only the sandbox adds.',
     '  type Loose = { [field: string]: any };',
     ...factories,
