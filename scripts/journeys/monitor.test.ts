@@ -13,6 +13,7 @@ const step = (name: string, ms: number, failed?: string): StepResult => ({
   workflowId: 'payoutCompleted',
   status: failed ? 'failed' : 'passed',
   ms,
+  attempts: 1,
   httpStatus: failed ? 422 : 201,
   failed: failed ? [{ check: 'success criteria check', condition: failed, message: '' }] : [],
 });

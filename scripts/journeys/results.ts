@@ -20,8 +20,12 @@ export interface StepResult {
   step: string;
   /** The workflow the step belongs to (a called workflow's, for its steps). */
   workflowId: string;
+  /** The last attempt's: a step its `retry` action ran again passed when its last attempt did. */
   status: Status;
+  /** All its attempts' time. */
   ms: number;
+  /** How many times it was sent (more than 1 when a `retry` action ran it again). */
+  attempts: number;
   httpStatus?: number;
   failed: FailedCheck[];
 }
@@ -63,6 +67,18 @@ function failedChecks(step: Node): FailedCheck[] {
     }));
 }
 
+/** One result per step: respect lists each attempt of a retried step; the last one says how it ended. */
+function byStep(attempts: StepResult[]): StepResult[] {
+  const steps: StepResult[] = [];
+  for (const attempt of attempts) {
+    const previous = steps.at(-1);
+    if (previous?.step === attempt.step)
+      steps[steps.length - 1] = { ...attempt, ms: previous.ms + attempt.ms, attempts: previous.attempts + 1 };
+    else steps.push(attempt);
+  }
+  return steps;
+}
+
 /** The steps respect ran, a called workflow's written in place under the step that called it. */
 function stepsOf(executed: unknown, path: string[]): StepResult[] {
   return nodes(executed).flatMap((entry): StepResult[] => {
@@ -76,6 +92,7 @@ function stepsOf(executed: unknown, path: string[]): StepResult[] {
         workflowId: String(entry.workflowId ?? ''),
         status: failed.length || entry.status === 'error' ? 'failed' : 'passed',
         ms: number(entry.totalTimeMs),
+        attempts: 1,
         ...(typeof response.statusCode === 'number' ? { httpStatus: response.statusCode } : {}),
         failed,
       },
@@ -88,7 +105,7 @@ export function fromRespectJson(json: unknown): WorkflowResult[] {
   const files = ((json ?? {}) as Node).files as Record<string, Node> | undefined;
   return Object.entries(files ?? {}).flatMap(([path, file]) =>
     nodes(file.executedWorkflows).map((workflow) => {
-      const steps = stepsOf(workflow.executedSteps, []);
+      const steps = byStep(stepsOf(workflow.executedSteps, []));
       const failed = workflow.status !== 'success' || steps.some((s) => s.status === 'failed');
       return {
         file: basename(path),

@@ -82,10 +82,6 @@ function stepItem(call: DocJourney['calls'][number], index: number, families: Si
   const sent = (step.parameters ?? [])
     .filter((p) => p.in)
     .map((p) => `<li><code>${esc(p.name)}</code> (${esc(p.in)}): ${code(p.value)}</li>`);
-  if (step['x-security']?.length)
-    sent.push(
-      `<li>a bearer token: ${step['x-security'].map((s) => code(s.values.token ?? s.values.accessToken)).join(', ')}</li>`,
-    );
   const body = step.requestBody
     ? `<p>Body:</p><pre tabindex="0" aria-label="Body of ${esc(step.stepId)}"><code>${esc(JSON.stringify(step.requestBody.payload, null, 2))}</code></pre>`
     : '';
@@ -108,7 +104,7 @@ function dataFlow(journey: DocJourney): string {
   const rows: string[] = [];
   for (const { path, step } of allSteps(journey.library, journey)) {
     const scope = path.slice(0, -1).join(' / ');
-    const read = { parameters: step.parameters, requestBody: step.requestBody, security: step['x-security'] };
+    const read = { parameters: step.parameters, requestBody: step.requestBody };
     for (const { stepId, output } of stepReferences(read)) {
       const from = scope ? `${scope} / ${stepId}` : stepId;
       const by = step.workflowId
