@@ -40,14 +40,21 @@ describe('the monitoring page of several runs', () => {
       JSON.stringify(run('2026-11-28T10:00:00.000Z', step('pay', 300, '$statusCode == 201'))),
     );
     writeFileSync(join(dir, 'a.json'), JSON.stringify(run('2026-11-28T09:00:00.000Z', step('pay', 200))));
-    writeFileSync(join(dir, 'c.json'), JSON.stringify(run('2026-11-28T11:00:00.000Z', step('pay', 500))));
+    writeFileSync(
+      join(dir, 'c.json'),
+      JSON.stringify(run('2026-11-28T11:00:00.000Z', { ...step('pay', 500), attempts: 2 })),
+    );
     const runs = readRuns([dir]);
     expect(runs.map((r) => r.results.startedAt.slice(11, 13))).toEqual(['09', '10', '11']);
     const page = monitorReport(runs);
     expect(page).toContain('# Journeys across 3 runs');
     expect(page).toContain('| 2 | 2026-11-28T10:00:00.000Z | deployment | 0 | 1 | 20.0 s |');
-    expect(page).toContain('| payout.arazzo.yaml / payoutCompleted | pay | 3 of 3 | run 2 | 300 | 500 | 500 |');
-    expect(page).toContain('| payout.arazzo.yaml / payoutCompleted | user / v1Token | 3 of 3 | 0 | 100 | 100 | 100 |');
+    expect(page).toContain(
+      '| payout.arazzo.yaml / payoutCompleted | pay | 3 of 3 | run 2 | run 3: 2 attempts | 300 | 500 | 500 |',
+    );
+    expect(page).toContain(
+      '| payout.arazzo.yaml / payoutCompleted | user / v1Token | 3 of 3 | 0 |  | 100 | 100 | 100 |',
+    );
     expect(page).toContain(
       '- run 2 (2026-11-28T10:00:00.000Z): payout.arazzo.yaml / payoutCompleted / pay (422): `$statusCode == 201` does not hold',
     );

@@ -86,15 +86,18 @@ function stepRows(runs: RunFile[]): StepRow[] {
 
 function stepsTable(runs: RunFile[]): string {
   return table(
-    ['Workflow', 'Step', 'Ran', 'Failed', 'Median ms', 'Max ms', 'Last ms'],
+    ['Workflow', 'Step', 'Ran', 'Failed', 'Sent again', 'Median ms', 'Max ms', 'Last ms'],
     stepRows(runs).map((row) => {
       const times = row.seen.map((s) => s.step.ms);
       const failed = row.seen.filter((s) => s.step.status === 'failed').map((s) => `run ${s.run}`);
+      // A retry action's attempts: a delivery that came late, a status that took its time.
+      const again = row.seen.filter((s) => s.step.attempts > 1).map((s) => `run ${s.run}: ${s.step.attempts} attempts`);
       return [
         row.workflow,
         row.step,
         `${row.seen.length} of ${runs.length}`,
         failed.length ? failed.join(', ') : '0',
+        again.join(', '),
         String(median(times)),
         String(Math.max(...times)),
         String(times.at(-1)),
