@@ -16,6 +16,7 @@ const apis = allApiFamilies().map((api) => ({ api, doc: readBundle(api) }));
 const families = apis.map(({ api, doc }) => ({ family: api.name, doc, page: `${api.name}.html` }));
 const journeys = readDocJourneys(apis);
 const fresh = freshFields(families);
+const docs = Object.fromEntries(families.map((f) => [f.family, f.doc]));
 
 describe('the journeys of the site', () => {
   it('are the workflows that take a tenant, the payout journey to completed and to rejected among them', () => {
@@ -63,7 +64,7 @@ describe('the journeys of the site', () => {
     });
 
     it(`${journey.slug}: its TypeScript sample makes the same calls, in the same order`, () => {
-      const sample = journeySample(journey.library, journey);
+      const sample = journeySample(journey.library, journey, docs);
       const called = [...sample.matchAll(/= await (?:business|v1|sandbox)\([^)]*\)\.(\w+)\(/g)].map((m) => m[1]);
       // A step with a retry action calls its operation once before its loop and once in it.
       const expected = journey.calls.flatMap((c) =>

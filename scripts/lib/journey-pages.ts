@@ -240,7 +240,7 @@ ${outputs ? `<p>The workflow's outputs:</p><ul>${outputs}</ul>` : ''}
 <script type="application/json" id="ramp-journey-config">${config}</script><script type="module" src="../${CONSOLE_DIR}/journey.js"></script>
 <h2 id="sample">TypeScript</h2>
 <p>The journey as one function with the <code>ramp-api</code> clients, generated from the workflow.</p>
-<pre tabindex="0" aria-label="TypeScript sample"><code>${esc(journeySample(journey.library, journey))}</code></pre>
+<pre tabindex="0" aria-label="TypeScript sample"><code>${esc(journeySample(journey.library, journey, Object.fromEntries(families.map((f) => [f.family, f.doc]))))}</code></pre>
 `;
   return page(
     title,

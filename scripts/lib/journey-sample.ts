@@ -4,7 +4,20 @@
 // success criteria checked; sub-workflows are written in place, so the function is whole.
 import type { ArazzoParameter, ArazzoStep, Library, WorkflowRef } from '../../src/console/journey/workflow.js';
 import { inputsOf, operationOf, subWorkflowOf } from '../../src/console/journey/workflow.js';
+import { answerSchema, describedDepth } from '../journeys/described.js';
+import type { OpenApiDocument } from './apis.js';
+import type { JsonObject } from './openapi-lookup.js';
 import { clientOf } from './samples.js';
+
+/** A step's answer as the sample reads it: its variable, the part that holds the body, and the body's schema. */
+interface AnswerRead {
+  name: string;
+  /** `data` for a success, `error` for the error status a step expects (the client types each). */
+  body: 'data' | 'error';
+  doc?: OpenApiDocument;
+  schema?: JsonObject;
+}
+const NO_ANSWER: AnswerRead = { name: 'answer', body: 'data' };
 
 /** What a workflow's runtime expressions stand for in the generated code. */
 interface Scope {
@@ -25,13 +38,21 @@ const identifier = (text: string) => {
 
 const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 
+const pointerParts = (pointer: string) =>
+  pointer
+    ? pointer
+        .slice(1)
+        .split('/')
+        .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+    : [];
+
 /** A JSON pointer as property reads (`/data/0/id` to `?.data?.[0]?.id`). */
 function reads(pointer: string): string {
-  if (!pointer) return '';
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return partReads(pointerParts(pointer));
+}
+
+function partReads(parts: string[]): string {
+  return parts
     .map((part) =>
       /^\d+$/.test(part) ? `?.[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `?.${part}` : `?.[${quote(part)}]`,
     )
@@ -39,10 +60,20 @@ function reads(pointer: string): string {
 }
 
 /**
- * One runtime expression as code; `answer` names the step's answer (its response) and `body` the part of it that
- * holds the body as the client types it: `data` for a success, `error` for the error status a step expects.
+ * A read of the answer's body: with the client's types as far as the description describes it, then, where it
+ * leaves an object open (fields only the sandbox gives), with `field`, as unknown.
  */
-function expressionCode(expression: string, scope: Scope, answer = 'answer', body = 'data'): string {
+function bodyRead(read: AnswerRead, pointer: string): string {
+  const parts = pointerParts(pointer);
+  const base = `${read.name}.${read.body}`;
+  const depth = read.doc && read.schema ? describedDepth(read.doc, read.schema, parts).depth : parts.length;
+  const typed = `${base}${partReads(parts.slice(0, depth))}`;
+  return depth === parts.length ? typed : `field(${typed}, ${parts.slice(depth).map(quote).join(', ')})`;
+}
+
+/** One runtime expression as code; `read` is the step's answer, for `$statusCode` and `$response`. */
+function expressionCode(expression: string, scope: Scope, read: AnswerRead = NO_ANSWER): string {
+  const answer = read.name;
   const hash = expression.indexOf('#');
   const head = hash < 0 ? expression : expression.slice(0, hash);
   const pointer = hash < 0 ? '' : expression.slice(hash + 1);
@@ -51,8 +82,7 @@ function expressionCode(expression: string, scope: Scope, answer = 'answer', bod
   if (root === '$steps') return `${scope.steps[rest[0]!] ?? 'undefined'}.${rest.slice(2).join('.')}${reads(pointer)}`;
   if (root === '$outputs') return `${scope.outputs?.[rest.join('.')] ?? 'undefined'}${reads(pointer)}`;
   if (root === '$statusCode') return `${answer}.response.status`;
-  // Answers are read by the fields the workflow names, some of which only the sandbox adds to an open object.
-  if (root === '$response' && rest[0] === 'body') return `(${answer}.${body} as Loose | undefined)${reads(pointer)}`;
+  if (root === '$response' && rest[0] === 'body') return bodyRead(read, pointer);
   if (root === '$response' && rest[0] === 'header')
     return `${answer}.response.headers.get(${quote(rest.slice(1).join('.'))})`;
   throw new Error(`The journey sample cannot write ${expression} as code.`);
@@ -82,9 +112,9 @@ function valueCode(value: unknown, scope: Scope, indent: string): string {
 }
 
 /** A simple condition as code: its expressions replaced, `==` as `===`. */
-function conditionCode(text: string, scope: Scope, answer: string, body: string): string {
+function conditionCode(text: string, scope: Scope, read: AnswerRead): string {
   return text
-    .replace(/\$[^\s=!<>&|()]+/g, (expression) => expressionCode(expression, scope, answer, body))
+    .replace(/\$[^\s=!<>&|()]+/g, (expression) => expressionCode(expression, scope, read))
     .replace(/([^=!<>])==(?!=)/g, '$1===')
     .replace(/!=(?!=)/g, '!==');
 }
@@ -95,6 +125,8 @@ interface Writer {
   names: Set<string>;
   /** The type of each input the sample sends whole as a request body: that body's type in the client's types. */
   inputTypes: Map<string, string>;
+  /** Each family's description, by family: what the answers' reads are typed by. */
+  docs: Record<string, OpenApiDocument>;
 }
 
 /** Each family's operation types, as `ramp-api` exports them, and the name the sample gives them. */
@@ -104,9 +136,9 @@ const OPERATION_TYPES: Record<string, { from: string; name: string; alias: strin
   sandbox: { from: 'ramp-api/sandbox', name: 'sandboxOperationTypes', alias: 'SandboxOperations' },
 };
 
-/** The error status a step's criteria expect (`$statusCode == 422`), whose body the client gives as `error`. */
-const expectsError = (step: ArazzoStep) =>
-  (step.successCriteria ?? []).some((c) => /^\s*\$statusCode == [45]\d\d\s*$/.test(c.condition));
+/** The status a step's criteria expect (`$statusCode == 422`), if they name one. */
+const expectedStatus = (step: ArazzoStep) =>
+  (step.successCriteria ?? []).map((c) => /^\s*\$statusCode == (\d{3})\s*$/.exec(c.condition)?.[1]).find(Boolean);
 
 /** A variable name not used yet in the function. */
 function fresh(writer: Writer, wanted: string): string {
@@ -129,8 +161,9 @@ function paramsCode(parameters: ArazzoParameter[], scope: Scope): { params: stri
       continue;
     }
     const value = valueCode(p.value, scope, '      ');
-    // Path and header values are text: an output or an optional input is turned into text as the request sends it.
-    const code = p.in !== 'query' && !/^'.*'$/.test(value) ? `String(${value})` : value;
+    // Path, header and query values are text on the wire (the journeys' query values are IDs): an output (typed
+    // unknown where the description leaves it open) or an optional input is turned into text as the request sends it.
+    const code = !/^'.*'$/.test(value) ? `String(${value})` : value;
     groups[p.in] = [...(groups[p.in] ?? []), `${/^[A-Za-z_$][\w$]*$/.test(p.name) ? p.name : quote(p.name)}: ${code}`];
   }
   const params = Object.entries(groups)
@@ -173,8 +206,14 @@ function writeStep(writer: Writer, library: Library, file: string, step: ArazzoS
   if (step.description) writer.lines.push(`  // ${step.stepId}: ${step.description.trim().replace(/\s+/g, ' ')}`);
   const callCode = `await ${client.variable}(${token ?? ''}).${operationId}(${args.length ? `{\n    ${args.join(',\n    ')},\n  }` : ''})`;
   const criteria = (step.successCriteria ?? []).filter((c) => !c.type || c.type === 'simple');
-  const body = expectsError(step) ? 'error' : 'data';
-  const holds = criteria.map((c) => conditionCode(c.condition, scope, answer, body)).join(' && ') || 'true';
+  const status = expectedStatus(step);
+  const doc = writer.docs[family];
+  const read: AnswerRead = {
+    name: answer,
+    body: status && status >= '400' ? 'error' : 'data',
+    ...(doc && status ? { doc, schema: answerSchema(doc, operationId, status) } : {}),
+  };
+  const holds = criteria.map((c) => conditionCode(c.condition, scope, read)).join(' && ') || 'true';
   const failure = quote(`${step.stepId}: ${criteria.map((c) => c.condition).join(' && ')} does not hold`);
   const retry = step.onFailure?.find((action) => action.type === 'retry');
   if (retry) {
@@ -196,7 +235,7 @@ function writeStep(writer: Writer, library: Library, file: string, step: ArazzoS
     // Each output the answer must have given, typed as the client types it.
     const own = Object.entries(step.outputs).map(
       ([name, expression]) =>
-        `${name}: given(${expressionCode(expression, scope, answer, body)}, ${quote(`${step.stepId}.${name}`)})`,
+        `${name}: given(${expressionCode(expression, scope, read)}, ${quote(`${step.stepId}.${name}`)})`,
     );
     writer.lines.push(`  const ${variable} = { ${own.join(', ')} };`);
     scope.steps[step.stepId] = variable;
@@ -252,10 +291,18 @@ function importLines(writer: Writer, resolve: (specifier: string) => string): st
   return [...imports].map(([from, names]) => `import { ${names.sort().join(', ')} } from '${resolve(from)}';`);
 }
 
+/** Reads a field the description leaves open (the sandbox gives it), as unknown. */
+const FIELD_HELPER = [
+  '  // A field of an answer the description leaves open (only the sandbox gives it): unknown until checked.',
+  '  const field = (value: unknown, ...path: string[]): unknown =>',
+  "    path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), value);",
+];
+
 /** The sample: imports, and one exported function named after the workflow that runs it and returns its outputs. */
 export function journeySample(
   library: Library,
   at: WorkflowRef,
+  docs: Record<string, OpenApiDocument>,
   resolve: (specifier: string) => string = (specifier) => specifier,
 ): string {
   const { workflow } = at;
@@ -264,6 +311,7 @@ export function journeySample(
     families: new Set(),
     names: new Set(['inputs', 'baseUrl', 'business', 'v1', 'sandbox', 'given']),
     inputTypes: new Map(),
+    docs,
   };
   const schema = inputsOf(library, at.file, workflow);
   const inputs = Object.fromEntries(Object.keys(schema.properties ?? {}).map((name) => [name, `inputs.${name}`]));
@@ -284,8 +332,7 @@ export function journeySample(
     "    if (value === undefined || value === null) throw new Error(what + ': the answer does not give it');",
     '    return value;',
     '  };',
-    '  // The fields of an answer a step reads, some of which only the sandbox adds.',
-    '  type Loose = { [field: string]: any };',
+    ...(writer.lines.some((line) => line.includes('field(')) ? FIELD_HELPER : []),
     ...factories,
     ...writer.lines,
     `  return { ${Object.entries(outputs)
