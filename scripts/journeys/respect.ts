@@ -2,11 +2,15 @@
 // runner starts (those that take only a tenant's inputs), which of them use the service's own API alone (and so
 // run against a deployment), and their runs, several files in one respect process.
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
+import { freshRunId } from '../../src/console/fresh.js';
 import { repoRoot } from '../openapi/apis.js';
 import { redoclyBin, redoclyEnv } from '../openapi/redocly.js';
+import { completeResults, readRespectJson, type WorkflowResult } from './results.js';
 
 export const workflowsDir = join(repoRoot, 'openapi', 'workflows');
 
@@ -16,6 +20,8 @@ export interface TenantInputs {
   businessCredentials: unknown;
   v1Credentials: unknown;
   integrationRegister: string;
+  /** New for each run: the names that must be unique are made from it (src/console/fresh.ts). */
+  runId: string;
   /** Where the journeys' webhook endpoints point: the sandbox's own receiver, or the team's on a deployment. */
   receiverUrl?: string;
   /** The sandbox's address (for its failing receiver); absent against a deployment. */
@@ -158,6 +164,8 @@ export interface RespectRun {
   together: number;
   /** What respect printed for this file: its workflows' steps and its summary. */
   output: string;
+  /** Its workflows' results, per step (from respect's JSON output). */
+  results: WorkflowResult[];
 }
 
 /** The base address of each source description a run calls. */
@@ -208,7 +216,7 @@ function summaryEnd(output: string, name: string): number {
  * passed when its summary counts every workflow passed, and the process succeeded or another file's summary
  * shows the failure that made it fail. A file with no summary (respect stopped early) did not pass.
  */
-export function perFile(files: RespectFile[], run: RespectProcess): Omit<RespectRun, 'tenant'>[] {
+export function perFile(files: RespectFile[], run: RespectProcess): Omit<RespectRun, 'tenant' | 'results'>[] {
   const ends = files.map((f) => ({ f, end: summaryEnd(run.output, basename(f.file)) })).sort((a, b) => a.end - b.end);
   const parts = new Map<RespectFile, { output: string; passed: boolean }>();
   let from = 0;
@@ -252,8 +260,19 @@ export async function runRespect(
   // Named always: a file also holds building blocks, which take other inputs. Respect applies the list to every
   // file and warns of the names a file lacks.
   const selected = files.flatMap((f) => f.workflows.flatMap((w) => ['--workflow', w]));
+  const json = join(tmpdir(), `respect-${randomUUID()}.json`);
   const args = ['respect', ...files.map((f) => f.file), ...selected, '-S', server, '--input', JSON.stringify(inputs)];
-  return perFile(files, await respectProcess(args, signal)).map((run) => ({ ...run, tenant: inputs }));
+  try {
+    const done = await respectProcess([...args, '--json-output', json], signal);
+    const reported = readRespectJson(json);
+    return perFile(files, done).map((run) => ({
+      ...run,
+      tenant: inputs,
+      results: completeResults(run.file, run.workflows, reported, 'respect reported no result for it'),
+    }));
+  } finally {
+    rmSync(json, { force: true });
+  }
 }
 
 /** A fresh tenant of the sandbox at `sandboxUrl`, as the journeys' inputs. */
@@ -264,9 +283,13 @@ export async function sandboxTenant(sandboxUrl: string, name: string): Promise<T
     body: JSON.stringify({ name }),
   });
   if (answer.status !== 201) throw new Error(`createTenant answered ${answer.status}: ${await answer.text()}`);
-  const { clientId, businessCredentials, v1Credentials, integrationRegister } = (await answer.json()) as TenantInputs;
+  const { clientId, businessCredentials, v1Credentials, integrationRegister } = (await answer.json()) as Omit<
+    TenantInputs,
+    'runId'
+  >;
   const receiverUrl = `${sandboxUrl}/sandbox/receivers/accept`;
-  return { clientId, businessCredentials, v1Credentials, integrationRegister, receiverUrl, sandboxUrl };
+  const runId = freshRunId();
+  return { clientId, businessCredentials, v1Credentials, integrationRegister, runId, receiverUrl, sandboxUrl };
 }
 
 /** The journeys of `all` that `only` keeps, grouped by file. */

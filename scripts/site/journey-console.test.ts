@@ -3,7 +3,7 @@
 // tenant and the inputs the console gives it, as the journey's page configures the console.
 import { describe, expect, it } from 'vitest';
 import { createSandboxClient } from '../../src/client/sandbox/index.js';
-import { freshen } from '../../src/console/fresh.js';
+import { freshen, freshRunId } from '../../src/console/fresh.js';
 import { startRun } from '../../src/console/journey/run.js';
 import { journeyTransport } from '../../src/console/journey/transport.js';
 import { routesOf } from '../../src/console/panel.js';
@@ -36,6 +36,7 @@ describe.concurrent('the journey console against a sandbox', () => {
       for (const [name, field] of Object.entries(config.tenantInputs))
         inputs[name] = (tenant as unknown as Record<string, unknown>)[field];
       for (const [name, path] of Object.entries(config.sandboxInputs)) inputs[name] = `${sandbox.url}${path}`;
+      for (const name of config.freshInputs) inputs[name] = freshRunId();
       const run = startRun({
         library: config.library,
         file: config.file,

@@ -2,6 +2,7 @@
 // diagram (and the same calls in words), its steps linked to their references, the data between the steps, the
 // console's configuration and a TypeScript sample that makes the same calls in the same order.
 import { describe, expect, it } from 'vitest';
+import { RUN_ID_INPUT } from '../../src/console/fresh.js';
 import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
 import { journeysUsing, readDocJourneys } from '../journeys/journey-docs.js';
 import { sandboxTenant } from '../journeys/respect.js';
@@ -15,6 +16,7 @@ const apis = allApiFamilies().map((api) => ({ api, doc: readBundle(api) }));
 const families = apis.map(({ api, doc }) => ({ family: api.name, doc, page: `${api.name}.html` }));
 const journeys = readDocJourneys(apis);
 const fresh = freshFields(families);
+const docs = Object.fromEntries(families.map((f) => [f.family, f.doc]));
 
 describe('the journeys of the site', () => {
   it('are the workflows that take a tenant, the payout journey to completed and to rejected among them', () => {
@@ -62,7 +64,7 @@ describe('the journeys of the site', () => {
     });
 
     it(`${journey.slug}: its TypeScript sample makes the same calls, in the same order`, () => {
-      const sample = journeySample(journey.library, journey);
+      const sample = journeySample(journey.library, journey, docs);
       const called = [...sample.matchAll(/= await (?:business|v1|sandbox)\([^)]*\)\.(\w+)\(/g)].map((m) => m[1]);
       // A step with a retry action calls its operation once before its loop and once in it.
       const expected = journey.calls.flatMap((c) =>
@@ -98,6 +100,13 @@ describe("the console's inputs of a journey", () => {
     for (const [name, field] of Object.entries(tenantInputs(journey, families)))
       console_[name] = (tenant as Record<string, unknown>)[field];
     for (const [name, path] of Object.entries(SANDBOX_INPUTS)) console_[name] = `http://127.0.0.1:4020${path}`;
+    // New for each run, on both sides: the same inputs, each its own value.
+    const { freshInputs } = journeyConfig(journey, families, fresh);
+    expect(freshInputs).toEqual([RUN_ID_INPUT]);
+    for (const name of freshInputs) {
+      expect(ran[name]).toMatch(/^[0-9a-f]{8}$/);
+      console_[name] = ran[name];
+    }
     expect(console_).toEqual(ran);
   });
 });

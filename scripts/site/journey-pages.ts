@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Marked } from 'marked';
-import type { FreshFields } from '../../src/console/fresh.js';
+import { type FreshFields, RUN_ID_INPUT } from '../../src/console/fresh.js';
 import type { JourneyConfig } from '../../src/console/journey/config.js';
 import { allSteps, type Library, stepReferences } from '../../src/console/journey/workflow.js';
 import { listOperations, resolveRef } from '../../src/sandbox/contract/lookup.js';
@@ -67,7 +67,9 @@ function inputsTable(journey: DocJourney, tenantInputs: Record<string, string>):
         ? ` In the console: the new tenant's <code>${esc(tenantInputs[name])}</code>.`
         : name in SANDBOX_INPUTS
           ? ` In the console: the local sandbox's address${SANDBOX_INPUTS[name] ? ` and <code>${esc(SANDBOX_INPUTS[name])}</code>` : ''}.`
-          : '';
+          : name === RUN_ID_INPUT
+            ? ' In the console: new for each run.'
+            : '';
     return `<tr><td><code>${esc(name)}</code></td><td>${esc(schema.type ?? '')}${schema.format ? ` (${esc(schema.format)})` : ''}</td><td>${inputs?.required?.includes(name) ? 'yes' : 'no'}</td><td>${schema.default === undefined ? '' : code(schema.default)}</td><td>${inline(String(schema.description ?? ''))}${from}</td></tr>`;
   });
   if (!rows.length) return '<p>The workflow takes no inputs.</p>';
@@ -80,10 +82,6 @@ function stepItem(call: DocJourney['calls'][number], index: number, families: Si
   const sent = (step.parameters ?? [])
     .filter((p) => p.in)
     .map((p) => `<li><code>${esc(p.name)}</code> (${esc(p.in)}): ${code(p.value)}</li>`);
-  if (step['x-security']?.length)
-    sent.push(
-      `<li>a bearer token: ${step['x-security'].map((s) => code(s.values.token ?? s.values.accessToken)).join(', ')}</li>`,
-    );
   const body = step.requestBody
     ? `<p>Body:</p><pre tabindex="0" aria-label="Body of ${esc(step.stepId)}"><code>${esc(JSON.stringify(step.requestBody.payload, null, 2))}</code></pre>`
     : '';
@@ -106,7 +104,7 @@ function dataFlow(journey: DocJourney): string {
   const rows: string[] = [];
   for (const { path, step } of allSteps(journey.library, journey)) {
     const scope = path.slice(0, -1).join(' / ');
-    const read = { parameters: step.parameters, requestBody: step.requestBody, security: step['x-security'] };
+    const read = { parameters: step.parameters, requestBody: step.requestBody };
     for (const { stepId, output } of stepReferences(read)) {
       const from = scope ? `${scope} / ${stepId}` : stepId;
       const by = step.workflowId
@@ -160,6 +158,7 @@ export function journeyConfig(journey: DocJourney, families: SiteFamily[], fresh
     title: journeyTitle(journey),
     library: { files: filesOf(journey), operations: journey.library.operations },
     file: journey.file,
+    freshInputs: [RUN_ID_INPUT].filter((name) => name in (journey.inputs.properties ?? {})),
     sandboxInputs: Object.fromEntries(
       Object.entries(SANDBOX_INPUTS).filter(([name]) => name in (journey.inputs.properties ?? {})),
     ),
@@ -241,7 +240,7 @@ ${outputs ? `<p>The workflow's outputs:</p><ul>${outputs}</ul>` : ''}
 <script type="application/json" id="ramp-journey-config">${config}</script><script type="module" src="../${CONSOLE_DIR}/journey.js"></script>
 <h2 id="sample">TypeScript</h2>
 <p>The journey as one function with the <code>ramp-api</code> clients, generated from the workflow.</p>
-<pre tabindex="0" aria-label="TypeScript sample"><code>${esc(journeySample(journey.library, journey))}</code></pre>
+<pre tabindex="0" aria-label="TypeScript sample"><code>${esc(journeySample(journey.library, journey, Object.fromEntries(families.map((f) => [f.family, f.doc]))))}</code></pre>
 `;
   return page(
     title,

@@ -1907,7 +1907,10 @@ export interface operations {
     };
     getTenantState: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only the records whose own ID this is (a user's `userId`, a bank account's `accountId`, an external wallet's `externalWalletId`, the `id` of any other record; `balances` then only a user's with this `userId`), every other list empty. The sandbox's own read of one record by its ID, which the service's API lacks; the journeys check an outcome with it. */
+                record?: string;
+            };
             header?: never;
             path: {
                 /**

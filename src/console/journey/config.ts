@@ -18,6 +18,8 @@ export interface JourneyConfig {
   fresh: FreshFields;
   /** The workflow inputs a sandbox tenant gives, by input name: the field of createTenant's answer. */
   tenantInputs: Record<string, string>;
+  /** The workflow inputs new for each run (`runId`, ../fresh.ts). */
+  freshInputs: string[];
   /** The workflow inputs made from the sandbox's address: by input name, the path that follows it. */
   sandboxInputs: Record<string, string>;
 }

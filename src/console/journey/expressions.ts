@@ -1,7 +1,7 @@
 // The subset of Arazzo 1.0 runtime expressions a journey's steps use, evaluated in the browser: `$inputs.x`,
 // `$steps.s.outputs.y`, `$outputs.y` (a sub-workflow's), `$workflows.w.outputs.y`, `$statusCode`, `$method`,
 // `$url`, `$response.body#/json/pointer`, `$response.header.name`, `$request.*` alike; expressions embedded in
-// text (`Bearer {$steps.token.outputs.accessToken}`); Redocly respect's `$faker.string.uuid()`; and the simple conditions of `successCriteria` (`==`, `!=`,
+// text (`Bearer {$steps.token.outputs.accessToken}`); and the simple conditions of `successCriteria` (`==`, `!=`,
 // `<`, `<=`, `>`, `>=`, `!`, `&&`, `||`, parentheses, numbers, 'text', true, false, null).
 
 /** One HTTP message as expressions see it: status, headers (lower-case names), body (parsed JSON, else text). */
@@ -94,10 +94,6 @@ export function evaluate(expression: string, context: ExpressionContext): unknow
           throw new ExpressionError(`${expression}: a workflow is read through its inputs or outputs.`);
         return own(workflow[field], name.join('.'));
       }
-      case '$faker':
-        // Redocly respect's generated values: the workflows ask for a fresh UUID.
-        if (rest.join('.') === 'string.uuid()') return crypto.randomUUID();
-        throw new ExpressionError(`${expression}: the console makes only $faker.string.uuid().`);
       case '$response':
         return fromMessage(context.response, 'response', rest, pointer);
       case '$request':
@@ -120,9 +116,8 @@ const WHOLE = /^\$[A-Za-z][\w.-]*(\(\))?(#[^\s{}]*)?$/;
 export function resolveValue(value: unknown, context: ExpressionContext): unknown {
   if (typeof value === 'string') {
     if (WHOLE.test(value)) return evaluate(value, context);
-    // `{$expression}` in text, and respect's `$faker.string.uuid()`, which it fills in within text too.
-    return value.replace(/\{(\$[^{}]+)\}|\$faker\.string\.uuid\(\)/g, (whole: string, inner?: string) => {
-      const found = evaluate(inner ?? whole, context);
+    return value.replace(/\{(\$[^{}]+)\}/g, (_, inner: string) => {
+      const found = evaluate(inner, context);
       return typeof found === 'string' ? found : JSON.stringify(found);
     });
   }

@@ -4,7 +4,7 @@
 // request, and go on; at the end, the events the sandbox delivered for the tenant.
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { Targets } from '../console.js';
-import { freshen } from '../fresh.js';
+import { freshen, freshRunId } from '../fresh.js';
 import { makeTenant, type Tenant } from '../tenant.js';
 import type { JourneyConfig } from './config.js';
 import { Deliveries } from './deliveries.js';
@@ -40,7 +40,7 @@ const initialValues = (properties: Record<string, Record<string, unknown>>): Rec
     Object.entries(properties).map(([name, s]) => [name, asText(s.default ?? (s.enum as unknown[])?.[0])]),
   );
 
-/** The run's inputs: the reader's, then those the new tenant and the local sandbox give. */
+/** The run's inputs: the reader's, then those the new tenant and the local sandbox give, and a new run ID. */
 function runInputs(
   config: JourneyConfig,
   properties: Record<string, Record<string, unknown>>,
@@ -56,6 +56,7 @@ function runInputs(
   for (const [name, field] of Object.entries(config.tenantInputs))
     inputs[name] = (made as unknown as Record<string, unknown>)[field];
   for (const [name, path] of Object.entries(config.sandboxInputs)) inputs[name] = `${sandbox}${path}`;
+  for (const name of config.freshInputs) inputs[name] = freshRunId();
   return inputs;
 }
 

@@ -1,5 +1,5 @@
 // A run of a small fixture workflow against a transport that answers as a sandbox would: outputs carried into
-// later steps, a sub-workflow's outputs given to the step that ran it, x-security's token, success criteria,
+// later steps, a sub-workflow's outputs given to the step that ran it, the Authorization header's token, success criteria,
 // a retry, a changed call, and the reasons a run stops.
 import { describe, expect, it } from 'vitest';
 import { type PreparedCall, type StepAnswer, startRun } from './run.js';
@@ -64,8 +64,10 @@ const fixture: ArazzoDocument = {
         {
           stepId: 'pay',
           operationId: '$sourceDescriptions.v1.createPayout',
-          'x-security': [{ schemeName: 'bearerAuth', values: { token: '$steps.token.outputs.accessToken' } }],
-          parameters: [{ name: 'user_id', in: 'path', value: '$steps.user.outputs.userId' }],
+          parameters: [
+            { name: 'Authorization', in: 'header', value: 'Bearer {$steps.token.outputs.accessToken}' },
+            { name: 'user_id', in: 'path', value: '$steps.user.outputs.userId' },
+          ],
           requestBody: { payload: { amount: '$inputs.amount', currency: 'COP' } },
           successCriteria: [{ condition: '$statusCode == 201' }, { condition: "$response.body#/status == 'PENDING'" }],
           onFailure: [{ name: 'again', type: 'retry', retryAfter: 0.5, retryLimit: 1 }],

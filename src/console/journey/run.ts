@@ -1,5 +1,5 @@
 // One run of a workflow, step by step, without a browser: the next call prepared from the workflow (its
-// parameters and body with their runtime expressions evaluated, the token its `x-security` names), sent by a
+// parameters and body with their runtime expressions evaluated, the token its Authorization header gives), sent by a
 // transport the caller gives (the console's: the `ramp-api` client and the answer check), then the step's
 // success criteria, its outputs for the later steps, and where the run goes next (the next step, a sub-workflow,
 // `onSuccess`/`onFailure` actions). Success criteria are simple conditions (./expressions.ts), regular
@@ -27,7 +27,7 @@ export interface PreparedCall extends OperationRef {
   header: Record<string, string>;
   /** Absent when the step sends no body. */
   body?: unknown;
-  /** The token the step's `x-security` (or its Authorization parameter) gives; none: the family's own sign-in. */
+  /** The token the step's Authorization header parameter gives; none: the family's own sign-in. */
   token?: string;
 }
 
@@ -121,11 +121,8 @@ function failedCriteria(criteria: Criterion[] | undefined, context: ExpressionCo
   return failures;
 }
 
-function tokenOf(step: ArazzoStep, context: ExpressionContext, header: Record<string, string>): string | undefined {
-  for (const security of step['x-security'] ?? []) {
-    const token = security.values.token ?? security.values.accessToken;
-    if (token !== undefined) return textOf(resolveValue(token, context));
-  }
+/** The bearer token of the step's Authorization header parameter, taken out of the headers the call sends. */
+function tokenOf(header: Record<string, string>): string | undefined {
   const name = Object.keys(header).find((key) => key.toLowerCase() === 'authorization');
   if (!name) return undefined;
   const value = header[name]!;
@@ -249,7 +246,7 @@ function callOf(runner: Runner, frame: Frame, step: ArazzoStep): PreparedCall {
     else if (p.in === 'query') call.query[p.name] = value;
     else if (p.in === 'header') call.header[p.name] = textOf(value);
   }
-  const token = tokenOf(step, frame.context, call.header);
+  const token = tokenOf(call.header);
   if (token !== undefined) call.token = token;
   if (step.requestBody) {
     const body = resolveValue(step.requestBody.payload, frame.context);

@@ -26,12 +26,6 @@ export interface FlowAction {
   criteria?: Criterion[];
 }
 
-/** Redocly's `x-security` extension: the token a step sends for a security scheme of its operation. */
-export interface StepSecurity {
-  schemeName: string;
-  values: Record<string, unknown>;
-}
-
 export interface ArazzoStep {
   stepId: string;
   description?: string;
@@ -44,7 +38,6 @@ export interface ArazzoStep {
   onSuccess?: FlowAction[];
   onFailure?: FlowAction[];
   outputs?: Record<string, string>;
-  'x-security'?: StepSecurity[];
 }
 
 /** A workflow's inputs: a JSON schema, or a `$ref` to one of the document's `components.inputs`. */

@@ -36,6 +36,14 @@ function send(
 const sendRefusal = (res: ServerResponse, refusal: Refusal) =>
   send(res, refusal.status, JSON.stringify(refusalBody(refusal)), undefined, refusal.headers);
 
+/**
+ * The control API's description with the address this sandbox is on (its public URL, else where it listens) as
+ * its one server, instead of the description's example port.
+ */
+function onItsAddress(doc: OpenApiDocument, origin: string): OpenApiDocument {
+  return { ...doc, servers: [{ url: origin, description: 'This sandbox.' }] };
+}
+
 export function createListener(pipeline: Pipeline, guard: Guard, controlDoc?: OpenApiDocument): Server {
   const pages = createPageServer();
   const documentPolicy = createDocumentPolicies();
@@ -54,7 +62,7 @@ export function createListener(pipeline: Pipeline, guard: Guard, controlDoc?: Op
           for (const [name, value] of Object.entries(guard.corsHeaders(req))) res.setHeader(name, value);
         const target = requestTarget(req.url ?? '/');
         if (method === 'get' && target.pathname === '/sandbox/openapi.json' && controlDoc)
-          return send(res, 200, JSON.stringify(controlDoc));
+          return send(res, 200, JSON.stringify(onItsAddress(controlDoc, pipeline.context.origin)));
         if (method === 'get' && target.pathname === '/sandbox/docs' && controlDoc) {
           const html = (await readReferencePage()) ?? unbuiltDocsPage(controlDoc);
           return send(res, 200, html, 'text/html', {

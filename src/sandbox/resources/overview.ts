@@ -198,6 +198,24 @@ async function tenantState(ctx: HandlerContext, tenantId: string) {
   };
 }
 
+/** The field that holds each list's own record ID (`id` for the lists not named). */
+const OWN_ID: Record<string, string> = {
+  users: 'userId',
+  balances: 'userId',
+  bankAccounts: 'accountId',
+  externalWallets: 'externalWalletId',
+};
+
+/** The state with only the records whose own ID is `id` in each of its lists (getTenantState's `record`). */
+export function onlyRecord<State extends object>(state: State, id: string): State {
+  return Object.fromEntries(
+    Object.entries(state).map(([key, value]) => [
+      key,
+      Array.isArray(value) ? value.filter((r: Record<string, unknown>) => r[OWN_ID[key] ?? 'id'] === id) : value,
+    ]),
+  ) as State;
+}
+
 export const handlers: Handlers = {
   listTenants: async (ctx) => {
     const found = ctx.tenant
@@ -209,5 +227,9 @@ export const handlers: Handlers = {
     };
   },
 
-  getTenantState: async (ctx) => ({ status: 200, body: await tenantState(ctx, ctx.path.tenantId!) }),
+  getTenantState: async (ctx) => {
+    const state = await tenantState(ctx, ctx.path.tenantId!);
+    const record = ctx.query.record;
+    return { status: 200, body: record === undefined ? state : onlyRecord(state, String(record)) };
+  },
 };

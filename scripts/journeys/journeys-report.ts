@@ -1,0 +1,19 @@
+// `npm run journeys:report -- FILE_OR_FOLDER... [--out FILE]`: the JSON results of several `npm run journeys`
+// runs (`--json FILE`) as one Markdown page of step times and failures across the runs (scripts/journeys/monitor.ts),
+// printed or written to FILE. Exit 2 when the command is used wrongly or a file is not such results.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { monitorReport, readRuns } from './monitor.js';
+import { EXIT } from './outcome.js';
+
+try {
+  const { values, positionals } = parseArgs({ options: { out: { type: 'string' } }, allowPositionals: true });
+  if (!positionals.length)
+    throw new Error('Name the JSON files of the runs (or their folder): npm run journeys:report -- runs/');
+  const page = monitorReport(readRuns(positionals));
+  if (values.out) writeFileSync(values.out, page);
+  else process.stdout.write(page);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(EXIT.usage);
+}

@@ -1,0 +1,145 @@
+// Journeys as monitoring of a deployment: the JSON files of several runs (`npm run journeys -- --json FILE`, kept
+// by a scheduled CI job: docs/guides/real-deployment.md) as one Markdown page: each run's totals, each step's
+// times and failures across the runs, and every failure with what did not hold. `npm run journeys:report`.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JourneyResults, StepResult } from './results.js';
+
+export interface RunFile {
+  /** The file's name, as the page names the run. */
+  name: string;
+  results: JourneyResults;
+}
+
+/** The runs in `paths` (JSON files, or folders of them), oldest first. */
+export function readRuns(paths: string[]): RunFile[] {
+  const files = paths.flatMap((path) =>
+    statSync(path).isDirectory()
+      ? readdirSync(path)
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => join(path, f))
+      : [path],
+  );
+  return files
+    .map((file) => {
+      const results = JSON.parse(readFileSync(file, 'utf8')) as JourneyResults;
+      if (!Array.isArray(results.workflows) || typeof results.startedAt !== 'string')
+        throw new Error(`${file} is not the JSON of npm run journeys -- --json (it has no workflows or startedAt)`);
+      return { name: file, results };
+    })
+    .sort((a, b) => a.results.startedAt.localeCompare(b.results.startedAt));
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const table = (head: string[], rows: string[][]) =>
+  [head, head.map(() => '---'), ...rows].map((r) => `| ${r.map(cell).join(' | ')} |`).join('\n');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
+}
+
+function runsTable(runs: RunFile[]): string {
+  return table(
+    ['Run', 'Started', 'Target', 'Passed', 'Failed', 'Time'],
+    runs.map(({ results }, i) => {
+      const failed = results.workflows.filter((w) => w.status === 'failed').length;
+      const time = `${(results.ms / 1000).toFixed(1)} s`;
+      return [
+        String(i + 1),
+        results.startedAt,
+        results.target,
+        String(results.workflows.length - failed),
+        String(failed),
+        time,
+      ];
+    }),
+  );
+}
+
+interface StepRow {
+  workflow: string;
+  step: string;
+  /** Per run the step ran in: its time and status. */
+  seen: { run: number; step: StepResult }[];
+}
+
+/** Every step of every run, by `file / workflow` and step, in the order they first appear. */
+function stepRows(runs: RunFile[]): StepRow[] {
+  const rows = new Map<string, StepRow>();
+  runs.forEach(({ results }, run) => {
+    for (const workflow of results.workflows)
+      for (const step of workflow.steps) {
+        const key = `${workflow.file}\u0000${workflow.workflowId}\u0000${step.step}`;
+        const row = rows.get(key) ?? {
+          workflow: `${workflow.file} / ${workflow.workflowId}`,
+          step: step.step,
+          seen: [],
+        };
+        row.seen.push({ run: run + 1, step });
+        rows.set(key, row);
+      }
+  });
+  return [...rows.values()];
+}
+
+function stepsTable(runs: RunFile[]): string {
+  return table(
+    ['Workflow', 'Step', 'Ran', 'Failed', 'Sent again', 'Median ms', 'Max ms', 'Last ms'],
+    stepRows(runs).map((row) => {
+      const times = row.seen.map((s) => s.step.ms);
+      const failed = row.seen.filter((s) => s.step.status === 'failed').map((s) => `run ${s.run}`);
+      // A retry action's attempts: a delivery that came late, a status that took its time.
+      const again = row.seen.filter((s) => s.step.attempts > 1).map((s) => `run ${s.run}: ${s.step.attempts} attempts`);
+      return [
+        row.workflow,
+        row.step,
+        `${row.seen.length} of ${runs.length}`,
+        failed.length ? failed.join(', ') : '0',
+        again.join(', '),
+        String(median(times)),
+        String(Math.max(...times)),
+        String(times.at(-1)),
+      ];
+    }),
+  );
+}
+
+function failureLines(runs: RunFile[]): string[] {
+  return runs.flatMap(({ results }, i) =>
+    results.workflows
+      .filter((w) => w.status === 'failed')
+      .flatMap((w) => {
+        const where = `run ${i + 1} (${results.startedAt}): ${w.file} / ${w.workflowId}`;
+        const steps = w.steps.filter((s) => s.status === 'failed');
+        if (!steps.length) return [`- ${where}: ${w.error ?? 'failed'}`];
+        return steps.map((s) => {
+          const what = s.failed.map((f) =>
+            f.condition ? `\`${f.condition}\` does not hold` : `${f.check}: ${f.message}`,
+          );
+          return `- ${where} / ${s.step}${s.httpStatus ? ` (${s.httpStatus})` : ''}: ${what.join('; ') || 'failed'}`;
+        });
+      }),
+  );
+}
+
+/** The page: the runs, the steps across them, the failures. */
+export function monitorReport(runs: RunFile[]): string {
+  if (!runs.length) return '# Journeys\n\nNo runs given.\n';
+  const failures = failureLines(runs);
+  return [
+    `# Journeys across ${runs.length} run${runs.length === 1 ? '' : 's'}`,
+    '',
+    runsTable(runs),
+    '',
+    '## Steps',
+    '',
+    stepsTable(runs),
+    '',
+    '## Failures',
+    '',
+    ...(failures.length ? failures : ['None.']),
+    '',
+  ].join('\n');
+}
