@@ -1,0 +1,85 @@
+// Reads a consuming project through its tsconfig.json with ts-morph (the TypeScript compiler API, which the
+// TypeScript 7 a project installs today does not have) and assembles its usage file.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type * as Morph from 'ts-morph';
+import { assembleUsage } from './assemble.js';
+import { bundleLoader } from './bundles.js';
+import { type Context, createContext } from './context.js';
+import { MissingPeerError, NoTsconfigError, ProjectCompileError, UsageError } from './errors.js';
+import type { UsageFile } from './format.js';
+import { visitCall, visitHandlers } from './visit-calls.js';
+import { visitRead } from './visit-reads.js';
+
+/** The version of ts-morph this package is tested with (also its peer dependency's lower bound). */
+export const TS_MORPH_VERSION = '28.0.0';
+
+export async function loadAnalyzer(): Promise<typeof Morph> {
+  try {
+    return await import('ts-morph');
+  } catch {
+    throw new MissingPeerError(
+      `Reading a project's usage needs the analyzer ts-morph: run \`npm i -D ts-morph@${TS_MORPH_VERSION}\`.`,
+    );
+  }
+}
+
+export interface ExtractOptions {
+  /** The project's folder (its tsconfig.json and package.json). */
+  projectDir: string;
+  /** The consumer's name; default: the project's package.json `name`. */
+  name?: string;
+}
+
+function consumerName(projectDir: string, name: string | undefined): string {
+  if (name) return name;
+  const manifest = join(projectDir, 'package.json');
+  const found = existsSync(manifest)
+    ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name
+    : undefined;
+  if (typeof found === 'string' && found) return found;
+  throw new UsageError(`${manifest} gives no name: pass --name NAME.`);
+}
+
+/** The project's own source files (not declarations, not under node_modules, not outside the project). */
+function ownFiles(program: Morph.ts.Program, projectDir: string): Morph.ts.SourceFile[] {
+  return program.getSourceFiles().filter((file) => {
+    const path = relative(projectDir, file.fileName);
+    return !file.isDeclarationFile && !path.startsWith('..') && !/(^|[/\\])node_modules[/\\]/.test(path);
+  });
+}
+
+/** The first error the type checker finds in the project, as `file:line message`. */
+function firstError(morph: typeof Morph, program: Morph.ts.Program, projectDir: string): string | undefined {
+  const { ts } = morph;
+  const diagnostic = ts.getPreEmitDiagnostics(program).find((d) => d.category === ts.DiagnosticCategory.Error);
+  if (!diagnostic) return undefined;
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
+  if (!diagnostic.file || diagnostic.start === undefined) return message;
+  const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+  return `${relative(projectDir, diagnostic.file.fileName)}:${line + 1} ${message}`;
+}
+
+function walk(ctx: Context, node: Morph.ts.Node): void {
+  const { ts } = ctx;
+  if (ts.isCallExpression(node)) visitCall(ctx, node);
+  if (ts.isObjectLiteralExpression(node)) visitHandlers(ctx, node);
+  visitRead(ctx, node);
+  ts.forEachChild(node, (child) => walk(ctx, child));
+}
+
+/** The usage of one consuming project. */
+export async function extractUsage(options: ExtractOptions): Promise<UsageFile> {
+  const projectDir = resolve(options.projectDir);
+  const tsconfig = join(projectDir, 'tsconfig.json');
+  if (!existsSync(tsconfig)) throw new NoTsconfigError(`No tsconfig.json in ${projectDir}.`);
+  const consumer = consumerName(projectDir, options.name);
+  const morph = await loadAnalyzer();
+  const project = new morph.Project({ tsConfigFilePath: tsconfig });
+  const program = project.getProgram().compilerObject;
+  const error = firstError(morph, program, projectDir);
+  if (error) throw new ProjectCompileError(`The project ${projectDir} does not compile: ${error}`);
+  const ctx = createContext(morph.ts, program.getTypeChecker(), projectDir, bundleLoader());
+  for (const file of ownFiles(program, projectDir)) walk(ctx, file);
+  return assembleUsage(ctx, consumer);
+}
