@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type * as Morph from 'ts-morph';
 import { assembleUsage } from './assemble.js';
-import { bundleLoader } from './bundles.js';
+import { bundleLoader, type FamilyBundle } from './bundles.js';
 import { type Context, createContext } from './context.js';
 import { MissingPeerError, NoTsconfigError, ProjectCompileError, UsageError } from './errors.js';
 import type { UsageFile } from './format.js';
@@ -68,8 +68,14 @@ function walk(ctx: Context, node: Morph.ts.Node): void {
   ts.forEachChild(node, (child) => walk(ctx, child));
 }
 
+export interface Extracted {
+  usage: UsageFile;
+  /** The bundles of the families the project uses, as the ramp-api it was built against ships them. */
+  families: Map<string, FamilyBundle>;
+}
+
 /** The usage of one consuming project. */
-export async function extractUsage(options: ExtractOptions): Promise<UsageFile> {
+export async function extractUsage(options: ExtractOptions): Promise<Extracted> {
   const projectDir = resolve(options.projectDir);
   const tsconfig = join(projectDir, 'tsconfig.json');
   if (!existsSync(tsconfig)) throw new NoTsconfigError(`No tsconfig.json in ${projectDir}.`);
@@ -81,5 +87,5 @@ export async function extractUsage(options: ExtractOptions): Promise<UsageFile> 
   if (error) throw new ProjectCompileError(`The project ${projectDir} does not compile: ${error}`);
   const ctx = createContext(morph.ts, program.getTypeChecker(), projectDir, bundleLoader());
   for (const file of ownFiles(program, projectDir)) walk(ctx, file);
-  return assembleUsage(ctx, consumer);
+  return { usage: assembleUsage(ctx, consumer), families: ctx.families };
 }

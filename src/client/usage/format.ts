@@ -94,7 +94,7 @@ export function serializeUsage(usage: UsageFile): string {
 export const usageSchema = schema;
 
 /** Checks a parsed usage file against the schema (with Ajv, an optional peer of this package). */
-export async function checkUsage(value: unknown, source: string): Promise<UsageFile> {
+export async function validateUsage(value: unknown, source: string): Promise<UsageFile> {
   const version = (value as { formatVersion?: unknown } | null)?.formatVersion;
   if (version !== USAGE_FORMAT_VERSION)
     throw new UsageFormatError(
@@ -124,5 +124,5 @@ export async function readUsageFile(file: string): Promise<UsageFile> {
   } catch (error) {
     throw new UsageFormatError(`${file} is not a JSON usage file: ${(error as Error).message}`);
   }
-  return checkUsage(value, file);
+  return validateUsage(value, file);
 }

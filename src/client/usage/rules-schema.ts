@@ -9,6 +9,8 @@ import { childPointer, declaredAt, fieldAt, itemsAt } from './pointers.js';
 export interface SchemaSpot {
   pointer: string;
   trail: string[];
+  /** The change is to a field a request must now carry: it breaks the calls that do not send it. */
+  absent?: true;
 }
 
 /** `request`: what a client may send (tightening breaks). `response`: what a client may receive (loosening breaks). */
@@ -106,7 +108,7 @@ export function compareSchemas(
   compareFields(a, b, direction, child, (breaking, what, notice, spot) => {
     const name = spot!.pointer;
     const pointer = name in oldProps ? oldField(name) : newField(name);
-    report(breaking, what, notice, { pointer, trail: [...trail, pointer] });
+    report(breaking, what, notice, { ...spot, pointer, trail: [...trail, pointer] });
   });
   for (const name of Object.keys(oldProps)) {
     if (name in newProps) {
@@ -267,7 +269,11 @@ function compareFields(
   report: Report,
 ): void {
   // The field's name, for the caller to turn into its pointer.
-  const named = (name: string): SchemaSpot => ({ pointer: name, trail: [] });
+  const named = (name: string, absent?: boolean): SchemaSpot => ({
+    pointer: name,
+    trail: [],
+    ...(absent ? { absent: true } : {}),
+  });
   const oldProps = (a.properties ?? {}) as JsonObject;
   const newProps = (b.properties ?? {}) as JsonObject;
   const oldRequired = new Set<string>(a.required ?? []);
@@ -282,13 +288,13 @@ function compareFields(
         direction === 'request' && required,
         `${child(name)}: ${required ? 'required' : 'optional'} field added`,
         undefined,
-        named(name),
+        named(name, required),
       );
     }
   }
   for (const name of newRequired) {
     if (name in oldProps && !oldRequired.has(name) && direction === 'request')
-      report(true, `${child(name)}: now required`, undefined, named(name));
+      report(true, `${child(name)}: now required`, undefined, named(name, true));
   }
   for (const name of oldRequired) {
     if (name in newProps && !newRequired.has(name) && direction === 'response')
