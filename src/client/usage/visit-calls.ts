@@ -50,6 +50,17 @@ const propertyName = (ctx: Context, property: TS.ObjectLiteralElementLike) => {
   return name && (ctx.ts.isIdentifier(name) || ctx.ts.isStringLiteralLike(name)) ? name.text : undefined;
 };
 
+/**
+ * The type a literal is checked against. openapi-fetch's init is a type parameter inferred from the literal
+ * itself, so its declared type is the contextual type with the literal's own inferences ignored (the compiler's
+ * `ContextFlags.IgnoreNodeInferences`, which completions use; the flag is not in the public typings).
+ */
+function declaredContext(ctx: Context, literal: TS.ObjectLiteralExpression): TS.Type | undefined {
+  const flags = (ctx.ts as unknown as { ContextFlags?: Record<string, number> }).ContextFlags;
+  const contextual = ctx.checker.getContextualType as (node: TS.Expression, flags?: number) => TS.Type | undefined;
+  return contextual.call(ctx.checker, literal, flags?.IgnoreNodeInferences) ?? ctx.checker.getContextualType(literal);
+}
+
 /** The request fields an object literal of the body sets, nested literals included. */
 function bodyFields(ctx: Context, expression: TS.Expression | undefined, found: CallFound): void {
   const { ts, checker } = ctx;
@@ -58,7 +69,7 @@ function bodyFields(ctx: Context, expression: TS.Expression | undefined, found: 
     found.dynamic = true;
     return;
   }
-  const type = checker.getContextualType(literal);
+  const type = declaredContext(ctx, literal);
   for (const property of literal.properties) {
     const name = propertyName(ctx, property);
     if (ts.isSpreadAssignment(property) || name === undefined) {
