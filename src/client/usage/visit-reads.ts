@@ -33,7 +33,11 @@ function fieldPlaces(ctx: Context, type: TS.Type, name: string): (Place | undefi
   });
 }
 
-/** Where the type of a value is declared (an array's elements for an array). */
+/**
+ * Where the type of a value is declared (an array's elements for an array). A type the client's helpers map
+ * (openapi-fetch's `data`) is declared nowhere in the generated types: its fields are, and the objects that
+ * declare them stand for it.
+ */
 function typePlaces(ctx: Context, type: TS.Type): (Place | undefined)[] {
   return membersOf(ctx, type).flatMap((member) => {
     const element = ctx.checker.isArrayType(member)
@@ -41,8 +45,22 @@ function typePlaces(ctx: Context, type: TS.Type): (Place | undefined)[] {
       : undefined;
     const target = element ?? member;
     const declarations = [...(target.aliasSymbol?.declarations ?? []), ...(target.getSymbol()?.declarations ?? [])];
-    return declarations.map((d) => placeOfDeclaration(ctx, d));
+    const places = declarations.map((d) => placeOfDeclaration(ctx, d)).filter((p) => p?.kind === 'schema');
+    return places.length ? places : holdersOfFields(ctx, target);
   });
+}
+
+/** The schemas that declare a type's fields (`/components/schemas/X` for `/components/schemas/X/properties/id`). */
+function holdersOfFields(ctx: Context, type: TS.Type): Place[] {
+  const holders = new Map<string, Place>();
+  for (const property of type.getProperties())
+    for (const declaration of property.declarations ?? []) {
+      const place = placeOfDeclaration(ctx, declaration);
+      const holder = place?.kind === 'schema' ? /^(.*)\/properties\/[^/]+$/.exec(place.pointer)?.[1] : undefined;
+      if (place && holder !== undefined)
+        holders.set(`${place.family} ${holder}`, { ...place, pointer: holder } as Place);
+    }
+  return [...holders.values()];
 }
 
 /** Records a value used whole: the field it is, or else the schema its type is. */
