@@ -20,7 +20,7 @@ export const CONSUMER_TSCONFIG = {
   include: ['src'],
 };
 
-/** Makes the project and returns its folder. `files` are paths relative to it (`src/a.ts`). */
+/** Makes the project and returns its folder. `files` are paths relative to it (`src/a.ts`); `tsconfig` null: none. */
 export function makeUsageProject(
   name: string,
   files: Record<string, string>,
@@ -28,7 +28,7 @@ export function makeUsageProject(
 ): string {
   const dir = mkdtempSync(join(tmpdir(), `usage-${name}-`));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
-  if (tsconfig !== undefined) writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+  if (tsconfig !== null) writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
   mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
   symlinkSync(join(repoRoot, 'src', 'client'), join(dir, 'node_modules', 'ramp-api'));
   symlinkSync(join(repoRoot, 'node_modules', 'openapi-fetch'), join(dir, 'node_modules', 'openapi-fetch'));
