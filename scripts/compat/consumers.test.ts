@@ -132,22 +132,33 @@ it('lists what no known consumer uses: operations, events, fields', () => {
   expect(text).not.toContain('event user.created');
 });
 
-describe('npm run compat -- --consumers DIR refuses bad usage files', () => {
-  const compat = async (files: Record<string, string>) => {
+describe('npm run compat -- --consumers DIR', () => {
+  const compat = async (files: Record<string, string>, ...options: string[]) => {
     const dir = mkdtempSync(join(tmpdir(), 'consumers-'));
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     try {
-      await run('npx', ['tsx', 'scripts/compat.ts', '--consumers', dir], { cwd: repoRoot });
-      return { code: 0, stderr: '' };
+      const { stdout } = await run('npx', ['tsx', 'scripts/compat.ts', '--consumers', dir, ...options], {
+        cwd: repoRoot,
+      });
+      return { code: 0, stderr: '', stdout };
     } catch (error) {
-      const { code, stderr } = error as { code: number; stderr: string };
-      return { code, stderr: stderr.trim() };
+      const { code, stderr, stdout } = error as { code: number; stderr: string; stdout: string };
+      return { code, stderr: stderr.trim(), stdout };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   };
 
-  it('a usage file of another format version', async () => {
+  it('reads the usage files and takes the policy --fail-on consumers', async () => {
+    const files = Object.fromEntries(usages.map((u) => [`${u.consumer}.json`, serializeUsage(u)]));
+    const { stdout } = await compat(files, '--fail-on', 'consumers');
+    expect(stdout).toContain(
+      'Known consumers: kyc-onboarding, payout-service, webhook-listener. Policy: --fail-on consumers.',
+    );
+    expect(stdout).toContain('Not used by any known consumer (candidates for deprecation):');
+  }, 60_000);
+
+  it('refuses a usage file of another format version', async () => {
     const other = { ...JSON.parse(serializeUsage(usages[0]!)), formatVersion: 2 };
     const { code, stderr } = await compat({ 'a.json': JSON.stringify(other) });
     expect(code).toBe(2);
@@ -156,7 +167,7 @@ describe('npm run compat -- --consumers DIR refuses bad usage files', () => {
     );
   }, 60_000);
 
-  it('a malformed file in the consumers folder', async () => {
+  it('refuses a malformed file in the consumers folder', async () => {
     const { code, stderr } = await compat({
       'good.json': serializeUsage(usages[0]!),
       'bad.json': '{"formatVersion": 1,',

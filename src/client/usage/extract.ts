@@ -76,11 +76,12 @@ export interface Extracted {
 
 /** The usage of one consuming project. */
 export async function extractUsage(options: ExtractOptions): Promise<Extracted> {
+  // First: without the analyzer nothing else can be done, and the one line says what to install.
+  const morph = await loadAnalyzer();
   const projectDir = resolve(options.projectDir);
   const tsconfig = join(projectDir, 'tsconfig.json');
   if (!existsSync(tsconfig)) throw new NoTsconfigError(`No tsconfig.json in ${projectDir}.`);
   const consumer = consumerName(projectDir, options.name);
-  const morph = await loadAnalyzer();
   const project = new morph.Project({ tsConfigFilePath: tsconfig });
   const program = project.getProgram().compilerObject;
   const error = firstError(morph, program, projectDir);
