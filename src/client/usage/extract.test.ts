@@ -13,6 +13,8 @@ const FILES: Record<string, string> = {
 import { createV1Client } from 'ramp-api/v1';
 export const v1 = createV1Client({ baseUrl: 'http://127.0.0.1:9' });
 export const business = createBusinessClient({ baseUrl: 'http://127.0.0.1:9' });
+// An ES module (package.json "type": "module"): import.meta is allowed.
+export const here = import.meta.url;
 `,
   'src/property.ts': `import { v1 } from './client.js';
 export async function pay(userId: string) {

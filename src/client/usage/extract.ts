@@ -60,6 +60,64 @@ function firstError(morph: typeof Morph, program: Morph.ts.Program, projectDir: 
   return `${relative(projectDir, diagnostic.file.fileName)}:${line + 1} ${message}`;
 }
 
+/** Where ts-morph serves the lib files of the TypeScript it carries (held in memory, not on disk). */
+const MORPH_LIB_FOLDER = '/node_modules/typescript/lib';
+
+/**
+ * A compiler host of the TypeScript inside ts-morph that reads the project from disk and the lib files from
+ * ts-morph. Not ts-morph's own Project: it does not read a package.json's `"type": "module"` under NodeNext
+ * (ts-morph issue 1446), so an ES module's `import.meta` would be taken for an error.
+ */
+function compilerHost(morph: typeof Morph, options: Morph.ts.CompilerOptions): Morph.ts.CompilerHost {
+  const { ts } = morph;
+  const libs = new morph.Project({
+    compilerOptions: options,
+    skipAddingFilesFromTsConfig: true,
+  }).getModuleResolutionHost();
+  if (!libs.fileExists(`${MORPH_LIB_FOLDER}/lib.d.ts`))
+    throw new UsageError(
+      `This ts-morph keeps its lib files elsewhere than ${MORPH_LIB_FOLDER}: install ts-morph@${TS_MORPH_VERSION}.`,
+    );
+  const isLib = (file: string) => file.startsWith(`${MORPH_LIB_FOLDER}/`);
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists, readFile } = host;
+  return Object.assign(host, {
+    getDefaultLibLocation: () => MORPH_LIB_FOLDER,
+    getDefaultLibFileName: (o: Morph.ts.CompilerOptions) => `${MORPH_LIB_FOLDER}/${ts.getDefaultLibFileName(o)}`,
+    fileExists: (file: string) => (isLib(file) ? libs.fileExists(file) : fileExists.call(host, file)),
+    readFile: (file: string) => (isLib(file) ? libs.readFile(file) : readFile.call(host, file)),
+    getSourceFile: (
+      file: string,
+      ...rest: Parameters<Morph.ts.CompilerHost['getSourceFile']> extends [string, ...infer R] ? R : never
+    ) =>
+      isLib(file)
+        ? ts.createSourceFile(file, libs.readFile(file) ?? '', rest[0])
+        : getSourceFile.call(host, file, ...rest),
+  });
+}
+
+/** The project's program, from its tsconfig.json. */
+function createProgram(morph: typeof Morph, tsconfig: string): Morph.ts.Program {
+  const { ts } = morph;
+  const unreadable = (diagnostic: Morph.ts.Diagnostic) => {
+    throw new ProjectCompileError(`${tsconfig}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
+  };
+  const config = ts.getParsedCommandLineOfConfigFile(
+    tsconfig,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: unreadable },
+  );
+  if (!config) throw new ProjectCompileError(`${tsconfig} cannot be read.`);
+  const [error] = config.errors.filter((d) => d.category === ts.DiagnosticCategory.Error);
+  if (error) unreadable(error);
+  return ts.createProgram({
+    rootNames: config.fileNames,
+    options: config.options,
+    projectReferences: config.projectReferences ?? [],
+    host: compilerHost(morph, config.options),
+  });
+}
+
 function walk(ctx: Context, node: Morph.ts.Node): void {
   const { ts } = ctx;
   if (ts.isCallExpression(node)) visitCall(ctx, node);
@@ -82,8 +140,7 @@ export async function extractUsage(options: ExtractOptions): Promise<Extracted> 
   const tsconfig = join(projectDir, 'tsconfig.json');
   if (!existsSync(tsconfig)) throw new NoTsconfigError(`No tsconfig.json in ${projectDir}.`);
   const consumer = consumerName(projectDir, options.name);
-  const project = new morph.Project({ tsConfigFilePath: tsconfig });
-  const program = project.getProgram().compilerObject;
+  const program = createProgram(morph, tsconfig);
   const error = firstError(morph, program, projectDir);
   if (error) throw new ProjectCompileError(`The project ${projectDir} does not compile: ${error}`);
   const ctx = createContext(morph.ts, program.getTypeChecker(), projectDir, bundleLoader());
