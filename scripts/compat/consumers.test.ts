@@ -13,7 +13,7 @@ import { extractUsage } from '../../src/client/usage/extract.js';
 import { serializeUsage, type UsageFile } from '../../src/client/usage/format.js';
 import { readBundleJson, repoRoot } from '../../src/testing/repo.js';
 import { compareDocuments } from '../lib/compat.js';
-import { consumerGate, type FailOn } from './consumers.js';
+import { consumerGate, type FailOn, readConsumers } from './consumers.js';
 
 const run = promisify(execFile);
 const CONSUMERS = join(repoRoot, 'contract-tests', 'consumers');
@@ -166,6 +166,16 @@ describe('npm run compat -- --consumers DIR', () => {
       /^UsageFormatError: .*a\.json is a usage file of format version 2; this ramp-api reads version 1\.$/,
     );
   }, 60_000);
+
+  it('refuses two usage files of one consumer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'consumers-'));
+    try {
+      for (const name of ['a.json', 'b.json']) writeFileSync(join(dir, name), serializeUsage(usages[0]!));
+      await expect(readConsumers(dir)).rejects.toThrow(/b\.json names the consumer kyc-onboarding again/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('refuses a malformed file in the consumers folder', async () => {
     const { code, stderr } = await compat({

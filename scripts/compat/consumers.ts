@@ -26,7 +26,15 @@ export async function readConsumers(dir: string): Promise<UsageFile[]> {
   }
   if (!files.length) throw new UsageFormatError(`${dir} holds no usage files (*.json).`);
   const usages: UsageFile[] = [];
-  for (const file of files.sort()) usages.push(await readUsageFile(join(dir, file)));
+  for (const file of files.sort()) {
+    const usage = await readUsageFile(join(dir, file));
+    const twin = usages.find((u) => u.consumer === usage.consumer);
+    if (twin)
+      throw new UsageFormatError(
+        `${join(dir, file)} names the consumer ${usage.consumer} again: one file per consumer.`,
+      );
+    usages.push(usage);
+  }
   return usages;
 }
 
