@@ -64,7 +64,10 @@ export async function register(form: Record<string, unknown>) {
   return [inner, opaque, copy, text];
 }
 `,
-  'src/webhooks.ts': `import { createWebhookReceiver } from 'ramp-api/webhooks';
+  'src/webhooks.ts': `import { createWebhookReceiver, type Delivery } from 'ramp-api/webhooks';
+function onPayout({ payload }: Delivery<'fiat.payout.completed'>) {
+  console.info('payout', typeof payload.amount); // payload:named-handler
+}
 export const receiver = createWebhookReceiver({
   handlers: {
     'user.created': ({ payload }) => { // handler:user.created
@@ -72,6 +75,7 @@ export const receiver = createWebhookReceiver({
       return void who;
     },
     'fiat.payin.completed': async () => {}, // handler:fiat.payin.completed
+    'fiat.payout.completed': onPayout,
   },
 });
 `,
@@ -166,6 +170,13 @@ describe('ramp-api usage reads a project', () => {
       { pointer: `${V1}/EventPayload/properties/userId`, sites: [site('payload:field')] },
     ]);
     expect(usage.events.find((e) => e.event === 'fiat.payin.completed')?.payloadFields).toEqual([]);
+  });
+
+  it('gives a handler declared apart, by name, the payload fields it reads', () => {
+    expect(usage.events.find((e) => e.event === 'fiat.payout.completed')?.payloadFields).toEqual([
+      { pointer: `${V1}/EventPayload/properties/amount`, sites: [site('payload:named-handler')] },
+    ]);
+    expect(usage.events.find((e) => e.event === 'user.created')?.payloadFields).toHaveLength(1);
   });
 
   describe('counts the whole value as read where it cannot follow it', () => {

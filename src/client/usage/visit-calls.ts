@@ -142,7 +142,14 @@ export function visitHandlers(ctx: Context, literal: TS.ObjectLiteralExpression)
   const known = (bundle?.doc.webhooks ?? {}) as Record<string, unknown>;
   for (const property of literal.properties) {
     const event = propertyName(ctx, property);
-    const handler = ts.isPropertyAssignment(property) ? property.initializer : property;
+    const handler = ts.isPropertyAssignment(property) ? handlerNode(ctx, property.initializer) : property;
     if (event && event in known) ctx.handlers.push({ family: 'v1', event, site: siteOf(ctx, property), handler });
   }
+}
+
+/** The function a handler is: written in place, or the function (or `const`) a name refers to. */
+function handlerNode(ctx: Context, value: TS.Expression): TS.Node {
+  if (!ctx.ts.isIdentifier(value)) return value;
+  const declaration = ctx.checker.getSymbolAtLocation(value)?.valueDeclaration;
+  return declaration && !declaration.getSourceFile().isDeclarationFile ? declaration : value;
 }
