@@ -19,7 +19,7 @@ const scriptLayers = {
   interop: ['openapi'],
   'test-setup': ['build', 'openapi'],
   build: ['site', 'journeys', 'openapi'],
-  site: ['journeys', 'openapi'],
+  site: ['journeys', 'compat', 'openapi'],
   journeys: ['openapi'],
   compat: ['openapi'],
   openapi: [],

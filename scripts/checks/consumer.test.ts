@@ -66,6 +66,10 @@ const allowedFiles = {
       'README.md',
       'package.json',
       ...compiledSources('src/client', /^(dist|node_modules|generated\/samples)\//).map((file) => `dist/lib/${file}`),
+      // The JSON Schemas the sources import (the usage file's), which tsc copies beside the modules.
+      ...(readdirSync(join(repoRoot, 'src', 'client'), { recursive: true }) as string[])
+        .filter((file) => /\.schema\.json$/.test(file) && !/^(dist|node_modules)\//.test(file))
+        .map((file) => `dist/lib/${file}`),
       ...allApiFamilies().flatMap((api) => [api.bundleJson, api.bundleYaml].map((f) => `dist/openapi/${basename(f)}`)),
     ].sort(),
   'ramp-api-sandbox': () =>
@@ -354,6 +358,26 @@ describe('the README and the guides, as written, in a new project', () => {
     expect(refused.code).toBe(2);
     expect(refused.output.trim().split('\n')).toEqual([expect.stringContaining('npm i -D ramp-api-sandbox')]);
   }, 120_000);
+
+  it('`npx ramp-api usage` writes the project usage file once the guide installs the analyzer, and says in one line what to install where it is missing', async () => {
+    const bare = await clientOnlyProject();
+    const refused = await sh(bare, 'npx ramp-api usage').then(
+      () => ({ code: 0, output: '' }),
+      (error: { code: number; stderr: string }) => ({ code: error.code, output: error.stderr }),
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.output.trim().split('\n')).toEqual([expect.stringContaining('npm i -D ts-morph@28.0.0')]);
+    for (const line of marked('consumer-usage').split('\n')) {
+      const command = line.replace(/\s+#.*$/, '').trim();
+      if (command) await sh(project, command);
+    }
+    const usage = JSON.parse(readFileSync(join(project, 'ramp-api-usage.json'), 'utf8')) as {
+      consumer: string;
+      operations: { calls: string[] }[];
+    };
+    expect(usage.consumer).toBe(basename(project));
+    expect(usage.operations.flatMap((op) => op.calls).length).toBeGreaterThan(0);
+  }, 180_000);
 
   afterAll(async () => {
     await sandbox?.stop();

@@ -224,6 +224,14 @@ const runners: Record<string, Record<string, [file: string, needle: string]>> = 
       "marked('consumer-setup')",
     ],
   },
+  'consumer-usage': {
+    'npm i -D ts-morph@28.0.0 ajv@8.20.0': ['scripts/lib/consumer.test.ts', "marked('consumer-usage')"],
+    'npx ramp-api usage': ['scripts/lib/consumer.test.ts', "marked('consumer-usage')"],
+  },
+  'compat-consumers': {
+    'npm run compat -- --consumers usage/': ['scripts/compat/consumers.test.ts', "'scripts/compat.ts', '--consumers'"],
+    'npm run compat -- --consumers usage/ --fail-on consumers': ['scripts/compat/consumers.test.ts', "'--fail-on'"],
+  },
 };
 
 describe('the commands the README and the guides show', () => {

@@ -1,10 +1,13 @@
 // `npm run compat`: compares the descriptions with the released baseline in openapi/baseline/ and fails on
 // anything that would break a consuming team. `--accept` makes the current descriptions the new baseline.
+// `--consumers DIR` reads the consuming teams' usage files (`npx ramp-api usage`) and names whom each breaking
+// change breaks; `--fail-on any|consumers` (default any) fails on every breaking change or only on those.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compareDocuments, renderCompatReport } from '../../src/client/usage/rules.js';
 import { type OpenApiDocument, readBundle, repoRoot } from '../openapi/apis.js';
 import { bundleAll } from '../openapi/bundle.js';
-import { compareDocuments, renderCompatReport } from './rules.js';
+import { gateWithConsumers } from './cli.js';
 
 const baselineDir = join(repoRoot, 'openapi', 'baseline');
 const apis = bundleAll();
@@ -26,6 +29,7 @@ const results = apis.map((api) => {
   const baseline = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
   return { api: api.name, changes: compareDocuments(baseline, readBundle(api)) };
 });
+if (process.argv.includes('--consumers')) process.exit(await gateWithConsumers(process.argv.slice(2), results, apis));
 console.log(renderCompatReport(results));
 const breaking = results.reduce((n, r) => n + r.changes.filter((c) => c.breaking).length, 0);
 if (breaking) {

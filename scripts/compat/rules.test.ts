@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compareDocuments } from '../../src/client/usage/rules.js';
 import { apiFamilies, type OpenApiDocument, readBundle, repoRoot } from '../openapi/apis.js';
-import { compareDocuments } from './rules.js';
 
 const baseline = (name: string) =>
   JSON.parse(readFileSync(join(repoRoot, 'openapi', 'baseline', `${name}.json`), 'utf8')) as OpenApiDocument;

@@ -1,9 +1,11 @@
 // Builds site/: the landing page, one Redoc reference per API (with TypeScript samples and the console that
 // sends requests, site/console/) and the guides (site/guides/, from docs/guides/), all working offline; the sandbox control API's page is also the one the
 // sandbox serves at /sandbox/docs.
+
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { UsageFile } from '../../src/client/usage/format.js';
 import { listOperations } from '../../src/sandbox/contract/lookup.js';
 import { referencePagePath } from '../../src/sandbox/contract/reference.js';
 import { type DocJourney, journeysUsing, journeyTitle, readDocJourneys } from '../journeys/journey-docs.js';
@@ -19,6 +21,7 @@ import { bundleAll } from '../openapi/bundle.js';
 import { collectInferred } from '../openapi/inferred.js';
 import { type RedoclyJob, runRedoclyJob, runRedoclyJobAsync } from '../openapi/redocly.js';
 import { buildConsole, consoleConfig, controlLinks, withConsole } from './console-build.js';
+import { UNUSED_PAGE, unusedPage, withConsumers } from './consumers.js';
 import { freshFields } from './fresh-fields.js';
 import { writeGuideSite } from './guide-pages.js';
 import { readGuides } from './guides.js';
@@ -147,7 +150,8 @@ export async function writeSandboxReferenceAsync(): Promise<string> {
   return referencePagePath();
 }
 
-export function buildSite(): { pages: string[] } {
+/** `usages`: the known consumers' usage files (`npm run docs -- --consumers DIR`), named in the references. */
+export function buildSite({ usages }: { usages?: UsageFile[] } = {}): { pages: string[] } {
   const apis = bundleAll();
   rmSync(siteDir, { recursive: true, force: true });
   mkdirSync(join(siteDir, 'openapi'), { recursive: true });
@@ -162,7 +166,7 @@ export function buildSite(): { pages: string[] } {
     // names journeys that use its operations.
     const usedByJourneys = journeys.some((j) => j.calls.some((c) => c.family === family));
     if (family === SANDBOX_FAMILY && !usedByJourneys) cpSync(writeSandboxReference(), join(siteDir, page));
-    else writeReference(family, doc, join(siteDir, page), journeys);
+    else writeReference(family, usages ? withConsumers(family, doc, usages) : doc, join(siteDir, page), journeys);
     // The site's copy gets the console; the page the sandbox serves at /sandbox/docs stays as Redoc made it.
     const built = join(siteDir, page);
     writeFileSync(built, withConsole(readFileSync(built, 'utf8'), consoleConfig(family, doc, fresh, links)));
@@ -179,9 +183,11 @@ export function buildSite(): { pages: string[] } {
     { title: 'Journeys', page: 'journeys/index.html' },
   ]);
   writeFileSync(join(siteDir, 'index.html'), renderLanding(inputs, inferred, guides, journeys));
+  if (usages) writeFileSync(join(siteDir, UNUSED_PAGE), unusedPage(inputs, usages));
   return {
     pages: [
       'index.html',
+      ...(usages ? [UNUSED_PAGE] : []),
       ...inputs.map((i) => i.page),
       ...guidePages.map((page) => `guides/${page}`),
       ...journeyPages.map((page) => `journeys/${page}`),

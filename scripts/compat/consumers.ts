@@ -1,0 +1,81 @@
+// The compatibility gate with the consuming teams' usage files (`npm run compat -- --consumers DIR`): each
+// breaking change names the consumers it breaks, with the file:line of their use, or says that no known
+// consumer uses what changed; the policy decides whether only the latter may pass; and what no known consumer
+// uses is listed, the candidates for deprecation.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OpenApiDocument } from '../../src/client/lookup/index.js';
+import { familyBundle } from '../../src/client/usage/bundles.js';
+import { UsageFormatError } from '../../src/client/usage/errors.js';
+import { readUsageFile, type UsageFile } from '../../src/client/usage/format.js';
+import { affectedBy, describeAffected } from '../../src/client/usage/match.js';
+import type { Change } from '../../src/client/usage/rules.js';
+import { unusedIn } from '../../src/client/usage/unused.js';
+
+/** `any`: fail on any breaking change (the default). `consumers`: fail only on one that breaks a known consumer. */
+export type FailOn = 'any' | 'consumers';
+export const FAIL_ON: readonly FailOn[] = ['any', 'consumers'];
+
+/** Every usage file (`*.json`) in `dir`, each checked against the usage file's schema. */
+export async function readConsumers(dir: string): Promise<UsageFile[]> {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.json') && statSync(join(dir, f)).isFile());
+  } catch {
+    throw new UsageFormatError(`${dir} is not a folder of usage files.`);
+  }
+  if (!files.length) throw new UsageFormatError(`${dir} holds no usage files (*.json).`);
+  const usages: UsageFile[] = [];
+  for (const file of files.sort()) {
+    const usage = await readUsageFile(join(dir, file));
+    const twin = usages.find((u) => u.consumer === usage.consumer);
+    if (twin)
+      throw new UsageFormatError(
+        `${join(dir, file)} names the consumer ${usage.consumer} again: one file per consumer.`,
+      );
+    usages.push(usage);
+  }
+  return usages;
+}
+
+export interface FamilyResult {
+  api: string;
+  changes: Change[];
+  /** The family's current bundle (what the unused list is taken from). */
+  current: OpenApiDocument;
+}
+
+export interface ConsumerGate {
+  text: string;
+  /** Breaking changes the policy fails on. */
+  failing: number;
+}
+
+/** The gate's report with the consumers: each change, whom a breaking one breaks, then what nobody uses. */
+export function consumerGate(results: FamilyResult[], usages: UsageFile[], failOn: FailOn): ConsumerGate {
+  const lines = [`Known consumers: ${usages.map((u) => u.consumer).join(', ')}. Policy: --fail-on ${failOn}.`];
+  let failing = 0;
+  for (const { api, changes } of results) {
+    const breaking = changes.filter((c) => c.breaking);
+    lines.push(`${api}: ${breaking.length} breaking, ${changes.length - breaking.length} other change(s)`);
+    for (const change of changes) {
+      const mark = change.breaking ? 'BREAKING' : change.notice ? 'NOTICE  ' : 'ok      ';
+      lines.push(`  ${mark}  ${change.where}: ${change.what}`);
+      if (!change.breaking) continue;
+      const affected = affectedBy(change, api, usages);
+      lines.push(`            ${describeAffected(affected)}`);
+      if (failOn === 'any' || affected.length) failing++;
+    }
+  }
+  lines.push('', 'Not used by any known consumer (candidates for deprecation):');
+  for (const { api, current } of results) {
+    const unused = unusedIn(familyBundle(api, current), usages);
+    lines.push(
+      `  ${api}: ${unused.operations.length} operation(s), ${unused.events.length} event(s), ${unused.fields.length} response or payload field(s)`,
+      ...unused.operations.map((o) => `    operation ${o}`),
+      ...unused.events.map((e) => `    event ${e}`),
+      ...unused.fields.map((f) => `    field ${f}`),
+    );
+  }
+  return { text: lines.join('\n'), failing };
+}

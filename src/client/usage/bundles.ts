@@ -1,0 +1,55 @@
+// The descriptions a consuming project was built against: the bundles `dist/openapi/<family>.json` of the
+// package ramp-api whose generated types the project's code resolves to, loaded once per run.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import {
+  HTTP_METHODS,
+  type JsonObject,
+  listOperations,
+  type OpenApiDocument,
+  type OperationEntry,
+} from '../lookup/index.js';
+import { childPointer } from './pointers.js';
+
+export interface FamilyBundle {
+  family: string;
+  doc: OpenApiDocument;
+  operations: OperationEntry[];
+  /** operationId to the operation's pointer: `/paths/<path>/<method>`, or `/webhooks/<event>/post` for an event. */
+  pointers: Map<string, string>;
+}
+
+/** The folder of the package ramp-api that holds `file`: the nearest folder above it with its package.json. */
+export function packageRootOf(file: string): string | undefined {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'ramp-api') return dir;
+  }
+  return undefined;
+}
+
+export function familyBundle(family: string, doc: OpenApiDocument): FamilyBundle {
+  const operations = listOperations(doc);
+  const pointers = new Map(operations.map((e) => [e.operationId, childPointer('', 'paths', e.path, e.method)]));
+  for (const [event, item] of Object.entries((doc.webhooks ?? {}) as JsonObject))
+    for (const method of HTTP_METHODS) {
+      const id = item?.[method]?.operationId;
+      if (typeof id === 'string') pointers.set(id, childPointer('', 'webhooks', event, method));
+    }
+  return { family, doc, operations, pointers };
+}
+
+/** Loads each family's bundle once, from the package folder the generated types came from. */
+export function bundleLoader(): (packageRoot: string, family: string) => FamilyBundle | undefined {
+  const loaded = new Map<string, FamilyBundle | undefined>();
+  return (packageRoot, family) => {
+    const file = join(packageRoot, 'dist', 'openapi', `${family}.json`);
+    if (!loaded.has(file))
+      loaded.set(
+        file,
+        existsSync(file) ? familyBundle(family, JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument) : undefined,
+      );
+    return loaded.get(file);
+  };
+}

@@ -1,0 +1,96 @@
+// `ramp-api usage --check NEW`: a consuming team's "can I upgrade". The descriptions NEW (a bundle file, a URL,
+// or the folder of a newer ramp-api) are compared with those the project was built against by the gate's own
+// rules, and each breaking change is matched with the project's usage.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { isJsonObject, type OpenApiDocument } from '../lookup/index.js';
+import type { FamilyBundle } from './bundles.js';
+import { CheckTargetError } from './errors.js';
+import type { UsageFile } from './format.js';
+import { affectedBy, describeAffected } from './match.js';
+import { compareDocuments } from './rules.js';
+
+function asDescription(value: unknown, source: string): OpenApiDocument {
+  if (!isJsonObject(value) || typeof value.openapi !== 'string' || !isJsonObject(value.info))
+    throw new CheckTargetError(`${source} is not an OpenAPI description (no "openapi" version and "info").`);
+  return value as OpenApiDocument;
+}
+
+function parseJson(text: string, source: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CheckTargetError(`${source} is not an OpenAPI description in JSON.`);
+  }
+}
+
+/** The bundles of a folder: a ramp-api package's, a project's installed one, or a folder of `<family>.json`. */
+function folderDescriptions(dir: string): Map<string, OpenApiDocument> {
+  const candidates = [join(dir, 'dist', 'openapi'), join(dir, 'node_modules', 'ramp-api', 'dist', 'openapi'), dir];
+  const folder = candidates.find((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.json')));
+  if (!folder) throw new CheckTargetError(`${dir} holds no descriptions (dist/openapi/<family>.json).`);
+  const found = new Map<string, OpenApiDocument>();
+  for (const file of readdirSync(folder).filter((f) => f.endsWith('.json'))) {
+    const path = join(folder, file);
+    found.set(basename(file, '.json'), asDescription(parseJson(readFileSync(path, 'utf8'), path), path));
+  }
+  return found;
+}
+
+/** The new descriptions, by family: a folder's by file name; a single description by its title. */
+export async function loadTarget(
+  target: string,
+  current: Map<string, FamilyBundle>,
+): Promise<Map<string, OpenApiDocument>> {
+  if (/^https?:\/\//.test(target)) {
+    const response = await fetch(target).catch((cause: Error) => {
+      throw new CheckTargetError(`${target} could not be fetched: ${cause.message}`);
+    });
+    if (!response.ok) throw new CheckTargetError(`${target} answered HTTP ${response.status}.`);
+    return byTitle(asDescription(parseJson(await response.text(), target), target), target, current);
+  }
+  if (!existsSync(target)) throw new CheckTargetError(`${target} does not exist.`);
+  if (statSync(target).isDirectory()) return folderDescriptions(target);
+  return byTitle(asDescription(parseJson(readFileSync(target, 'utf8'), target), target), target, current);
+}
+
+function byTitle(doc: OpenApiDocument, source: string, current: Map<string, FamilyBundle>) {
+  const family = [...current.values()].find((b) => b.doc.info.title === doc.info.title)?.family;
+  if (!family)
+    throw new CheckTargetError(
+      `${source} describes "${doc.info.title}", which is none of the APIs this project uses (${[...current.values()].map((b) => b.doc.info.title).join(', ')}).`,
+    );
+  return new Map([[family, doc]]);
+}
+
+export interface CheckResult {
+  lines: string[];
+  /** Breaking changes that affect the project. */
+  breaking: number;
+}
+
+/** Each breaking change between the project's descriptions and `next`, with what of the project it breaks. */
+export function checkUsage(
+  usage: UsageFile,
+  current: Map<string, FamilyBundle>,
+  next: Map<string, OpenApiDocument>,
+): CheckResult {
+  const lines: string[] = [];
+  let breaking = 0;
+  for (const [family, bundle] of current) {
+    const doc = next.get(family);
+    if (!doc) continue;
+    const changes = compareDocuments(bundle.doc, doc).filter((c) => c.breaking);
+    for (const change of changes) {
+      const affected = affectedBy(change, family, [usage]);
+      if (affected.length) breaking++;
+      lines.push(`BREAKING  ${family} ${change.where}: ${change.what}`, `    ${describeAffected(affected)}`);
+    }
+  }
+  lines.push(
+    breaking
+      ? `${breaking} breaking change(s) affect ${usage.consumer}.`
+      : `No breaking change affects ${usage.consumer}.`,
+  );
+  return { lines, breaking };
+}

@@ -1,0 +1,146 @@
+// `npx ramp-api usage` as a consuming team runs it (the built command): the usage file written, `--check`
+// against a newer description given as a bundle file, a URL (a server on loopback) or the folder of a newer
+// ramp-api, and bad input refused with one named line, exit status 2 and no file written.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalServer } from '../../testing/local-server.js';
+import { readBundleJson, repoRoot } from '../../testing/repo.js';
+import { makeUsageProject } from '../../testing/usage-project.js';
+
+const run = promisify(execFile);
+const BIN = join(repoRoot, 'src', 'client', 'dist', 'lib', 'bin.js');
+
+const PAYOUT = `import { createV1Client } from 'ramp-api/v1';
+const v1 = createV1Client({ baseUrl: 'http://127.0.0.1:9' });
+export async function pay(userId: string) {
+  const { data } = await v1.createPayout({
+    params: { path: { user_id: userId } },
+    body: { amount: 5, currency: 'COP', destinationId: 'd' },
+  });
+  return data?.id;
+}
+`;
+const READ_LINE = 'src/pay.ts:8';
+
+async function usage(project: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, 'usage', '--project', project, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
+
+/** A copy of the v1 bundle without the payout's `id`, written to `file`. */
+function newerV1(): Record<string, any> {
+  const doc = readBundleJson<Record<string, any>>('v1');
+  delete doc.components.schemas.Payout.properties.id;
+  doc.components.schemas.Payout.required = doc.components.schemas.Payout.required.filter((n: string) => n !== 'id');
+  return doc;
+}
+
+const folders: string[] = [];
+let project: string;
+beforeAll(() => {
+  project = makeUsageProject('pay-app', { 'src/pay.ts': PAYOUT });
+  folders.push(project);
+});
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('npx ramp-api usage', () => {
+  it('writes the project usage file, sorted, beside its tsconfig.json', async () => {
+    const { code } = await usage(project);
+    expect(code).toBe(0);
+    const written = JSON.parse(readFileSync(join(project, 'ramp-api-usage.json'), 'utf8'));
+    expect(written.consumer).toBe('pay-app');
+    expect(written.operations[0].responseFields).toEqual([
+      { pointer: '/components/schemas/Payout/properties/id', sites: [READ_LINE] },
+    ]);
+  }, 60_000);
+
+  describe('--check NEW says which lines a newer description breaks, in the gate words', () => {
+    const expectBreaks = (result: { code: number; stdout: string }) => {
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(
+        'BREAKING  v1 POST /api/v1/admin/fiats/{user_id}/payout (createPayout): response 201: id: field removed',
+      );
+      expect(result.stdout).toContain(`breaks pay-app (${READ_LINE})`);
+    };
+
+    it('a bundle file', async () => {
+      const file = join(project, 'v1-next.json');
+      writeFileSync(file, JSON.stringify(newerV1()));
+      expectBreaks(await usage(project, '--check', file));
+    }, 60_000);
+
+    it('a URL', async () => {
+      const body = JSON.stringify(newerV1());
+      const server = await startLocalServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      });
+      try {
+        expectBreaks(await usage(project, '--check', `${server.url}/openapi/v1.json`));
+      } finally {
+        await server.close();
+      }
+    }, 60_000);
+
+    it('the folder of a newer ramp-api', async () => {
+      const folder = join(project, 'next-ramp-api');
+      mkdirSync(join(folder, 'dist', 'openapi'), { recursive: true });
+      writeFileSync(join(folder, 'dist', 'openapi', 'v1.json'), JSON.stringify(newerV1()));
+      expectBreaks(await usage(project, '--check', folder));
+    }, 60_000);
+
+    it('nothing the project uses changed: exit 0', async () => {
+      const file = join(project, 'v1-same.json');
+      writeFileSync(file, JSON.stringify(readBundleJson('v1')));
+      const result = await usage(project, '--check', file);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('No breaking change affects pay-app.');
+    }, 60_000);
+  });
+
+  describe('bad input: one named line, exit status 2, no file written', () => {
+    const refused = async (dir: string, args: string[], pattern: RegExp) => {
+      const out = join(dir, 'out-usage.json');
+      const result = await usage(dir, '--out', out, ...args);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr.trim()).toMatch(pattern);
+      expect(existsSync(out)).toBe(false);
+    };
+
+    it('a project without tsconfig.json', async () => {
+      const dir = makeUsageProject('no-config', { 'src/pay.ts': PAYOUT }, null);
+      folders.push(dir);
+      await refused(dir, [], /^NoTsconfigError: No tsconfig\.json in /);
+    }, 60_000);
+
+    it('a project that does not compile', async () => {
+      const dir = makeUsageProject('broken', { 'src/pay.ts': PAYOUT.replace('data?.id', 'data?.identifier') });
+      folders.push(dir);
+      await refused(
+        dir,
+        [],
+        /^ProjectCompileError: The project .* does not compile: src\/pay\.ts:8 Property 'identifier'/,
+      );
+    }, 60_000);
+
+    it('a --check target that is not a description', async () => {
+      const file = join(project, 'not-a-description.json');
+      writeFileSync(file, JSON.stringify({ hello: 'world' }));
+      await refused(
+        project,
+        ['--check', file],
+        /^CheckTargetError: .*not-a-description\.json is not an OpenAPI description/,
+      );
+    }, 60_000);
+  });
+});

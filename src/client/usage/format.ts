@@ -1,0 +1,128 @@
+// The usage file: its types, its format version, how it is written (sorted keys and arrays, so that it is the
+// same across runs and diffs well) and how it is read (checked against usage.schema.json, which ships with it).
+import { readFileSync } from 'node:fs';
+import { MissingPeerError, UsageFormatError } from './errors.js';
+import schema from './usage.schema.json' with { type: 'json' };
+
+export const USAGE_FORMAT_VERSION = 1;
+
+export interface FieldUse {
+  pointer: string;
+  sites: string[];
+  whole?: true;
+}
+
+export interface OperationUse {
+  family: string;
+  operationId: string;
+  method: string;
+  path: string;
+  calls: string[];
+  parameters: string[];
+  requestFields: FieldUse[];
+  requestDynamic?: string[];
+  responseFields: FieldUse[];
+  statuses: string[];
+}
+
+export interface EventUse {
+  family: string;
+  event: string;
+  handlers: string[];
+  payloadFields: FieldUse[];
+}
+
+export interface UsageFile {
+  formatVersion: number;
+  consumer: string;
+  descriptions: Record<string, string>;
+  operations: OperationUse[];
+  events: EventUse[];
+  otherFields: (FieldUse & { family: string })[];
+}
+
+/** Sites (`file:line`) in file order, then line order. */
+const bySite = (a: string, b: string) => {
+  const [fa, la] = [a.slice(0, a.lastIndexOf(':')), Number(a.slice(a.lastIndexOf(':') + 1))];
+  const [fb, lb] = [b.slice(0, b.lastIndexOf(':')), Number(b.slice(b.lastIndexOf(':') + 1))];
+  return fa < fb ? -1 : fa > fb ? 1 : la - lb;
+};
+const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Sorted, deduplicated sites. */
+export const sortSites = (sites: Iterable<string>) => [...new Set(sites)].sort(bySite);
+
+/** The value with its object keys sorted, recursively (arrays keep their order). */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort(text)
+        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+    );
+  return value;
+}
+
+const sortFields = <F extends FieldUse>(fields: F[]) =>
+  fields.map((f) => ({ ...f, sites: sortSites(f.sites) })).sort((a, b) => text(a.pointer, b.pointer));
+
+/** The usage file's text: every array in a fixed order and every object's keys sorted. */
+export function serializeUsage(usage: UsageFile): string {
+  const sorted: UsageFile = {
+    ...usage,
+    operations: usage.operations
+      .map((op) => ({
+        ...op,
+        calls: sortSites(op.calls),
+        parameters: [...new Set(op.parameters)].sort(text),
+        requestFields: sortFields(op.requestFields),
+        ...(op.requestDynamic?.length ? { requestDynamic: sortSites(op.requestDynamic) } : {}),
+        responseFields: sortFields(op.responseFields),
+        statuses: [...new Set(op.statuses)].sort(text),
+      }))
+      .sort((a, b) => text(a.family, b.family) || text(a.path, b.path) || text(a.method, b.method)),
+    events: usage.events
+      .map((e) => ({ ...e, handlers: sortSites(e.handlers), payloadFields: sortFields(e.payloadFields) }))
+      .sort((a, b) => text(a.family, b.family) || text(a.event, b.event)),
+    otherFields: sortFields(usage.otherFields).sort((a, b) => text(a.family, b.family) || text(a.pointer, b.pointer)),
+  };
+  return `${JSON.stringify(sortKeys(sorted), null, 2)}\n`;
+}
+
+/** The JSON Schema of the usage file, as shipped in the package. */
+export const usageSchema = schema;
+
+/** Checks a parsed usage file against the schema (with Ajv, an optional peer of this package). */
+export async function validateUsage(value: unknown, source: string): Promise<UsageFile> {
+  const version = (value as { formatVersion?: unknown } | null)?.formatVersion;
+  if (version !== USAGE_FORMAT_VERSION)
+    throw new UsageFormatError(
+      `${source} is a usage file of format version ${JSON.stringify(version)}; this ramp-api reads version ${USAGE_FORMAT_VERSION}.`,
+    );
+  let Ajv2020: typeof import('ajv/dist/2020.js').Ajv2020;
+  try {
+    ({ Ajv2020 } = await import('ajv/dist/2020.js'));
+  } catch {
+    throw new MissingPeerError('Reading usage files needs the validator ajv: run `npm i -D ajv@8.20.0`.');
+  }
+  const validate = new Ajv2020({ allErrors: false, strict: true }).compile(schema);
+  if (!validate(value)) {
+    const [first] = validate.errors ?? [];
+    throw new UsageFormatError(
+      `${source} does not match the usage file's schema: ${first?.instancePath || '(root)'} ${first?.message ?? ''}.`,
+    );
+  }
+  return value as unknown as UsageFile;
+}
+
+/** Reads and checks one usage file. */
+export async function readUsageFile(file: string): Promise<UsageFile> {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageFormatError(`${file} is not a JSON usage file: ${(error as Error).message}`);
+  }
+  return validateUsage(value, file);
+}
