@@ -123,7 +123,10 @@ async function runStages(
       );
     }
     // The space check above keeps writes away from a full disk; this is the net for one that filled meanwhile.
-    if (isDiskFull(error) && pipeline.dataDir) return refusalAnswer(route, storageFull(pipeline.dataDir));
+    if (isDiskFull(error) && pipeline.dataDir) {
+      pipeline.logger.error(`[sandbox] ${route.entry.operationId}: the data folder ${pipeline.dataDir} is full`);
+      return refusalAnswer(route, storageFull());
+    }
     if (isQuotaExceeded(error))
       return refusalAnswer(
         route,
