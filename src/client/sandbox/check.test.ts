@@ -48,7 +48,8 @@ describe('checkSandbox', () => {
   it('names SANDBOX_URL and the global setup when the address is empty or missing, as a test reading it gets it', async () => {
     for (const baseUrl of ['', '  ', undefined]) {
       const options = { baseUrl } as { baseUrl: string };
-      for (const attempt of [() => createSandboxClient(options), () => checkSandbox(options)]) {
+      const attempts: (() => unknown)[] = [() => createSandboxClient(options), () => checkSandbox(options)];
+      for (const attempt of attempts) {
         const error = await Promise.resolve()
           .then(attempt)
           .then(
