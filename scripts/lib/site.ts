@@ -140,7 +140,9 @@ export async function writeSandboxReferenceAsync(): Promise<string> {
   return referencePagePath();
 }
 
-export function buildSite(): { pages: string[] } {
+/** Builds the site; `onStep` hears each step as it begins (npm start shows them: scripts/site/progress.ts). */
+export function buildSite(onStep: (what: string) => void = () => {}): { pages: string[] } {
+  onStep('bundling the descriptions');
   const apis = bundleAll();
   rmSync(siteDir, { recursive: true, force: true });
   mkdirSync(join(siteDir, 'openapi'), { recursive: true });
@@ -153,6 +155,7 @@ export function buildSite(): { pages: string[] } {
   for (const { family, doc, page } of inputs) {
     // The sandbox's page is the one it serves itself: built (or kept) there, and copied, unless the site's copy
     // names journeys that use its operations.
+    onStep(`the ${family} reference and its console`);
     const usedByJourneys = journeys.some((j) => j.calls.some((c) => c.family === family));
     if (family === SANDBOX_FAMILY && !usedByJourneys) cpSync(writeSandboxReference(), join(siteDir, page));
     else writeReference(family, doc, join(siteDir, page), journeys);
@@ -162,7 +165,9 @@ export function buildSite(): { pages: string[] } {
     cpSync(join(distDir, `${family}.json`), join(siteDir, 'openapi', `${family}.json`));
     cpSync(join(distDir, `${family}.yaml`), join(siteDir, 'openapi', `${family}.yaml`));
   }
+  onStep("the console's script");
   buildConsole(siteDir);
+  onStep('the landing page, the guides and the journeys');
   const inferred = inputs.flatMap(({ family, doc }) => collectInferred(family, doc));
   const guides = readGuides();
   const references = inputs.map(({ doc, page }) => ({ title: `${doc.info.title} reference`, page }));
