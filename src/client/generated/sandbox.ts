@@ -1747,8 +1747,13 @@ export interface components {
                 "application/json": components["schemas"]["ControlError"];
             };
         };
-        /** @description The body is over 1 MiB, the most the sandbox reads; nothing was done. */
-        PayloadTooLarge: {
+        /**
+         * @description The body was not sent as JSON (`Content-Type: application/json`), or a request that changes state (one that
+         *     takes no body included) came with a content type an HTML form of any web site can send
+         *     (`application/x-www-form-urlencoded`, `multipart/form-data`, `text/plain`), whatever its `Origin`; nothing
+         *     was done.
+         */
+        UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1756,8 +1761,8 @@ export interface components {
                 "application/json": components["schemas"]["ControlError"];
             };
         };
-        /** @description The body was not sent as JSON (`Content-Type: application/json`); nothing was done. */
-        UnsupportedMediaType: {
+        /** @description The body is over 1 MiB, the most the sandbox reads; nothing was done. */
+        PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1846,6 +1851,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossOrigin"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2062,6 +2068,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossOrigin"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2095,6 +2102,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2128,6 +2136,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2266,6 +2275,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2298,6 +2308,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2363,6 +2374,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2396,6 +2408,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2500,6 +2513,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2533,6 +2547,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2566,6 +2581,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2599,6 +2615,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2661,6 +2678,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2693,6 +2711,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2726,6 +2745,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2759,6 +2779,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2914,6 +2935,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1049,7 +1049,12 @@ export interface components {
          *     APPROVED).
          */
         CreatePayoutRequest: {
-            /** @description Amount to send, in `currency`. */
+            /**
+             * @description Amount to send, in `currency`; must be greater than 0.
+             *
+             *     Inferred: the source gives no bound for a payout's amount; it refuses an on-ramp of 0 or less with 422,
+             *     and the sandbox refuses a payout of 0 or less the same way, as a body that breaks this description (422).
+             */
             amount: number;
             /** @description Fiat currency, for example `COP`. */
             currency: string;
@@ -1430,7 +1435,10 @@ export interface components {
         /**
          * @description The request body was not sent as JSON: send it with `Content-Type: application/json`. Nothing was done.
          *     Inferred: the source says request bodies are JSON but shows no answer for a body of another type (or of no
-         *     stated type); 415 is the standard status for that, and the body is not shown.
+         *     stated type); 415 is the standard status for that, and the body is not shown. The sandbox also answers 415
+         *     to any request that changes state (an operation that takes no body included) sent with a content type an
+         *     HTML form of any web site can send (`application/x-www-form-urlencoded`, `multipart/form-data`,
+         *     `text/plain`), whatever its `Origin`: its own choice, not the service's; the typed clients never send these.
          */
         UnsupportedMediaType: {
             headers: {
@@ -1866,6 +1874,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["UserNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
