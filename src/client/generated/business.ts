@@ -462,7 +462,13 @@ export interface components {
         CustodyWalletList: components["schemas"]["CustodyWallet"][];
         /** @description What the new custody wallet holds and on which network. */
         CreateCustodyWalletRequest: {
-            /** @description Symbol of the token the wallet will hold, for example `USDC`. */
+            /**
+             * @description Symbol of the token the wallet will hold, for example `USDC`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             token: string;
             /**
              * @description Blockchain network of the wallet. When omitted, the wallet is created on `POLYGON`.

@@ -925,7 +925,13 @@ export interface components {
         };
         /** @description Optional details of a new tenant. */
         CreateTenantRequest: {
-            /** @description A label for the tenant, shown in `getClientInfo`. */
+            /**
+             * @description A label for the tenant, shown in `getClientInfo`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             name?: string;
         };
         /** @description A tenant's credentials, to be passed as they are to a client's `auth.credentials`. Sandbox's own choice: the source does not show the token calls' bodies. */
@@ -1301,7 +1307,13 @@ export interface components {
         FundUserRequest: {
             /** @description Amount to credit; more than 0. The balance may hold at most 10^15 (the sandbox's limit, so that every amount stays exact in JSON); funding past it is refused with 400. */
             amount: number;
-            /** @description Fiat currency, e.g. COP. */
+            /**
+             * @description Fiat currency, e.g. COP.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             currency: string;
         };
         /** @description The user's on-ramp tier limit. */
@@ -1379,18 +1391,42 @@ export interface components {
              * @description The user who owns the account; the client's own account when left out.
              */
             userId?: string;
-            /** @description Holder name. */
+            /**
+             * @description Holder name.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             accountHolderName?: string;
-            /** @description Label of the account. */
+            /**
+             * @description Label of the account.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             accountNickname?: string;
-            /** @description Account number. */
+            /**
+             * @description Account number.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             accountNumber?: string;
             /**
              * @description `ahorros` or `corriente`.
              * @enum {string}
              */
             accountType?: "ahorros" | "corriente";
-            /** @description Name of the bank. */
+            /**
+             * @description Name of the bank.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             bankName?: string;
         };
         /** @description A bank account and its review state. */
@@ -1430,11 +1466,19 @@ export interface components {
             externalWalletId?: string;
             /**
              * @description Token the wallet receives; default USDC.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
              * @default USDC
              */
             token?: string;
             /**
              * @description Network of the wallet; default POLYGON.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
              * @default POLYGON
              */
             network?: string;
@@ -1552,7 +1596,13 @@ export interface components {
          *     Inferred: the source shows no event payload, so the sandbox sends this envelope; it validates against the v1 description's open `EventPayload`.
          */
         EventEnvelope: {
-            /** @description The event name. */
+            /**
+             * @description The event name.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             event: string;
             /**
              * Format: uuid
@@ -1586,7 +1636,13 @@ export interface components {
              * @description The tenant (`clientId` from `createTenant`).
              */
             tenantId: string;
-            /** @description One of the events the v1 description's `webhooks:` lists; any other name gets 400. */
+            /**
+             * @description One of the events the v1 description's `webhooks:` lists; any other name gets 400.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             event: string;
             /** @description The resource to put in the envelope's `data`; default `{}`. */
             subject?: {
