@@ -19,9 +19,9 @@ export default defineConfig({
     // Starting PGlite (in memory) takes seconds when the machine is busy; the sandbox suites also run on
     // PostgreSQL beside it now, so a setup hook gets the same bound as a test.
     hookTimeout: 20_000,
-    // Short: a dot per test, then the failures and the totals; the summary line CI reads; and the ledger of the
-    // source document held to the run (a row's test must have passed).
-    reporters: ['dot', './scripts/test-setup/summary-reporter.ts', './scripts/test-setup/ledger-reporter.ts'],
+    // Short: a dot per test, then the failures and the totals; the ledger of the source document held to the run
+    // (a row's test must have passed); then the skipped tests with their reasons, and last the count line CI reads.
+    reporters: ['dot', './scripts/test-setup/ledger-reporter.ts', './scripts/test-setup/summary-reporter.ts'],
     // What a test prints is shown when it fails, with its failure; a passing test's output is not.
     silent: 'passed-only',
   },

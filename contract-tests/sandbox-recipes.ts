@@ -10,7 +10,7 @@ import { orThrow } from '../src/client/index.js';
 import type { SandboxClient } from '../src/client/sandbox/client.js';
 import { listOperations, type OperationEntry } from '../src/sandbox/contract/lookup.js';
 import { REFUSALS } from '../src/sandbox/core/refusals.js';
-import { MAX_BODY_BYTES } from '../src/sandbox/pipeline/request-body.js';
+import { MAX_DELIVERY_BYTES } from '../src/sandbox/events/store.js';
 import { rawExchange } from '../src/testing/raw-http.js';
 import { sandboxToken } from '../src/testing/sandbox-users.js';
 
@@ -198,7 +198,10 @@ const crossOrigin: Recipe = {
 const bodyText = (ctx: RecipeContext) =>
   JSON.stringify(isTokenCall(ctx.entry) ? ctx.credentials : (ctx.request().body ?? {}));
 
-/** A JSON body one byte over the 1 MiB the sandbox reads: the conforming body with a long extra field. */
+/**
+ * A JSON body over the most the sandbox reads of any operation (1 MiB, and the receiver's 1 MiB and 16 KiB, the
+ * largest delivery it makes): the conforming body with a long extra field.
+ */
 const tooLarge: Recipe = {
   name: 'a JSON body over 1 MiB',
   reason: REFUSALS.tooLarge.code,
@@ -207,7 +210,7 @@ const tooLarge: Recipe = {
     return sendRaw(
       ctx,
       ctx.request(),
-      `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"padding":"${'x'.repeat(MAX_BODY_BYTES)}"}`,
+      `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"padding":"${'x'.repeat(MAX_DELIVERY_BYTES)}"}`,
       'application/json',
     );
   },

@@ -1,10 +1,11 @@
 // "The sandbox in tests" with vitest, as the guide writes it: its config, global setup and test file, written
-// into a folder of their own, type-checked (strict, no cast needed) and run with vitest; the test's event
-// arrives. These blocks need vitest, which the consumer project of scripts/checks/consumer.test.ts does not
-// install: that test leaves them to this one.
+// where their first lines say into a project with the first-call guide's tsconfig.json (which writes dist/),
+// compiled with tsc (strict, no cast needed) and run with vitest: one test file, one test, run once (not again
+// from tsc's copy in dist/), and the test's event arrives. These blocks need vitest, which the consumer project
+// of scripts/checks/consumer.test.ts does not install: that test leaves them to this one.
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../openapi/apis.js';
@@ -25,27 +26,16 @@ describe('the sandbox in tests, with vitest, as the guide writes it', () => {
     expect(codes.join('\n')).not.toMatch(/ as [A-Z{]|<[A-Z]\w*>[a-z(]/);
     const files = VITEST_BLOCKS.map((name, i) => {
       const code = codes[i]!;
-      const file = /^\/\/ ([\w.-]+\.ts)/.exec(code)?.[1];
+      const file = /^\/\/ ([\w./-]+\.ts)/.exec(code)?.[1];
       if (!file) throw new Error(`The ${name} block does not start with the name of its file.`);
+      mkdirSync(dirname(join(project, file)), { recursive: true });
       writeFileSync(join(project, file), code);
       return file;
     });
-    expect(files).toEqual(['vitest.config.ts', 'sandbox.global-setup.ts', 'payout.test.ts']);
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'es2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-        },
-        include: ['*.ts'],
-      }),
-    );
+    expect(files).toEqual(['vitest.config.ts', 'src/sandbox.global-setup.ts', 'src/payout.test.ts']);
+    // The first-call guide's project: type module, and its tsconfig.json, which checks src/ and writes dist/.
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(join(project, 'tsconfig.json'), markedBlock('consumer-tsconfig', 'json').code);
     const tsc = join(repoRoot, 'scripts', 'toolchain', 'node_modules', '.bin', 'tsc');
     await run(tsc, ['-p', project], { cwd: project }).catch((error: { stdout?: string }) => {
       throw new Error(`tsc refused the guide's vitest files:\n${error.stdout ?? String(error)}`);
@@ -62,6 +52,10 @@ describe('the sandbox in tests, with vitest, as the guide writes it', () => {
         throw new Error(`vitest failed on the guide's files:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
       },
     );
+    // tsc wrote its copies into dist/, and the global setup and the test are among what it checked.
+    expect(existsSync(join(project, 'dist', 'payout.test.js'))).toBe(true);
+    expect(existsSync(join(project, 'dist', 'sandbox.global-setup.js'))).toBe(true);
+    expect(stdout).toMatch(/Test Files\s+1 passed \(1\)/);
     expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
   }, 120_000);
 });

@@ -137,7 +137,7 @@ describe('npm run compat -- --consumers DIR', () => {
     const dir = mkdtempSync(join(tmpdir(), 'consumers-'));
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     try {
-      const { stdout } = await run('npx', ['tsx', 'scripts/compat.ts', '--consumers', dir, ...options], {
+      const { stdout } = await run('npx', ['tsx', 'scripts/compat/compat.ts', '--consumers', dir, ...options], {
         cwd: repoRoot,
       });
       return { code: 0, stderr: '', stdout };

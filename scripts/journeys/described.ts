@@ -1,5 +1,5 @@
 // How far a JSON pointer into an answer's body stays within what the description describes, so the journey
-// samples (scripts/lib/journey-sample.ts) read the described part with the client's own types and the rest, which
+// samples (scripts/site/journey-sample.ts) read the described part with the client's own types and the rest, which
 // the client types as unknown (an open object the sandbox adds fields to), as unknown.
 
 import { effectiveSchema, type JsonObject, operationById, responseSchema } from '../../src/sandbox/contract/lookup.js';

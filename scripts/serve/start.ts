@@ -8,6 +8,7 @@ import { apiFamilies } from '../openapi/apis.js';
 import { type PrismServer, startPrism } from '../openapi/prism.js';
 import { writeTargets } from '../site/console-build.js';
 import { withLiveAddresses } from '../site/live-addresses.js';
+import { createProgress } from '../site/progress.js';
 import { buildSite, siteDir } from '../site/site.js';
 import { listenOrExit, serveFolder } from '../site/static-server.js';
 
@@ -45,10 +46,15 @@ site = await listenOrExit(
   () => serveFolder(siteDir, ports.site, { html: (text) => withLiveAddresses(text, sandbox?.url) }),
   String(ports.site),
 );
-buildSite();
+// The first run takes a minute or more on two cores: each step says so as it begins.
+const progress = createProgress();
+console.log('Starting (the first run builds everything):');
+buildSite({ onStep: progress.step });
+progress.step("the sandbox's pages");
 buildSandboxPages();
 try {
   for (const api of apiFamilies()) {
+    progress.step(`the ${api.name} API's Prism mock`);
     const server = await startPrism({ bundle: api.bundleJson });
     mocks.push({ name: api.name, server });
     // A signal that came while it started: stop() has run already, and stops this one now.
@@ -56,6 +62,7 @@ try {
   }
   // The documentation site's pages may call the sandbox (a console in the reference): its origin is trusted to
   // change state and gets CORS; any other web origin's writes are refused.
+  if (!stopping) progress.step('the sandbox (in memory)');
   if (!stopping)
     sandbox = await startSandbox({
       memory: true,
@@ -74,6 +81,7 @@ if (!stopping) {
     ...(sandbox ? { sandbox: sandbox.url } : {}),
     mocks: Object.fromEntries(mocks.map(({ name, server }) => [name, server.url])),
   });
+  progress.done('Ready');
   console.log(`Documentation:      ${site.url}/`);
   for (const { name, server } of mocks) console.log(`${`${name} API mock:`.padEnd(20)}${server.url}`);
   if (sandbox)

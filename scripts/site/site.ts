@@ -150,8 +150,18 @@ export async function writeSandboxReferenceAsync(): Promise<string> {
   return referencePagePath();
 }
 
-/** `usages`: the known consumers' usage files (`npm run docs -- --consumers DIR`), named in the references. */
-export function buildSite({ usages }: { usages?: UsageFile[] } = {}): { pages: string[] } {
+/**
+ * Builds the site. `usages`: the known consumers' usage files (`npm run docs -- --consumers DIR`), named in the
+ * references; `onStep` hears each step as it begins (npm start shows them: scripts/site/progress.ts).
+ */
+export function buildSite({
+  usages,
+  onStep = () => {},
+}: {
+  usages?: UsageFile[];
+  onStep?: (what: string) => void;
+} = {}): { pages: string[] } {
+  onStep('bundling the descriptions');
   const apis = bundleAll();
   rmSync(siteDir, { recursive: true, force: true });
   mkdirSync(join(siteDir, 'openapi'), { recursive: true });
@@ -164,6 +174,7 @@ export function buildSite({ usages }: { usages?: UsageFile[] } = {}): { pages: s
   for (const { family, doc, page } of inputs) {
     // The sandbox's page is the one it serves itself: built (or kept) there, and copied, unless the site's copy
     // names journeys that use its operations.
+    onStep(`the ${family} reference and its console`);
     const usedByJourneys = journeys.some((j) => j.calls.some((c) => c.family === family));
     if (family === SANDBOX_FAMILY && !usedByJourneys) cpSync(writeSandboxReference(), join(siteDir, page));
     else writeReference(family, usages ? withConsumers(family, doc, usages) : doc, join(siteDir, page), journeys);
@@ -173,7 +184,9 @@ export function buildSite({ usages }: { usages?: UsageFile[] } = {}): { pages: s
     cpSync(join(distDir, `${family}.json`), join(siteDir, 'openapi', `${family}.json`));
     cpSync(join(distDir, `${family}.yaml`), join(siteDir, 'openapi', `${family}.yaml`));
   }
+  onStep("the console's script");
   buildConsole(siteDir);
+  onStep('the landing page, the guides and the journeys');
   const inferred = inputs.flatMap(({ family, doc }) => collectInferred(family, doc));
   const guides = readGuides();
   const references = inputs.map(({ doc, page }) => ({ title: `${doc.info.title} reference`, page }));

@@ -12,16 +12,28 @@ import { SOURCE_PATH } from '../../src/sandbox/fidelity/page.js';
 
 export default class LedgerReporter implements Reporter {
   private vitest: Vitest | undefined;
+  /** Every file the configuration includes, read as the run starts: the end of the run then prints at once. */
+  private all: string[] = [];
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
   }
 
-  async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
+  async onTestRunStart(): Promise<void> {
+    const vitest = this.vitest;
+    if (vitest) this.all = (await vitest.globTestSpecifications()).map((spec) => this.file(spec.moduleId));
+  }
+
+  private file(moduleId: string): string {
+    return relative(this.vitest!.config.root, moduleId).split('\\').join('/');
+  }
+
+  // Synchronous, so that its lines come before those of the summary reporter, which vitest calls after it.
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const vitest = this.vitest;
     if (!vitest || vitest.config.testNamePattern) return;
     const root = vitest.config.root;
-    const file = (moduleId: string) => relative(root, moduleId).split('\\').join('/');
+    const file = (moduleId: string) => this.file(moduleId);
     const ran: RanTest[] = modules.flatMap((module) =>
       [...module.children.allTests()].map((test) => ({
         file: file(module.moduleId),
@@ -30,9 +42,8 @@ export default class LedgerReporter implements Reporter {
       })),
     );
     // Complete: every file the configuration includes ran (so a row's file that did not run is not among them).
-    const all = (await vitest.globTestSpecifications()).map((spec) => file(spec.moduleId));
     const ranFiles = new Set(ran.map((t) => t.file));
-    const complete = all.every((f) => ranFiles.has(f));
+    const complete = this.all.every((f) => ranFiles.has(f));
     const problems = [...rowProblems(ledger), ...runProblems(ledger, ran, complete)];
     const reports = join(root, 'reports');
     mkdirSync(reports, { recursive: true });

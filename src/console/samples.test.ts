@@ -53,4 +53,25 @@ describe('samples from any input', () => {
     );
     expect(() => curlLine(sample('a\uD800'))).not.toThrow();
   });
+
+  it.each([
+    ['a lone surrogate', 'a\uD800b', 'U+D800'],
+    ['a lone low surrogate', 'a\uDC00', 'U+DC00'],
+    ['a carriage return', 'a\rb', 'U+000D'],
+    ['a line feed', 'a\nb', 'U+000A'],
+  ])(
+    '%s in a header value: no curl line that would send another header, and a word saying why',
+    (_what, value, named) => {
+      for (const input of [sample(value), { ...sample('plain'), extraHeaders: { 'X-Extra': value } }]) {
+        const line = curlLine(input);
+        expect(line).not.toMatch(/^curl /m);
+        expect(line).toMatch(
+          new RegExp(`^# No curl line: the header X-(Note|Extra) holds ${named.replace('+', '\\+')}`, 'm'),
+        );
+        expect(line).not.toContain(value);
+      }
+      // A well-formed pair (an emoji) is sent as it is, as UTF-8.
+      expect(curlLine(sample('a\uD83D\uDE00b'))).toContain("-H 'X-Note: a\uD83D\uDE00b'");
+    },
+  );
 });

@@ -118,8 +118,28 @@ export function requestUrl(baseUrl: string, path: string, call: Call): string {
 const tokenVariableOf = (client: ClientInfo) =>
   client.auth === 'credentials' ? client.env.secret.replace(/CREDENTIALS$/, 'TOKEN') : client.env.secret;
 
+/** A character no HTTP header can carry as typed: a lone surrogate (no UTF-8 for it), a line break or a NUL. */
+const UNSENDABLE_IN_HEADER = new RegExp(`${LONE_SURROGATE.source}|[\\r\\n\\0]`);
+
+/**
+ * Why no curl line can send these headers as typed (a shell line would send U+FFFD, or another header, in their
+ * place), naming the first header and its character; undefined when every value can be sent.
+ */
+function unsendableHeader(headers: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    const found = UNSENDABLE_IN_HEADER.exec(value)?.[0];
+    if (found === undefined) continue;
+    const code = `U+${found.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    return `# No curl line: the header ${name} holds ${code}, which an HTTP header cannot carry as typed; change the value.`;
+  }
+  return undefined;
+}
+
 export function curlLine(input: SampleInput): string {
   const { client, call } = input;
+  const headers = { ...call.header, ...input.extraHeaders };
+  const refused = unsendableHeader(headers);
+  if (refused) return `${refused}\n`;
   const tokenVariable = tokenVariableOf(client);
   const lines: string[] = [];
   const parts = [`curl -i -X ${input.method.toUpperCase()} ${shellQuote(requestUrl(input.baseUrl, input.path, call))}`];
@@ -132,8 +152,7 @@ export function curlLine(input: SampleInput): string {
       );
     parts.push(`-H "Authorization: Bearer $${tokenVariable}"`);
   }
-  for (const [name, value] of Object.entries({ ...call.header, ...input.extraHeaders }))
-    parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  for (const [name, value] of Object.entries(headers)) parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   if (input.takesBody && input.credentialsBody) {
     lines.push(`# ${client.env.secret}: the body of ${input.operationId}, as JSON.`);
     parts.push(`-H 'Content-Type: application/json'`, `--data-raw "$${client.env.secret}"`);

@@ -193,7 +193,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Links (KYC, checkout) are made from the public URL, else the address it listens on, set below: never from
     // a request's Host, which a client chooses.
     context: { clock, endpoints, instance, origin: '' },
-    ...(lock && options.dataDir ? { checkSpace: createSpaceCheck(options.dataDir), dataDir: options.dataDir } : {}),
+    ...(lock && options.dataDir
+      ? { checkSpace: createSpaceCheck(options.dataDir, logger), dataDir: options.dataDir }
+      : {}),
   };
   // Delayed trigger outcomes fall due with real time too: a pass on a timer runs them, as advanceClock does.
   const outcomeTimer = startOutcomeTimer(

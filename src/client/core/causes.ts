@@ -10,13 +10,15 @@ export function sharedPrefix(paths: readonly string[]): string {
 
 /**
  * Why a call found nothing (404, 405) when `baseUrl` (without a trailing slash) has a path of its own; undefined
- * when it has none. `prefix` is the segment the family's operation paths start with (see `sharedPrefix`).
+ * when it has none. `prefix` is the segment the family's operation paths start with (see `sharedPrefix`; every
+ * family has one). Where the path holds it (`/api`, `/api/v1`, `/gateway/api`), the fix is `baseUrl` without it
+ * and what follows it. (Written for the bundle budget, scripts/bench/size-budget.json: every byte here is shipped.)
  */
 export function baseUrlCause(baseUrl: string, prefix: string): string | undefined {
   const { origin, pathname } = new URL(baseUrl);
   if (pathname === '/') return undefined;
-  const doubled = prefix && pathname.endsWith(prefix);
-  return `likely cause: \`baseUrl\` has the path ${pathname}${doubled ? `, which the operations' paths already carry; fix: \`baseUrl: '${origin}${pathname.slice(0, -prefix.length)}'\`` : ''}`;
+  const at = pathname.indexOf(prefix);
+  return `likely cause: \`baseUrl\` has the path ${pathname}${at >= 0 ? `, which the operations' paths already carry; fix: \`baseUrl: '${origin}${pathname.slice(0, at)}'\`` : ''}`;
 }
 
 /** The API whose credentials a token call takes: `Business` or `v1`. */

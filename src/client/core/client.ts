@@ -93,8 +93,10 @@ interface TokenCall {
 /**
  * The built-in token call: a call of the client like any other, unsecured, so it never waits for a token
  * itself, never retried (a POST), bounded by the client's timeout, and it follows no redirect: the credentials
- * go to baseUrl and nowhere else. Its error bodies are never kept (they may echo the credentials). Its errors
- * name the call, its URL and status, and the likely cause (causes.ts).
+ * go to baseUrl and nowhere else. Its error bodies are never kept and never shown, not even their error code:
+ * the source shows no error body of the token calls, so nothing says a deployment's does not echo the
+ * credentials, in a form the client cannot recognise. Its errors name the call, its URL and status, and the
+ * likely cause (causes.ts), which says in the client's own words what a refusal's body would.
  */
 function credentialsSource<Table extends OperationTable>(
   auth: Extract<AuthOptions, { credentials: unknown }>,

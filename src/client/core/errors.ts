@@ -1,5 +1,6 @@
 // The named errors a client throws. None of them ever holds a token, credentials or request headers.
 import { unreachableCause } from './causes.js';
+import { reasonOf, saying } from './reason.js';
 
 /** What every ramp-api error says about the call that failed. */
 export interface CallInfo {
@@ -40,7 +41,11 @@ export class CallError extends RampApiError {
   }
 }
 
-/** The service answered with an error status. Carries the parsed body, typed per operation where documented. */
+/**
+ * The service answered with an error status. Carries the parsed body, typed per operation where documented.
+ * Its message carries the service's error code and message from the body (bounded, on one line), after the
+ * token the call sent was redacted from the body; a call that sent credentials keeps no body.
+ */
 export class ApiError<Body = unknown> extends CallError {
   override name = 'ApiError';
   declare readonly status: number;
@@ -54,7 +59,7 @@ export class ApiError<Body = unknown> extends CallError {
     info: CallInfo & { status: number; body: Body; url?: string; headers?: Record<string, string>; hint?: string },
   ) {
     const { hint, ...fields } = info;
-    super(`failed with HTTP ${info.status}${hint ? `: ${hint}` : ''}`, { url: '', headers: {}, ...fields });
+    super(`failed with HTTP ${info.status}${saying(reasonOf(info.body), hint)}`, { url: '', headers: {}, ...fields });
   }
 }
 

@@ -60,19 +60,35 @@ describe('a baseUrl with a path the operations already carry', () => {
     const error = await failure(orThrow(business.listBanks()));
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe(
-      `listBanks (GET /api/parameters/banks) failed with HTTP 404: likely cause: \`baseUrl\` has the path /api, which the operations' paths already carry; fix: \`baseUrl: '${sandbox.url}'\``,
+      `listBanks (GET /api/parameters/banks) failed with HTTP 404: not_found: No operation for GET /api/api/parameters/banks; likely cause: \`baseUrl\` has the path /api, which the operations' paths already carry; fix: \`baseUrl: '${sandbox.url}'\``,
     );
     expect((error as ApiError).url).toBe(`${sandbox.url}/api/api/parameters/banks`);
+  });
+
+  it('gives the fix for a baseUrl ending with /api/v1, for both families', async () => {
+    const v1 = createV1Client({ baseUrl: `${sandbox.url}/api/v1`, auth: { credentials: tenant.v1Credentials } });
+    const tokenError = await failure(v1.listAdminBanks());
+    expect(tokenError).toBeInstanceOf(TokenError);
+    expect(tokenError.message).toContain(
+      `has the path /api/v1, which the operations' paths already carry; fix: \`baseUrl: '${sandbox.url}'\``,
+    );
+    const business = createBusinessClient({ baseUrl: `${sandbox.url}/api/v1` });
+    const apiError = await failure(orThrow(business.listBanks()));
+    expect(apiError.message).toMatch(
+      /likely cause: `baseUrl` has the path \/api\/v1, which the operations' paths already carry; fix: `baseUrl: 'http:\/\/127\.0\.0\.1:\d+'`$/,
+    );
   });
 
   it('names another path before the operations as such, and no path as no cause of its own', async () => {
     const elsewhere = createBusinessClient({ baseUrl: `${sandbox.url}/ramp` });
     expect((await failure(orThrow(elsewhere.listBanks()))).message).toMatch(
-      /failed with HTTP 404: likely cause: `baseUrl` has the path \/ramp$/,
+      /failed with HTTP 404: not_found: No operation for GET \/ramp\/api\/parameters\/banks; likely cause: `baseUrl` has the path \/ramp$/,
     );
     const plain = createBusinessClient({ baseUrl: sandbox.url });
     const missing = await failure(orThrow(plain.GET('/api/nothing-here' as never)));
-    expect(missing.message).toBe('request (GET /api/nothing-here) failed with HTTP 404');
+    expect(missing.message).toBe(
+      'request (GET /api/nothing-here) failed with HTTP 404: not_found: No operation for GET /api/nothing-here.',
+    );
   });
 });
 
@@ -161,5 +177,21 @@ describe('a sandbox that is not running', () => {
     const operationError = await failure(createBusinessClient({ baseUrl, retry: false }).listBanks());
     expect(operationError).toBeInstanceOf(NetworkError);
     expect(operationError.message).toContain(`(ECONNREFUSED); likely cause: nothing listens at ${host}; fix: start`);
+  });
+});
+
+describe('a refusal, where the test runner shows it', () => {
+  it("says the service's error code and message in the message of the ApiError", async () => {
+    const control = createSandboxClient({ baseUrl: sandbox.url });
+    const { clientId } = tenant;
+    const account = await orThrow(control.createBankAccount({ body: { clientId } }));
+    const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials } });
+    const body = { amount: 1_000, currency: 'COP', destinationId: account.accountId, paymentMethod: 'ACH' } as const;
+    const error = await failure(orThrow(v1.createPayout({ params: { path: { user_id: clientId } }, body })));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toMatch(
+      /^createPayout \(POST \/api\/v1\/admin\/fiats\/\{user_id\}\/payout\) failed with HTTP 422: destination_not_approved: \S.{10,}$/,
+    );
+    expectNoSecret(error, tenant.v1Credentials.clientSecret);
   });
 });

@@ -462,7 +462,13 @@ export interface components {
         CustodyWalletList: components["schemas"]["CustodyWallet"][];
         /** @description What the new custody wallet holds and on which network. */
         CreateCustodyWalletRequest: {
-            /** @description Symbol of the token the wallet will hold, for example `USDC`. */
+            /**
+             * @description Symbol of the token the wallet will hold, for example `USDC`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             token: string;
             /**
              * @description Blockchain network of the wallet. When omitted, the wallet is created on `POLYGON`.
@@ -763,7 +769,10 @@ export interface components {
         /**
          * @description The request body was not sent as JSON: send it with `Content-Type: application/json`. Nothing was done.
          *     Inferred: the source says request bodies are JSON but shows no answer for a body of another type (or of no
-         *     stated type); 415 is the standard status for that, and the body is not shown.
+         *     stated type); 415 is the standard status for that, and the body is not shown. The sandbox also answers 415
+         *     to any request that changes state (an operation that takes no body included) sent with a content type an
+         *     HTML form of any web site can send (`application/x-www-form-urlencoded`, `multipart/form-data`,
+         *     `text/plain`), whatever its `Origin`: its own choice, not the service's; the typed clients never send these.
          */
         UnsupportedMediaType: {
             headers: {
@@ -1382,6 +1391,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["WebhookNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };

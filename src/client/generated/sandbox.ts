@@ -925,7 +925,13 @@ export interface components {
         };
         /** @description Optional details of a new tenant. */
         CreateTenantRequest: {
-            /** @description A label for the tenant, shown in `getClientInfo`. */
+            /**
+             * @description A label for the tenant, shown in `getClientInfo`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             name?: string;
         };
         /** @description A tenant's credentials, to be passed as they are to a client's `auth.credentials`. Sandbox's own choice: the source does not show the token calls' bodies. */
@@ -1301,7 +1307,13 @@ export interface components {
         FundUserRequest: {
             /** @description Amount to credit; more than 0. The balance may hold at most 10^15 (the sandbox's limit, so that every amount stays exact in JSON); funding past it is refused with 400. */
             amount: number;
-            /** @description Fiat currency, e.g. COP. */
+            /**
+             * @description Fiat currency, e.g. COP.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             currency: string;
         };
         /** @description The user's on-ramp tier limit. */
@@ -1379,18 +1391,42 @@ export interface components {
              * @description The user who owns the account; the client's own account when left out.
              */
             userId?: string;
-            /** @description Holder name. */
+            /**
+             * @description Holder name.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             accountHolderName?: string;
-            /** @description Label of the account. */
+            /**
+             * @description Label of the account.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             accountNickname?: string;
-            /** @description Account number. */
+            /**
+             * @description Account number.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             accountNumber?: string;
             /**
              * @description `ahorros` or `corriente`.
              * @enum {string}
              */
             accountType?: "ahorros" | "corriente";
-            /** @description Name of the bank. */
+            /**
+             * @description Name of the bank.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             bankName?: string;
         };
         /** @description A bank account and its review state. */
@@ -1430,11 +1466,19 @@ export interface components {
             externalWalletId?: string;
             /**
              * @description Token the wallet receives; default USDC.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
              * @default USDC
              */
             token?: string;
             /**
              * @description Network of the wallet; default POLYGON.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
              * @default POLYGON
              */
             network?: string;
@@ -1552,7 +1596,13 @@ export interface components {
          *     Inferred: the source shows no event payload, so the sandbox sends this envelope; it validates against the v1 description's open `EventPayload`.
          */
         EventEnvelope: {
-            /** @description The event name. */
+            /**
+             * @description The event name.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             event: string;
             /**
              * Format: uuid
@@ -1586,7 +1636,13 @@ export interface components {
              * @description The tenant (`clientId` from `createTenant`).
              */
             tenantId: string;
-            /** @description One of the events the v1 description's `webhooks:` lists; any other name gets 400. */
+            /**
+             * @description One of the events the v1 description's `webhooks:` lists; any other name gets 400.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             event: string;
             /** @description The resource to put in the envelope's `data`; default `{}`. */
             subject?: {
@@ -1747,8 +1803,13 @@ export interface components {
                 "application/json": components["schemas"]["ControlError"];
             };
         };
-        /** @description The body is over 1 MiB, the most the sandbox reads; nothing was done. */
-        PayloadTooLarge: {
+        /**
+         * @description The body was not sent as JSON (`Content-Type: application/json`), or a request that changes state (one that
+         *     takes no body included) came with a content type an HTML form of any web site can send
+         *     (`application/x-www-form-urlencoded`, `multipart/form-data`, `text/plain`), whatever its `Origin`; nothing
+         *     was done.
+         */
+        UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1756,8 +1817,8 @@ export interface components {
                 "application/json": components["schemas"]["ControlError"];
             };
         };
-        /** @description The body was not sent as JSON (`Content-Type: application/json`); nothing was done. */
-        UnsupportedMediaType: {
+        /** @description The body is over 1 MiB, the most the sandbox reads; nothing was done. */
+        PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1846,6 +1907,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossOrigin"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2065,6 +2127,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossOrigin"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2098,6 +2161,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2131,6 +2195,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2269,6 +2334,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2301,6 +2367,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2366,6 +2433,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2399,6 +2467,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2503,6 +2572,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2536,6 +2606,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2569,6 +2640,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2602,6 +2674,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2664,6 +2737,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2696,6 +2770,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2729,6 +2804,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2762,6 +2838,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2917,6 +2994,7 @@ export interface operations {
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -776,18 +776,53 @@ export interface components {
         };
         /** @description Where the user lives. Every field is required. */
         HomeInfo: {
-            /** @description Neighbourhood (barrio) of the home address. */
+            /**
+             * @description Neighbourhood (barrio) of the home address.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             neighborhood: string;
-            /** @description Street address of the home. */
+            /**
+             * @description Street address of the home.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             address_home: string;
-            /** @description Country of the home. */
+            /**
+             * @description Country of the home.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             country_home: string;
-            /** @description City of the home. */
+            /**
+             * @description City of the home.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             city_home: string;
-            /** @description Department of the home. */
+            /**
+             * @description Department of the home.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             department: string;
         };
-        /** @description Outcome of a verification, for example `Success`, `Failed` or `Pending`; the set is open. */
+        /**
+         * @description Outcome of a verification, for example `Success`, `Failed` or `Pending`; the set is open.
+         *
+         *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold, and the
+         *     sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text cannot hold one.
+         */
         VerificationResult: string;
         /**
          * @description A user to register, with identity, contact, home and financial information, in snake_case. The name
@@ -800,20 +835,50 @@ export interface components {
              * @description External user identifier; optional. Its use is not described in the source.
              */
             external_user_id?: string;
-            /** @description First given name. */
+            /**
+             * @description First given name.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             first_name: string;
-            /** @description Second given name; send an empty string when there is none. */
+            /**
+             * @description Second given name; send an empty string when there is none.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             second_name: string;
-            /** @description First surname. */
+            /**
+             * @description First surname.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             first_surname: string;
-            /** @description Second surname; send an empty string when there is none. */
+            /**
+             * @description Second surname; send an empty string when there is none.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             second_surname: string;
             /**
              * Format: date
              * @description Date of birth, `YYYY-MM-DD`.
              */
             birth_date: string;
-            /** @description Mobile phone number. */
+            /**
+             * @description Mobile phone number.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             cell_phone_number: string;
             /**
              * Format: email
@@ -826,16 +891,34 @@ export interface components {
              * @enum {string}
              */
             document_type: "CC";
-            /** @description Number of the identity document. */
+            /**
+             * @description Number of the identity document.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             document_number: string;
             /**
              * Format: date
              * @description Date the document was issued, `YYYY-MM-DD`.
              */
             document_issue_date: string;
-            /** @description Country that issued the document. */
+            /**
+             * @description Country that issued the document.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             document_issuance_country: string;
-            /** @description The user's occupation. */
+            /**
+             * @description The user's occupation.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             occupation: string;
             /** @description Income declaration. */
             incomes: {
@@ -853,7 +936,13 @@ export interface components {
             total_liabilities: number;
             /** @description Information on international operations; optional. Only `foreign_currency_products` is shown. */
             international_operations_info?: {
-                /** @description Whether the user holds foreign-currency products, for example `Yes` or `No`. */
+                /**
+                 * @description Whether the user holds foreign-currency products, for example `Yes` or `No`.
+                 *
+                 *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may
+                 *     hold, and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as
+                 *     PostgreSQL text cannot hold one.
+                 */
                 foreign_currency_products?: string;
             };
             /** @description Whether the user is a politically exposed person (PEP). */
@@ -862,19 +951,53 @@ export interface components {
             identity_verification_result?: components["schemas"]["VerificationResult"];
             /** @description Result of the document verification, for example `Success`, `Failed` or `Pending`. */
             document_verification_result?: components["schemas"]["VerificationResult"];
-            /** @description Identifier of the identity verification. */
+            /**
+             * @description Identifier of the identity verification.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             identity_verification_id?: string;
-            /** @description When the identity was verified; its format is not shown. */
+            /**
+             * @description When the identity was verified; its format is not shown.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             identity_verification_date?: string;
-            /** @description Who performed the identity verification. */
+            /**
+             * @description Who performed the identity verification.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             identity_verification_provider?: string;
-            /** @description Declared source of funds (the field name is spelled `origins_founds`). */
+            /**
+             * @description Declared source of funds (the field name is spelled `origins_founds`).
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             origins_founds?: string;
-            /** @description KYC validation results, as structured JSON text or a Base64-encoded file. */
+            /**
+             * @description KYC validation results, as structured JSON text or a Base64-encoded file.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             kyc_validations: string;
             /**
              * @description Identity verification evidence, as structured JSON text or a Base64-encoded file. The source lists it
              *     as required.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
              */
             identity_verification: string;
             /** @description Supporting documents. The source lists the array as required but does not show its items. */
@@ -1042,16 +1165,32 @@ export interface components {
             /** @description The verification link for the user to open. */
             url: string;
         };
-        /** @description Payment rail of a payout, for example `ACH` or `BREB`; the set is open. */
+        /**
+         * @description Payment rail of a payout, for example `ACH` or `BREB`; the set is open.
+         *
+         *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold, and the
+         *     sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text cannot hold one.
+         */
         PaymentRail: string;
         /**
          * @description A fiat payout from the user's balance (the debit source) to an approved bank account (its status must be
          *     APPROVED).
          */
         CreatePayoutRequest: {
-            /** @description Amount to send, in `currency`. */
+            /**
+             * @description Amount to send, in `currency`; must be greater than 0.
+             *
+             *     Inferred: the source gives no bound for a payout's amount; it refuses an on-ramp of 0 or less with 422,
+             *     and the sandbox refuses a payout of 0 or less the same way, as a body that breaks this description (422).
+             */
             amount: number;
-            /** @description Fiat currency, for example `COP`. */
+            /**
+             * @description Fiat currency, for example `COP`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             currency: string;
             /**
              * Format: uuid
@@ -1131,9 +1270,21 @@ export interface components {
         CreateOnRampRequest: {
             /** @description Amount to pay, in COP; must be greater than 0 (0 or less is refused with 422). */
             amount: number;
-            /** @description Fiat currency paid, `COP`. */
+            /**
+             * @description Fiat currency paid, `COP`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             symbolOrigin?: string;
-            /** @description Stablecoin delivered, for example `USDC`. */
+            /**
+             * @description Stablecoin delivered, for example `USDC`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             symbolDestination?: string;
             /**
              * @description How the user pays. Defaults to `DAVIPLATA`.
@@ -1141,13 +1292,37 @@ export interface components {
              * @enum {string}
              */
             paymentMethod?: "PSE" | "NEQUI" | "DAVIPLATA";
-            /** @description Code of the bank, from the admin banks list. Required when `paymentMethod` is `PSE`. */
+            /**
+             * @description Code of the bank, from the admin banks list. Required when `paymentMethod` is `PSE`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             bankCode?: string;
-            /** @description Bank name, used with `PSE`. */
+            /**
+             * @description Bank name, used with `PSE`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             bankName?: string;
-            /** @description Address the user returns to after paying, used with `PSE`. */
+            /**
+             * @description Address the user returns to after paying, used with `PSE`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             redirectUrl?: string;
-            /** @description Phone number, used with `NEQUI` or `DAVIPLATA`. */
+            /**
+             * @description Phone number, used with `NEQUI` or `DAVIPLATA`.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             phone?: string;
             destination: components["schemas"]["OnRampDestination"];
             /**
@@ -1302,7 +1477,13 @@ export interface components {
          *     of saying whether they are required; they are taken as optional.
          */
         CreateIntegrationEndpointRequest: {
-            /** @description Name of the endpoint; must be unique. */
+            /**
+             * @description Name of the endpoint; must be unique.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
+             */
             name: string;
             /**
              * @description Direction of the calls; `OUTBOUND` (from the service to you).
@@ -1330,6 +1511,10 @@ export interface components {
             /**
              * @description How the service authenticates to your endpoint. `NONE` is the default and the only value shown; other
              *     values are not shown, so the set is open.
+             *
+             *     Inferred: no NUL character (U+0000): the source says nothing of the characters a text may hold,
+             *     and the sandbox refuses a NUL in any text with the operation's 400 (or 422), as PostgreSQL text
+             *     cannot hold one.
              * @default NONE
              */
             authType?: string;
@@ -1430,7 +1615,10 @@ export interface components {
         /**
          * @description The request body was not sent as JSON: send it with `Content-Type: application/json`. Nothing was done.
          *     Inferred: the source says request bodies are JSON but shows no answer for a body of another type (or of no
-         *     stated type); 415 is the standard status for that, and the body is not shown.
+         *     stated type); 415 is the standard status for that, and the body is not shown. The sandbox also answers 415
+         *     to any request that changes state (an operation that takes no body included) sent with a content type an
+         *     HTML form of any web site can send (`application/x-www-form-urlencoded`, `multipart/form-data`,
+         *     `text/plain`), whatever its `Origin`: its own choice, not the service's; the typed clients never send these.
          */
         UnsupportedMediaType: {
             headers: {
@@ -1866,6 +2054,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossOrigin"];
             404: components["responses"]["UserNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];
             503: components["responses"]["ServiceUnavailable"];
         };

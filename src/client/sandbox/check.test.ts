@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, type LocalServer, startLocalServer } from '../../testing/local-server.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { ConfigurationError } from '../core/errors.js';
-import { checkSandbox } from './client.js';
+import { checkSandbox, createSandboxClient } from './client.js';
 
 const sandbox = useSandbox();
 let other: LocalServer;
@@ -43,6 +43,25 @@ describe('checkSandbox', () => {
     await expect(checkSandbox({ baseUrl: closed })).rejects.toThrow(
       `Nothing answers as a ramp-api sandbox at ${closed}: start the sandbox`,
     );
+  });
+
+  it('names SANDBOX_URL and the global setup when the address is empty or missing, as a test reading it gets it', async () => {
+    for (const baseUrl of ['', '  ', undefined]) {
+      const options = { baseUrl } as { baseUrl: string };
+      const attempts: (() => unknown)[] = [() => createSandboxClient(options), () => checkSandbox(options)];
+      for (const attempt of attempts) {
+        const error = await Promise.resolve()
+          .then(attempt)
+          .then(
+            () => expect.unreachable('no error'),
+            (e: unknown) => e as Error,
+          );
+        expect(error).toBeInstanceOf(ConfigurationError);
+        expect(error.message).toMatch(/^`baseUrl` is required: the sandbox's address/);
+        expect(error.message).toContain('SANDBOX_URL');
+        expect(error.message).toContain('global setup');
+      }
+    }
   });
 
   it("leaves the control API's reference at /sandbox/docs", async () => {

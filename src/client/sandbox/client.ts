@@ -29,6 +29,11 @@ export interface SandboxClientOptions extends Omit<RampClientOptions, 'auth'> {
  */
 export function createSandboxClient(options: SandboxClientOptions): SandboxClient {
   const { adminToken, ...rest } = options ?? ({} as SandboxClientOptions);
+  // Most often read from a variable a test's setup was to set: say which, and who sets it.
+  if (typeof rest.baseUrl !== 'string' || rest.baseUrl.trim() === '')
+    throw new ConfigurationError(
+      "`baseUrl` is required: the sandbox's address, which `npx ramp-api-sandbox` prints (http://127.0.0.1:PORT). Read from SANDBOX_URL? It is empty or not set: start the sandbox and set it, or, with vitest, list the global setup that starts the sandbox and sets SANDBOX_URL in vitest.config.ts's `globalSetup` (docs/guides/sandbox-in-tests.md, With vitest).",
+    );
   if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken === ''))
     throw new ConfigurationError('`adminToken` must be a non-empty string.');
   return createRampClient<paths, typeof sandboxOperations>(

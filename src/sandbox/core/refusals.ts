@@ -113,7 +113,6 @@ export const REFUSALS = {
     status: 400,
     next: { say: "credit the user's balance", operationId: 'fundUser' },
   },
-  invalidAmount: { code: 'invalid_amount', status: 422, next: { say: 'send an amount greater than zero' } },
   tierLimitExceeded: {
     code: 'tier_limit_exceeded',
     status: 422,
@@ -209,7 +208,6 @@ export const refusals = {
   // Money. Every balance limit is a 400, as a bad amount is: each operation that can pass one documents a 400.
   balanceLimit: (message: string) => refusal('balanceLimit', message),
   insufficientFunds: (message: string) => refusal('insufficientFunds', message),
-  invalidAmount: (message: string) => refusal('invalidAmount', message),
   tierLimitExceeded: (message: string, tierEscalation: Record<string, unknown>) =>
     refusal('tierLimitExceeded', message, { details: { tierEscalation } }),
 

@@ -7,8 +7,16 @@ import { precompiledValidators, validatorId } from '../contract/reference.js';
 import { createSchemaValidator, type SchemaValidator } from '../contract/schema-validator.js';
 import type { Clock } from '../core/clock.js';
 import type { EventCatalog } from '../core/instance.js';
+import { refusals, refuse } from '../core/refusals.js';
 import type { Sql } from '../store/db.js';
 import { processOf } from './table.js';
+
+/**
+ * The most the sandbox delivers in one call, an event's envelope as JSON: what a request body may hold (1 MiB,
+ * pipeline/request-body.ts's MAX_BODY_BYTES) and room for the envelope's own fields. A larger event is refused
+ * when it is made (`emit`), and the sandbox's own receiver reads up to this: it takes every delivery it makes.
+ */
+export const MAX_DELIVERY_BYTES = 1024 * 1024 + 16 * 1024;
 
 /** The one envelope every event has (the source shows no payload: the sandbox's choice). */
 export interface EventEnvelope {
@@ -84,9 +92,18 @@ async function emitEvent(
   const envelope: EventEnvelope = { event, id: randomUUID(), createdAt: now.toISOString(), tenantId, data };
   const problems = check(event, envelope);
   if (problems.length) throw new Error(`The ${event} payload breaks the v1 description: ${problems.join('; ')}`);
+  const payload = JSON.stringify(envelope);
+  // Its receivers, the sandbox's own among them, must be able to take it whole (numbers such as 1e20 grow as JSON).
+  if (Buffer.byteLength(payload) > MAX_DELIVERY_BYTES)
+    refuse(
+      refusals.invalidRequest(
+        400,
+        `The ${event} event would be ${Buffer.byteLength(payload)} bytes as JSON; the sandbox delivers at most ${MAX_DELIVERY_BYTES}. Send a smaller subject.`,
+      ),
+    );
   await ctx.sql.query(
     'insert into sandbox_events (id, tenant_id, event, payload, created_at) values ($1, $2, $3, $4, $5)',
-    [envelope.id, tenantId, event, JSON.stringify(envelope), envelope.createdAt],
+    [envelope.id, tenantId, event, payload, envelope.createdAt],
   );
   const endpoints = await ctx.sql.query<{
     id: string;

@@ -12,7 +12,7 @@ import { isDiskFull, storageFull } from '../store/disk-space.js';
 import { isQuotaExceeded, TENANT_QUOTA } from '../store/quotas.js';
 import type { CheckAnswer } from './answer-check.js';
 import type { Authenticate } from './authenticate.js';
-import { requestBody } from './body.js';
+import { requestBody, SAFE_METHODS } from './body.js';
 import type { CountCall } from './rate-limit.js';
 import { checkRequest } from './request-check.js';
 import type { KeptAnswer, RunHandler } from './transaction.js';
@@ -42,9 +42,6 @@ export interface Pipeline {
   /** The handler's context but for the request's own parts and the store (`origin`: the sandbox's own address). */
   context: Omit<HandlerContext, 'operationId' | 'path' | 'query' | 'headers' | 'body' | 'tenant' | 'sql'>;
 }
-
-/** Methods that store nothing: answered even while the disk is full. */
-const SAFE_METHODS = new Set(['get', 'head', 'options']);
 
 function refusalAnswer(route: Route, refusal: Refusal): KeptAnswer & { headers?: Record<string, string> } {
   return { status: refusal.status, body: refusalBody(refusal, route.family), headers: refusal.headers };
@@ -92,6 +89,7 @@ async function runStages(
     const tenant = await pipeline.authenticate(route, req);
     const counting = pipeline.countCall(route, tenant);
     if (counting) await counting;
+    // A method that stores nothing is answered even while the disk is full.
     if (pipeline.checkSpace && !SAFE_METHODS.has(route.entry.method)) await pipeline.checkSpace();
     const body = requestBody(route, req);
     const read = body instanceof Promise ? await body : body;
@@ -123,7 +121,10 @@ async function runStages(
       );
     }
     // The space check above keeps writes away from a full disk; this is the net for one that filled meanwhile.
-    if (isDiskFull(error) && pipeline.dataDir) return refusalAnswer(route, storageFull(pipeline.dataDir));
+    if (isDiskFull(error) && pipeline.dataDir) {
+      pipeline.logger.error(`[sandbox] ${route.entry.operationId}: the data folder ${pipeline.dataDir} is full`);
+      return refusalAnswer(route, storageFull());
+    }
     if (isQuotaExceeded(error))
       return refusalAnswer(
         route,

@@ -3,6 +3,7 @@
 // carry back. Each refusal names what was wrong; none of them reaches a handler or the database.
 import type { IncomingMessage } from 'node:http';
 import { refusals } from '../core/refusals.js';
+import { MAX_DELIVERY_BYTES } from '../events/store.js';
 import { MAX_TEXT_CHARS } from '../store/quotas.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -36,25 +37,37 @@ export function requireJson(req: IncomingMessage): void {
   }
 }
 
+/** The most read of one operation's body, and the words that say so in its 413. */
+export interface BodyLimit {
+  bytes: number;
+  said: string;
+}
+
 /**
- * The body as text, refused with 413 as soon as it passes MAX_BODY_BYTES, or MAX_PUBLIC_BODY_BYTES for an
- * operation that needs no token (`secured` false): a declared length over it is refused before anything is
- * read, and the rest of a longer body is not read.
+ * MAX_BODY_BYTES; MAX_PUBLIC_BODY_BYTES for an operation that needs no token, but MAX_DELIVERY_BYTES for the
+ * sandbox's own receiver (`receiveDelivery`), which takes every delivery the sandbox makes.
  */
-export async function readBody(req: IncomingMessage, secured = true): Promise<string> {
-  const limit = secured ? MAX_BODY_BYTES : MAX_PUBLIC_BODY_BYTES;
+export function bodyLimit(route: { secured: boolean; entry: { operationId: string } }): BodyLimit {
+  if (route.entry.operationId === 'receiveDelivery')
+    return { bytes: MAX_DELIVERY_BYTES, said: '1 MiB and 16 KiB, the largest delivery the sandbox makes' };
+  return route.secured
+    ? { bytes: MAX_BODY_BYTES, said: '1 MiB' }
+    : { bytes: MAX_PUBLIC_BODY_BYTES, said: '16 KiB, for an operation that needs no token' };
+}
+
+/**
+ * The body as text, refused with 413 as soon as it passes `limit`: a declared length over it is refused before
+ * anything is read, and the rest of a longer body is not read.
+ */
+export async function readBody(req: IncomingMessage, limit: BodyLimit): Promise<string> {
   const tooLarge = () =>
-    refusals.tooLarge(
-      secured
-        ? `The body is over ${limit} bytes (1 MiB), the most the sandbox reads.`
-        : `The body is over ${limit} bytes (16 KiB), the most the sandbox reads for an operation that needs no token.`,
-    );
-  if (Number(req.headers['content-length']) > limit) throw tooLarge();
+    refusals.tooLarge(`The body is over ${limit.bytes} bytes (${limit.said}), the most the sandbox reads.`);
+  if (Number(req.headers['content-length']) > limit.bytes) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge();
+    if (size > limit.bytes) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

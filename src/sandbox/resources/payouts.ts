@@ -56,7 +56,6 @@ export const handlers: Handlers = {
     const user = await findUser(ctx.sql, tenant, userId);
     if (!user) refuse(refusals.forbidden('No user of this client has this ID.'));
     const { amount, currency, destinationId, paymentMethod } = ctx.body;
-    if (!(amount > 0)) refuse(refusals.invalidAmount('The amount must be more than 0.'));
     const account = (
       await ctx.sql.query<AccountRow>('select * from bank_accounts where id = $1 and tenant_id = $2 and user_id = $3', [
         destinationId,

@@ -1,0 +1,102 @@
+// The end of `npm test`'s output, as its reporters write it: each skipped test named with its reason, and the
+// count line CI reads the very last line, after the ledger's. The reporters are run as vitest runs them: each
+// hook of every reporter of vitest.config.ts called at once, in the configuration's order, and awaited together.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { ledger } from '../../src/sandbox/fidelity/ledger.js';
+import config from '../../vitest.config.js';
+
+interface FakeTest {
+  file: string;
+  name: string;
+  fullName: string;
+  state: 'passed' | 'failed' | 'skipped';
+  note?: string;
+}
+
+/** Test modules as vitest hands them to a reporter, holding `tests`. */
+function modulesOf(root: string, tests: FakeTest[]): TestModule[] {
+  const files = [...new Set(tests.map((t) => t.file))];
+  return files.map(
+    (file) =>
+      ({
+        moduleId: join(root, file),
+        children: {
+          *allTests() {
+            for (const t of tests.filter((test) => test.file === file))
+              yield { name: t.name, fullName: t.fullName, result: () => ({ state: t.state, note: t.note }) };
+          },
+        },
+      }) as unknown as TestModule,
+  );
+}
+
+/** Every line the reporters printed, in order, for a run of `tests` (every file of the run among them). */
+async function runReporters(tests: FakeTest[]): Promise<string[]> {
+  const root = mkdtempSync(join(tmpdir(), 'reporters-'));
+  const printed: string[] = [];
+  const keep = (...args: unknown[]) => void printed.push(...args.join(' ').split('\n'));
+  vi.spyOn(console, 'log').mockImplementation(keep);
+  vi.spyOn(console, 'error').mockImplementation(keep);
+  const exitCode = process.exitCode;
+  try {
+    const files = [...new Set(tests.map((t) => t.file))];
+    const vitest = {
+      config: { root, testNamePattern: undefined },
+      globTestSpecifications: async () => files.map((file) => ({ moduleId: join(root, file) })),
+    } as unknown as Vitest;
+    const paths = ((config.test?.reporters ?? []) as string[]).filter((r) => r.startsWith('./'));
+    const reporters: Reporter[] = await Promise.all(
+      paths.map(async (path) => new (await import(resolve(import.meta.dirname, '../..', path))).default()),
+    );
+    const report = (hook: keyof Reporter, ...args: unknown[]) =>
+      Promise.all(reporters.map((r) => (r[hook] as ((...a: unknown[]) => unknown) | undefined)?.call(r, ...args)));
+    await report('onInit', vitest);
+    await report('onTestRunStart', []);
+    await report('onTestRunEnd', modulesOf(root, tests), [], 'passed');
+  } finally {
+    process.exitCode = exitCode;
+    vi.restoreAllMocks();
+    rmSync(root, { recursive: true, force: true });
+  }
+  return printed.filter((line) => line.trim() !== '');
+}
+
+/** A passing test for each row of the ledger that names one, so the ledger holds and prints its line. */
+const ledgerTests: FakeTest[] = ledger.flatMap((row) =>
+  row.test ? [{ file: row.test.file, name: row.test.name, fullName: row.test.name, state: 'passed' as const }] : [],
+);
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("npm test's last lines", () => {
+  it('name each skipped test, with its file and its reason, and end with the count line, after the ledger', async () => {
+    const printed = await runReporters([
+      ...ledgerTests,
+      {
+        file: 'contract-tests/contract.test.ts',
+        name: '422: unreachable in the sandbox: no body breaks it',
+        fullName: 'createPayout > 422: unreachable in the sandbox: no body breaks it',
+        state: 'skipped',
+      },
+      {
+        file: 'src/sandbox/store/postgres.test.ts',
+        name: 'serves on PostgreSQL',
+        fullName: 'the sandbox on PostgreSQL > serves on PostgreSQL',
+        state: 'skipped',
+        note: 'no PostgreSQL server on this machine',
+      },
+    ]);
+    expect(printed.at(-1)).toBe(`${ledgerTests.length} passed, 0 failed, 2 skipped`);
+    expect(printed.some((line) => line.startsWith('ledger: '))).toBe(true);
+    expect(printed).toContain(
+      '  contract-tests/contract.test.ts > createPayout > 422: unreachable in the sandbox: no body breaks it',
+    );
+    expect(printed).toContain(
+      '  src/sandbox/store/postgres.test.ts > the sandbox on PostgreSQL > serves on PostgreSQL: no PostgreSQL server on this machine',
+    );
+  });
+});
