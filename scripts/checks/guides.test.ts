@@ -191,6 +191,7 @@ const rewordings: [from: string, to: string][] = [
     "The tooling, plain TypeScript run with `tsx`: one folder per subsystem, used in one direction (see [The tooling's folders]()).",
   ],
   ['The browser test of the docs site', 'The browser tests of the docs site'],
+  ['`scripts/interop/interop.ts` explains', '`scripts/interop/specmatic-sandbox.ts` explains'],
   // An abandoned delivery claim uses up its attempt (it made the same attempt again).
   [
     'when the lease runs out, and another makes that attempt under the same number (an attempt is numbered by the attempts recorded, not by the claims, so a killed instance never uses up a scheduled call)',
@@ -225,11 +226,14 @@ const runners: Record<string, Record<string, [file: string, needle: string]>> = 
     ],
   },
   'consumer-usage': {
-    'npm i -D ts-morph@28.0.0 ajv@8.20.0': ['scripts/lib/consumer.test.ts', "marked('consumer-usage')"],
-    'npx ramp-api usage': ['scripts/lib/consumer.test.ts', "marked('consumer-usage')"],
+    'npm i -D ts-morph@28.0.0 ajv@8.20.0': ['scripts/checks/consumer.test.ts', "marked('consumer-usage')"],
+    'npx ramp-api usage': ['scripts/checks/consumer.test.ts', "marked('consumer-usage')"],
   },
   'compat-consumers': {
-    'npm run compat -- --consumers usage/': ['scripts/compat/consumers.test.ts', "'scripts/compat.ts', '--consumers'"],
+    'npm run compat -- --consumers usage/': [
+      'scripts/compat/consumers.test.ts',
+      "'scripts/compat/compat.ts', '--consumers'",
+    ],
     'npm run compat -- --consumers usage/ --fail-on consumers': ['scripts/compat/consumers.test.ts', "'--fail-on'"],
   },
 };

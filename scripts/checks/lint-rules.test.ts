@@ -44,11 +44,7 @@ describe('redocly.yaml house rules', () => {
     cpSync(join(repoRoot, 'redocly.yaml'), join(work, 'redocly.yaml'));
     const paths = 'openapi/business/paths';
     const schemas = 'openapi/business/components/schemas';
-    edit(
-      `${schemas}/CreateCustodyWalletRequest.yaml`,
-      /\n {4}description: Symbol of the token the wallet will hold.*\n/,
-      '\n',
-    );
+    edit(`${schemas}/CreateCustodyWalletRequest.yaml`, /\n {4}description: Blockchain network of the wallet.*\n/, '\n');
     edit(`${schemas}/CreateCustodyWalletRequest.yaml`, 'required: [token]', 'required: [token, tokenSymbol]');
     edit(`${paths}/api_infoClient.yaml`, /\n {2}tags: \[Client\]\n/, '\n');
     edit(`${paths}/api_parameters_banks.yaml`, /\n {2}security: \[\]\n/, '\n');
