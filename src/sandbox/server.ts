@@ -199,7 +199,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const outcomeTimer = startOutcomeTimer(
     db,
     clock,
-    (sql) => runDueOutcomes({ ...pipeline.context, sql, headers: {}, tenant: null, operationId: 'advanceClock' }),
+    (sql) =>
+      runDueOutcomes(
+        { ...pipeline.context, sql, headers: {}, tenant: null, operationId: 'advanceClock' },
+        undefined,
+        logger,
+      ),
     { logger },
   );
   undo.push(() => outcomeTimer.close());
