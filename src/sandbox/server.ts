@@ -27,7 +27,7 @@ import { createTransactions } from './pipeline/transaction.js';
 import { allHandlers, runDueOutcomes } from './resources/index.js';
 import { limitableOperations } from './resources/rate-limits.js';
 import { ensureSigningKey } from './resources/tenants.js';
-import { loadClockOffset } from './store/clock-offset.js';
+import { loadClockOffset, startingClockOffset } from './store/clock-offset.js';
 import { lockDataFolder } from './store/data-lock.js';
 import { DatabaseUnavailable, type Db, type DbOptions, openPglite, openPostgres } from './store/db.js';
 import { createSpaceCheck } from './store/disk-space.js';
@@ -174,7 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // On a shared PostgreSQL, another instance may move the clock: each request and each delivery pass reads it.
   const clock = createClock(
     options.realNow,
-    await loadClockOffset(db),
+    await startingClockOffset(db, logger),
     db.shared ? () => loadClockOffset(db) : undefined,
   );
   const instance = createInstanceState(createEventCatalog(bundles.find((b) => b.family === 'v1')?.doc));
