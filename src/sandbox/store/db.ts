@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type SandboxLogger, stderrLogger } from '../core/logger.js';
+import { createMaintenance, type Maintenance, statementBytes } from './pglite-maintenance.js';
 import { createStatementRunner } from './pglite-statements.js';
 
 export interface Sql {
@@ -123,6 +124,9 @@ async function startPglite(options: DbOptions) {
       // is still a commit (seen by every later statement), for less CPU per write. A --data folder
       // keeps PostgreSQL's default: what was answered 201 is on disk.
       ...(options.memory ? ['-c', 'synchronous_commit=off'] : []),
+      // The write-ahead log is kept to two 16 MiB segments between checkpoints (PostgreSQL's least; its default
+      // is 1 GB): in memory it is held in the process, on disk it is what the --data reserve must hold.
+      ...['-c', 'max_wal_size=32MB', '-c', 'min_wal_size=32MB'],
     ],
   });
 }
@@ -159,11 +163,15 @@ function directSql(pg: Pglite, statements: Statements): Sql {
  * begin, the work, commit: each a statement of PGlite's one session, which runs one transaction at a time.
  * The begin goes in the same exchange as the transaction's first statement.
  */
-function pgliteTransaction(pg: Pglite, statements: Statements, direct: Sql) {
+function pgliteTransaction(pg: Pglite, statements: Statements, direct: Sql, maintenance: Maintenance) {
   return async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
     let begun = false;
+    let sent = 0;
     const tx: Tx = {
       query: <Row>(text: string, params?: unknown[]) => {
+        const bytes = statementBytes(text, params);
+        sent += bytes;
+        maintenance.wrote(bytes);
         if (begun) return direct.query<Row>(text, params);
         begun = true;
         return (
@@ -185,7 +193,10 @@ function pgliteTransaction(pg: Pglite, statements: Statements, direct: Sql) {
       await pg.syncToFs();
       return result;
     } catch (error) {
-      if (begun) await statements.simple('rollback').catch(() => undefined);
+      if (begun) {
+        await statements.simple('rollback').catch(() => undefined);
+        maintenance.rolledBack(sent);
+      }
       throw error;
     }
   };
@@ -201,7 +212,7 @@ const isSelect = (text: string) => /^\s*select\b/i.test(text);
  * literal in the handlers: its hash is computed once), then by parameters. At most 1,000 results and
  * REMEMBERED_BYTES: past either, the memory is emptied.
  */
-function rememberedSelects(exclusive: Exclusive, direct: Sql) {
+function rememberedSelects(exclusive: Exclusive, direct: Sql, maintenance: Maintenance) {
   const remembered = new Map<string, Map<string, unknown[]>>();
   let rememberedCount = 0;
   let rememberedBytes = 0;
@@ -223,6 +234,7 @@ function rememberedSelects(exclusive: Exclusive, direct: Sql) {
         return await work();
       } finally {
         written();
+        await maintenance.run();
       }
     });
   /** Keeps `result` of `text` with the parameters `key`, unless it is too big or the memory is full. */
@@ -249,8 +261,11 @@ function rememberedSelects(exclusive: Exclusive, direct: Sql) {
       if (generation === before && bytes <= REMEMBERED_BYTES / 4) remember(text, key, result, bytes);
       return result;
     });
-  const query: Sql['query'] = (text, params) =>
-    isSelect(text) ? exclusive(() => direct.query(text, params)) : writing(() => direct.query(text, params));
+  const query: Sql['query'] = (text, params) => {
+    if (isSelect(text)) return exclusive(() => direct.query(text, params));
+    maintenance.wrote(statementBytes(text, params));
+    return writing(() => direct.query(text, params));
+  };
   const reads: Sql = {
     query: async <Row>(text: string, params?: unknown[]) => {
       const byParams = remembered.get(text);
@@ -271,8 +286,9 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   const statements = createStatementRunner(pg, pglite);
   const exclusive = takingTurns();
   const direct = directSql(pg, statements);
-  const transaction = pgliteTransaction(pg, statements, direct);
-  const { query, reads, writing, generation } = rememberedSelects(exclusive, direct);
+  const maintenance = createMaintenance((text) => statements.simple(text));
+  const transaction = pgliteTransaction(pg, statements, direct, maintenance);
+  const { query, reads, writing, generation } = rememberedSelects(exclusive, direct, maintenance);
   return {
     query,
     reads,
