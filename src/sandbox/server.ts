@@ -178,7 +178,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     db.shared ? () => loadClockOffset(db) : undefined,
   );
   const instance = createInstanceState(createEventCatalog(bundles.find((b) => b.family === 'v1')?.doc));
-  const events = await startEvents(db, clock, endpoints, logger);
+  // A --data folder's writes, the API's and the background's (delivery attempts, scheduled outcomes), all keep
+  // its reserve of free space (store/disk-space.ts).
+  const checkSpace = lock && options.dataDir ? createSpaceCheck(options.dataDir) : undefined;
+  const events = await startEvents(db, clock, endpoints, logger, checkSpace);
   undo.push(() => events.close());
   const violations: string[] = [];
   const pipeline: Pipeline = {
@@ -193,7 +196,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Links (KYC, checkout) are made from the public URL, else the address it listens on, set below: never from
     // a request's Host, which a client chooses.
     context: { clock, endpoints, instance, origin: '' },
-    ...(lock && options.dataDir ? { checkSpace: createSpaceCheck(options.dataDir), dataDir: options.dataDir } : {}),
+    ...(checkSpace && options.dataDir ? { checkSpace, dataDir: options.dataDir } : {}),
   };
   // Delayed trigger outcomes fall due with real time too: a pass on a timer runs them, as advanceClock does.
   const outcomeTimer = startOutcomeTimer(
@@ -205,7 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         undefined,
         logger,
       ),
-    { logger },
+    { logger, checkSpace },
   );
   undo.push(() => outcomeTimer.close());
   const server = createListener(pipeline, guard, bundles.find((b) => b.family === 'sandbox')?.doc);

@@ -131,12 +131,18 @@ export function startOutcomeTimer(
   db: Db,
   clock: Clock,
   run: (sql: Sql) => Promise<number>,
-  options: { pollMs?: number; logger?: SandboxLogger } = {},
+  options: {
+    pollMs?: number;
+    logger?: SandboxLogger;
+    /** Throws while the store's disk is below its reserve: no outcome runs then (store/disk-space.ts). */
+    checkSpace?: () => Promise<void>;
+  } = {},
 ): OutcomeTimer {
   const passes = runPasses(
     async () => {
       await clock.sync();
       if (!(await anythingDue(db, clock.now()))) return 0;
+      await options.checkSpace?.();
       return db.transaction((tx) => run(tx));
     },
     {
