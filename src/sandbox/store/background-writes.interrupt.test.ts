@@ -16,12 +16,13 @@ import { launchSandbox, residentMib, type SandboxProcess } from '../../testing/s
 import { registerExampleUser } from '../../testing/sandbox-users.js';
 import { cannotMount, fillLeaving, freeBytes, mountTmpfs, unmountTmpfs } from '../../testing/tmpfs.js';
 import { until } from '../../testing/until.js';
+import { SHUTDOWN_BOUND_MS } from '../cli.js';
 import { RESERVED_DISK_BYTES } from './disk-space.js';
 
 /** The file system's size: room for a new store (about 40 MB), its log, and the reserve. */
 const FS_MIB = 128;
-/** Seconds the sandbox takes at most to stop on SIGTERM (cli.ts). */
-const SHUTDOWN_BOUND_S = 10;
+/** Seconds the sandbox takes at most to stop on SIGTERM. */
+const SHUTDOWN_BOUND_S = SHUTDOWN_BOUND_MS / 1000;
 /** The delay of every `_LATER` value (seconds of sandbox time), and how long before it the disk is filled. */
 const DELAY_S = 60;
 const AHEAD_S = 8;
