@@ -27,7 +27,7 @@ import { createTransactions } from './pipeline/transaction.js';
 import { allHandlers, runDueOutcomes } from './resources/index.js';
 import { limitableOperations } from './resources/rate-limits.js';
 import { ensureSigningKey } from './resources/tenants.js';
-import { loadClockOffset } from './store/clock-offset.js';
+import { loadClockOffset, startingClockOffset } from './store/clock-offset.js';
 import { lockDataFolder } from './store/data-lock.js';
 import { DatabaseUnavailable, type Db, type DbOptions, openPglite, openPostgres } from './store/db.js';
 import { createSpaceCheck } from './store/disk-space.js';
@@ -174,11 +174,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // On a shared PostgreSQL, another instance may move the clock: each request and each delivery pass reads it.
   const clock = createClock(
     options.realNow,
-    await loadClockOffset(db),
+    await startingClockOffset(db, logger),
     db.shared ? () => loadClockOffset(db) : undefined,
   );
   const instance = createInstanceState(createEventCatalog(bundles.find((b) => b.family === 'v1')?.doc));
-  const events = await startEvents(db, clock, endpoints, logger);
+  // A --data folder's writes, the API's and the background's (delivery attempts, scheduled outcomes), all keep
+  // its reserve of free space (store/disk-space.ts).
+  const checkSpace = lock && options.dataDir ? createSpaceCheck(options.dataDir, logger) : undefined;
+  const events = await startEvents(db, clock, endpoints, logger, checkSpace);
   undo.push(() => events.close());
   const violations: string[] = [];
   const pipeline: Pipeline = {
@@ -193,16 +196,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Links (KYC, checkout) are made from the public URL, else the address it listens on, set below: never from
     // a request's Host, which a client chooses.
     context: { clock, endpoints, instance, origin: '' },
-    ...(lock && options.dataDir
-      ? { checkSpace: createSpaceCheck(options.dataDir, logger), dataDir: options.dataDir }
-      : {}),
+    ...(checkSpace && options.dataDir ? { checkSpace, dataDir: options.dataDir } : {}),
   };
   // Delayed trigger outcomes fall due with real time too: a pass on a timer runs them, as advanceClock does.
   const outcomeTimer = startOutcomeTimer(
     db,
     clock,
-    (sql) => runDueOutcomes({ ...pipeline.context, sql, headers: {}, tenant: null, operationId: 'advanceClock' }),
-    { logger },
+    (sql) =>
+      runDueOutcomes(
+        { ...pipeline.context, sql, headers: {}, tenant: null, operationId: 'advanceClock' },
+        undefined,
+        logger,
+      ),
+    { logger, checkSpace },
   );
   undo.push(() => outcomeTimer.close());
   const server = createListener(pipeline, guard, bundles.find((b) => b.family === 'sandbox')?.doc);

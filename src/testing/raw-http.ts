@@ -79,3 +79,56 @@ export function rawExchange(
     socket.write(`${request.method ?? 'GET'} ${request.target} HTTP/1.1\r\n${head}\r\n${request.body ?? ''}`);
   });
 }
+
+/** The pieces statusAfterWholeBody writes a body in. */
+const UPLOAD_PIECE = 64 * 1024;
+
+/**
+ * A client that writes its whole request, `body` included, before it reads anything (as many do): the answer's
+ * status once the write has completed, or the error that ended the exchange (`ECONNRESET`, `EPIPE`: the server
+ * closed the connection while the body was being written, and its answer, if any, was lost).
+ */
+export function statusAfterWholeBody(
+  origin: string,
+  request: { method: string; target: string; headers?: Record<string, string>; body: Buffer },
+  timeoutMs = 15_000,
+): Promise<number | string> {
+  const { hostname, host, port } = new URL(origin);
+  const headers: Record<string, string> = {
+    host,
+    'content-type': 'application/json',
+    ...request.headers,
+    'content-length': String(request.body.length),
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    const done = (result: number | string) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => done('timeout'), timeoutMs);
+    socket.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+    socket.on('close', () => done(/^HTTP\/1\.[01] (\d{3})/.exec(received)?.[1] ?? 'closed without an answer'));
+    // Only once the body is written is the answer read.
+    const read = () =>
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        const status = /^HTTP\/1\.[01] (\d{3})/.exec(received);
+        if (status && received.includes('\r\n\r\n')) done(Number(status[1]));
+      });
+    // The body streamed as an upload is, a piece at a time, each once the previous one is written.
+    const writeFrom = (at: number) => {
+      if (at >= request.body.length) return read();
+      socket.write(request.body.subarray(at, at + UPLOAD_PIECE), (error) => {
+        if (!error) setImmediate(() => writeFrom(at + UPLOAD_PIECE));
+      });
+    };
+    socket.write(`${request.method} ${request.target} HTTP/1.1\r\n${head}\r\n`);
+    writeFrom(0);
+  });
+}

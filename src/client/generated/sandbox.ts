@@ -127,7 +127,7 @@ export interface paths {
         put?: never;
         /**
          * Move the clock forward
-         * @description Moves sandbox time forward. Business tokens expire by sandbox time (5 minutes after they are issued); dates the sandbox records use it too. Sandbox instances that share one PostgreSQL database share one sandbox time (the sandbox's own choice); the others follow within a delivery-worker pass (about 20 ms). Trigger outcomes scheduled with a delay (`x-sandbox-triggers`, `delaySeconds`) that the new sandbox time passes run in this call, with their events, before it answers (those that real time passes run by themselves, within about 250 ms).
+         * @description Moves sandbox time forward. Business tokens expire by sandbox time (5 minutes after they are issued); dates the sandbox records use it too. Sandbox instances that share one PostgreSQL database share one sandbox time (the sandbox's own choice); the others follow within a delivery-worker pass (about 20 ms). Trigger outcomes scheduled with a delay (`x-sandbox-triggers`, `delaySeconds`) that the new sandbox time passes run in this call, with their events, before it answers (those that real time passes run by themselves, within about 250 ms); an outcome its tenant has no room for (the tenant's quota) is dropped alone, and this call still answers. Sandbox time runs at most 3153600000 seconds (100 years of 365 days) ahead of the real clock, the sandbox's own bound; an advance past it is refused with 409 and moves nothing. A refused call moves no clock.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -2050,6 +2050,15 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossOrigin"];
+            /** @description Sandbox time would run more than 3153600000 seconds (100 years of 365 days) ahead of the real clock, the sandbox's own bound; nothing was changed. The message says how many seconds can still be added; `resetSandbox` sets the clock back to the real time. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["UnknownHost"];

@@ -59,6 +59,11 @@ export interface Answer {
   body?: unknown;
   /** false: a read whose answer depends on more than the data (the clock), never kept for the next read. */
   keep?: false;
+  /**
+   * What the process changes in itself once the write's transaction has committed (the clock's offset): never
+   * before, so a write refused at its commit leaves the process as the store is.
+   */
+  committed?: () => void;
 }
 
 export type Handler<Id extends OperationId> = (ctx: HandlerContext<Id>) => Promise<Answer>;

@@ -8,7 +8,8 @@
 // transition starts from (decided by hand meanwhile) is dropped.
 
 import { sandboxTriggers } from 'ramp-api/triggers';
-import type { Db, Sql } from '../store/db.js';
+import { type Db, isDataException, type Sql } from '../store/db.js';
+import { isQuotaExceeded } from '../store/quotas.js';
 import type { Clock } from './clock.js';
 import type { CallContext } from './handler.js';
 import { type SandboxLogger, stderrLogger } from './logger.js';
@@ -38,19 +39,61 @@ export async function runOrSchedule(
 }
 
 interface DueRow {
+  tenant_id: string;
   trigger: string;
   record_id: string;
 }
 
 /**
- * Runs every scheduled outcome due by sandbox time now, inside the caller's transaction, each once. The outcome
- * runs with the control API's reach (every tenant's records): sandbox time is one for all tenants.
+ * Whether an outcome's failure is its own tenant's alone: its record left the state the transition starts from
+ * (409) or is gone (404), or another refusal of that record; the tenant is over its quota; or a value of its
+ * record PostgreSQL refuses. Such an outcome is dropped and the pass goes on; anything else (the database down,
+ * the disk full) fails the pass, which leaves every outcome for the next.
  */
-export async function applyDueOutcomes(ctx: CallContext, outcomes: Outcomes): Promise<number> {
+function failsItsTenantAlone(error: unknown): boolean {
+  return error instanceof Refusal || isQuotaExceeded(error) || isDataException(error);
+}
+
+/**
+ * Runs one due outcome in a savepoint of the pass's transaction, with its tenant's quota charged there and then
+ * (the charge is otherwise deferred to the commit: store/migrations/0014_quota_at_commit.sql), so one that fails
+ * for its own tenant is undone alone and the pass's other outcomes are kept. Whether it ran.
+ */
+async function applyOne(ctx: CallContext, outcome: Outcome, operationId: string, row: DueRow, logger: SandboxLogger) {
+  await ctx.sql.query('savepoint due_outcome');
+  try {
+    await outcome({ ...ctx, tenant: null, operationId }, row.record_id);
+    await ctx.sql.query('set constraints all immediate');
+    await ctx.sql.query('set constraints all deferred');
+    await ctx.sql.query('release savepoint due_outcome');
+    return true;
+  } catch (error) {
+    if (!failsItsTenantAlone(error)) throw error;
+    await ctx.sql.query('rollback to savepoint due_outcome');
+    await ctx.sql.query('release savepoint due_outcome');
+    // A record decided meanwhile (409) or gone (404) is the usual case, nothing to say; the rest is the operator's.
+    if (!(error instanceof Refusal && (error.status === 409 || error.status === 404)))
+      logger.error(
+        `[sandbox] the delayed outcome ${row.trigger} of tenant ${row.tenant_id} (record ${row.record_id}) was refused and dropped: ${isQuotaExceeded(error) ? 'the tenant is over its quota' : (error as Error).message}`,
+      );
+    return false;
+  }
+}
+
+/**
+ * Runs every scheduled outcome due by sandbox time now, inside the caller's transaction, each once. The outcome
+ * runs with the control API's reach (every tenant's records): sandbox time is one for all tenants. One that fails
+ * for its own tenant (applyOne) is dropped alone, said to `logger`: no tenant's state stops another's outcomes.
+ */
+export async function applyDueOutcomes(
+  ctx: CallContext,
+  outcomes: Outcomes,
+  logger: SandboxLogger = stderrLogger(),
+): Promise<number> {
   const due = await ctx.sql.query<DueRow>(
     `delete from sandbox_scheduled_outcomes where id in
        (select id from sandbox_scheduled_outcomes where due_at <= $1 order by due_at, id for update skip locked)
-     returning trigger, record_id`,
+     returning tenant_id, trigger, record_id`,
     [ctx.clock.now().toISOString()],
   );
   let applied = 0;
@@ -58,13 +101,7 @@ export async function applyDueOutcomes(ctx: CallContext, outcomes: Outcomes): Pr
     const trigger = (sandboxTriggers as readonly SandboxTrigger[]).find((t) => t.name === row.trigger);
     const outcome = trigger && outcomes[trigger.operationId];
     if (!outcome) throw new Error(`A scheduled outcome names trigger ${row.trigger}, which has no outcome`);
-    try {
-      await outcome({ ...ctx, tenant: null, operationId: trigger.transition ?? trigger.operationId }, row.record_id);
-      applied++;
-    } catch (error) {
-      // The record left the state the transition starts from (409), or is gone (404): nothing is left to do.
-      if (!(error instanceof Refusal && (error.status === 409 || error.status === 404))) throw error;
-    }
+    if (await applyOne(ctx, outcome, trigger.transition ?? trigger.operationId, row, logger)) applied++;
   }
   return applied;
 }
@@ -94,12 +131,18 @@ export function startOutcomeTimer(
   db: Db,
   clock: Clock,
   run: (sql: Sql) => Promise<number>,
-  options: { pollMs?: number; logger?: SandboxLogger } = {},
+  options: {
+    pollMs?: number;
+    logger?: SandboxLogger;
+    /** Throws while the store's disk is below its reserve: no outcome runs then (store/disk-space.ts). */
+    checkSpace?: () => Promise<void>;
+  } = {},
 ): OutcomeTimer {
   const passes = runPasses(
     async () => {
       await clock.sync();
       if (!(await anythingDue(db, clock.now()))) return 0;
+      await options.checkSpace?.();
       return db.transaction((tx) => run(tx));
     },
     {

@@ -17,8 +17,9 @@ export async function startEvents(
   clock: Clock,
   endpoints: EndpointPolicy = endpointPolicy(),
   logger?: SandboxLogger,
+  checkSpace?: () => Promise<void>,
 ): Promise<SandboxEvents> {
-  const worker = startDeliveryWorker(db, clock, { endpoints, ...(logger ? { logger } : {}) });
+  const worker = startDeliveryWorker(db, clock, { endpoints, ...(logger ? { logger } : {}), checkSpace });
   return { worker, close: () => worker.close() };
 }
 

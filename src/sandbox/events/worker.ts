@@ -232,7 +232,13 @@ async function record(db: Db, clock: Clock, row: Claimed, result: Outcome): Prom
 export function startDeliveryWorker(
   db: Db,
   clock: Clock,
-  options: { pollMs?: number; endpoints?: EndpointPolicy; logger?: SandboxLogger } = {},
+  options: {
+    pollMs?: number;
+    endpoints?: EndpointPolicy;
+    logger?: SandboxLogger;
+    /** Throws while the store's disk is below its reserve: no attempt is claimed then (store/disk-space.ts). */
+    checkSpace?: () => Promise<void>;
+  } = {},
 ): DeliveryWorker {
   const endpoints = options.endpoints ?? endpointPolicy();
   const logger = options.logger ?? stderrLogger();
@@ -266,6 +272,7 @@ export function startDeliveryWorker(
   async function pass(): Promise<void> {
     await clock.sync();
     expire();
+    await options.checkSpace?.();
     const due = await claimDue(db, clock, Math.min(BATCH, MAX_IN_FLIGHT - tasks.size), busy);
     // A full batch: more may be due; take them without waiting for the next tick.
     if (due.length === BATCH) setImmediate(() => void kick().catch(() => undefined));

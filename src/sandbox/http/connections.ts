@@ -1,8 +1,10 @@
 // Connections to the sandbox: no number of idle or trickling connections keeps a request out.
 // Idle connections and connections that trickle their request (its headers or its body) are closed after a
-// bounded time; past a limit below the process's open-files limit, a new connection closes the connection idle
-// the longest (one that sent no request, or whose last answer is sent), else the one that has been sending its
-// body the longest, and is refused only when every connection is being served a request it sent whole.
+// bounded time; past a limit below the process's open-files limit, a new connection closes one that has sent no
+// request for a second since it opened (the longest idle), else the one that has been sending its body the
+// longest, else the longest idle of all (one just opened, or kept alive after its answers), and is refused only
+// when every connection is being served a request it sent whole. So trickled bodies never close a connection
+// that is about to send its request, nor a kept-alive one between its requests.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -31,6 +33,19 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
  * within `requestTimeoutMs` in all). A connection that falls behind is closed.
  */
 export const MIN_BODY_BYTES_PER_SECOND = 16 * 1024;
+
+/**
+ * How long a new connection has to send its request before it may be closed for another ahead of connections
+ * trickling their bodies (ms): a client's request follows its connection at once.
+ */
+const FRESH_MS = 1_000;
+
+/** A connection held: requests being served on it, whether one has been, and when it was opened. */
+interface Held {
+  serving: number;
+  served: boolean;
+  since: number;
+}
 
 /** File descriptors kept for everything that is not an incoming connection: the database, deliveries, Node. */
 const RESERVED_FILES = 200;
@@ -65,7 +80,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
   const idleTimeout = limits.idleTimeoutMs ?? 30_000;
   // Every connection; those not being served, the longest idle first; and those whose request's body is still
   // arriving, the longest first (a Map keeps insertion order).
-  const open = new Map<Socket, { serving: number }>();
+  const open = new Map<Socket, Held>();
   const idle = new Map<Socket, true>();
   const reading = new Map<Socket, IncomingMessage>();
   const drop = (socket: Socket) => {
@@ -73,15 +88,22 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
     idle.delete(socket);
     reading.delete(socket);
   };
-  /** The connection to close for a new one: the longest idle, else the one sending its body the longest. */
+  /**
+   * The connection to close for a new one: one that has sent no request within FRESH_MS of opening, the longest
+   * idle; else the one sending its body the longest; else the longest idle of all (a connection just opened, or
+   * kept alive after its answers).
+   */
   const evictable = (): Socket | undefined => {
-    const oldestIdle = idle.keys().next().value as Socket | undefined;
-    if (oldestIdle) return oldestIdle;
+    const now = performance.now();
+    for (const socket of idle.keys()) {
+      const held = open.get(socket);
+      if (held && !held.served && now - held.since > FRESH_MS) return socket;
+    }
     for (const [socket, req] of reading) {
       if (!req.complete) return socket;
       reading.delete(socket);
     }
-    return undefined;
+    return idle.keys().next().value as Socket | undefined;
   };
   server.on('connection', (socket: Socket) => {
     if (open.size >= max) {
@@ -93,7 +115,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
       drop(oldest);
       oldest.destroy();
     }
-    open.set(socket, { serving: 0 });
+    open.set(socket, { serving: 0, served: false, since: performance.now() });
     idle.set(socket, true);
     // Node's headersTimeout counts only once a request has begun: a connection that sends nothing needs this.
     socket.setTimeout(headersTimeout, () => socket.destroy());
@@ -104,6 +126,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
     const state = open.get(socket);
     if (!state) return;
     state.serving++;
+    state.served = true;
     idle.delete(socket);
     socket.setTimeout(idleTimeout);
     const stopWatching = req.complete ? undefined : watchBody(req, socket, headersTimeout);

@@ -8,6 +8,7 @@ import { Refusal, refusalBody, refusals } from '../core/refusals.js';
 import { answerOperation, type Pipeline } from '../pipeline/index.js';
 import { unbuiltDocsPage } from './docs-page.js';
 import type { Guard } from './guards.js';
+import { lingerBeforeClosing } from './lingering-close.js';
 import { createPageServer } from './page-server.js';
 import { COMMON_HEADERS, createDocumentPolicies, JSON_POLICY } from './policies.js';
 import { requestTarget } from './target.js';
@@ -31,6 +32,8 @@ function send(
     ...unread,
   });
   res.end(text);
+  // The client may still be writing the body: it reads the answer before the connection closes.
+  if (unread) lingerBeforeClosing(res.req.socket);
 }
 
 const sendRefusal = (res: ServerResponse, refusal: Refusal) =>

@@ -64,6 +64,7 @@ export function createTransactions(db: Db): RunHandler {
   return async (route, handler, context, cacheKey) => {
     if (route.entry.method !== 'get') {
       const result: Answer = await db.transaction((tx) => handler(context(tx)));
+      result.committed?.();
       return { status: result.status, body: result.body };
     }
     // A read's answer depends on its tenant, path and documented query and on the data only (GET handlers read

@@ -2,6 +2,7 @@
 
 import { pinnedClock } from '../core/clock.js';
 import type { AnyHandler, CallContext, Handlers } from '../core/handler.js';
+import type { SandboxLogger } from '../core/logger.js';
 import { applyDueOutcomes, type Outcomes } from '../core/outcomes.js';
 import { eventHandlers } from '../events/handlers.js';
 import * as accounts from './accounts.js';
@@ -31,8 +32,12 @@ const outcomes: Outcomes = {
  * Runs every trigger outcome due by sandbox time now, in `ctx`'s transaction (../core/outcomes.ts): time held at
  * the clock's offset `offsetMs` (by default as it is now) for the whole pass, so its events keep their order.
  */
-export function runDueOutcomes(ctx: CallContext, offsetMs = ctx.clock.offsetMs): Promise<number> {
-  return applyDueOutcomes({ ...ctx, clock: pinnedClock(ctx.clock, offsetMs) }, outcomes);
+export function runDueOutcomes(
+  ctx: CallContext,
+  offsetMs = ctx.clock.offsetMs,
+  logger?: SandboxLogger,
+): Promise<number> {
+  return applyDueOutcomes({ ...ctx, clock: pinnedClock(ctx.clock, offsetMs) }, outcomes, logger);
 }
 
 /**

@@ -2,6 +2,7 @@
 
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { pinnedClock } from '../core/clock.js';
 import { type Handlers, type Tenant, tenantOf } from '../core/handler.js';
 import type { InstanceState } from '../core/instance.js';
 import { refusals, refuse } from '../core/refusals.js';
@@ -156,8 +157,7 @@ export const handlers: Handlers = {
     await resetClockOffset(ctx.sql);
     await ctx.sql.query('delete from rate_counts');
     await ctx.sql.query('delete from rate_limits');
-    ctx.clock.setOffset(0);
-    return { status: 200, body: { tenantsRemoved: removed.length } };
+    return { status: 200, body: { tenantsRemoved: removed.length }, committed: () => ctx.clock.setOffset(0) };
   },
 
   // Who answers here: a client pointed at a port where another service answers can tell.
@@ -172,8 +172,12 @@ export const handlers: Handlers = {
 
   advanceClock: async (ctx) => {
     const offset = await addClockOffset(ctx.sql, Math.round(Number(ctx.body.seconds) * 1000));
-    ctx.clock.setOffset(offset);
-    return { status: 200, body: { now: ctx.clock.now().toISOString(), offsetSeconds: offset / 1000 } };
+    // The process's clock moves once the store's has (transaction.ts): a refused advance moves neither.
+    return {
+      status: 200,
+      body: { now: pinnedClock(ctx.clock, offset).now().toISOString(), offsetSeconds: offset / 1000 },
+      committed: () => ctx.clock.setOffset(offset),
+    };
   },
 };
 

@@ -5,7 +5,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type SandboxLogger, stderrLogger } from '../core/logger.js';
+import { createMaintenance, type Maintenance, statementBytes } from './pglite-maintenance.js';
+import { isSelect, rememberedSelects } from './pglite-reads.js';
 import { createStatementRunner } from './pglite-statements.js';
+
+export { approximateBytes, REMEMBERED_BYTES } from './pglite-reads.js';
 
 export interface Sql {
   /** Rows of one statement, with `$1`... parameters. */
@@ -56,43 +60,6 @@ export interface DbOptions {
   schemaDigest?: string | Promise<string>;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
-
-/**
- * About how many bytes `value` takes in memory, at most: 2 bytes a character of text (V8 may hold a string
- * that way), 8 a number, and a little for each object, array and property. Stops counting past `limit`.
- */
-export function approximateBytes(value: unknown, limit = Number.POSITIVE_INFINITY): number {
-  let total = 0;
-  const visit = (item: unknown): void => {
-    if (total > limit) return;
-    if (typeof item === 'string') total += 16 + 2 * item.length;
-    else if (item === null || typeof item !== 'object') total += 8;
-    else if (item instanceof Date) total += 32;
-    else if (Array.isArray(item)) {
-      total += 16 + 8 * item.length;
-      for (const inner of item) visit(inner);
-    } else {
-      total += 32;
-      for (const [key, inner] of Object.entries(item)) {
-        total += 16 + 2 * key.length;
-        visit(inner);
-      }
-    }
-  };
-  visit(value);
-  return total;
-}
-
-/** Bytes of select results PGlite's reads remember at most (approximateBytes); a result over a quarter is not kept. */
-export const REMEMBERED_BYTES = 32 * 1024 * 1024;
-
 /** PGlite on `options`' store, started from the build's snapshot where there is one for its schema. */
 async function startPglite(options: DbOptions) {
   // A new store starts from the build's snapshot: in memory, its files are written into PGlite's file system
@@ -123,6 +90,9 @@ async function startPglite(options: DbOptions) {
       // is still a commit (seen by every later statement), for less CPU per write. A --data folder
       // keeps PostgreSQL's default: what was answered 201 is on disk.
       ...(options.memory ? ['-c', 'synchronous_commit=off'] : []),
+      // The write-ahead log is kept to two 16 MiB segments between checkpoints (PostgreSQL's least; its default
+      // is 1 GB): in memory it is held in the process, on disk it is what the --data reserve must hold.
+      ...['-c', 'max_wal_size=32MB', '-c', 'min_wal_size=32MB'],
     ],
   });
 }
@@ -159,11 +129,15 @@ function directSql(pg: Pglite, statements: Statements): Sql {
  * begin, the work, commit: each a statement of PGlite's one session, which runs one transaction at a time.
  * The begin goes in the same exchange as the transaction's first statement.
  */
-function pgliteTransaction(pg: Pglite, statements: Statements, direct: Sql) {
+function pgliteTransaction(pg: Pglite, statements: Statements, direct: Sql, maintenance: Maintenance) {
   return async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
     let begun = false;
+    let sent = 0;
     const tx: Tx = {
       query: <Row>(text: string, params?: unknown[]) => {
+        const bytes = statementBytes(text, params);
+        sent += bytes;
+        maintenance.wrote(bytes);
         if (begun) return direct.query<Row>(text, params);
         begun = true;
         return (
@@ -185,83 +159,13 @@ function pgliteTransaction(pg: Pglite, statements: Statements, direct: Sql) {
       await pg.syncToFs();
       return result;
     } catch (error) {
-      if (begun) await statements.simple('rollback').catch(() => undefined);
+      if (begun) {
+        await statements.simple('rollback').catch(() => undefined);
+        maintenance.rolledBack(sent);
+      }
       throw error;
     }
   };
-}
-
-const isSelect = (text: string) => /^\s*select\b/i.test(text);
-
-/**
- * Results of selects, kept until the next write. Statements run one at a time (takingTurns), so a select that
- * ran while `generation` stayed the same saw no write start or end, and its rows are current until the next
- * one. The remembered rows are frozen (a handler that writes to one throws) and each caller gets its own array
- * of them, so nothing a handler does reaches the memory; copying them per read cost more. By statement text (a
- * literal in the handlers: its hash is computed once), then by parameters. At most 1,000 results and
- * REMEMBERED_BYTES: past either, the memory is emptied.
- */
-function rememberedSelects(exclusive: Exclusive, direct: Sql) {
-  const remembered = new Map<string, Map<string, unknown[]>>();
-  let rememberedCount = 0;
-  let rememberedBytes = 0;
-  let generation = 0;
-  const forget = () => {
-    if (rememberedCount) remembered.clear();
-    rememberedCount = 0;
-    rememberedBytes = 0;
-  };
-  const written = () => {
-    generation++;
-    forget();
-  };
-  /** Runs a write in its turn: the memory is emptied, and `generation` moves, as it starts and as it ends. */
-  const writing = <T>(work: () => Promise<T>): Promise<T> =>
-    exclusive(async () => {
-      written();
-      try {
-        return await work();
-      } finally {
-        written();
-      }
-    });
-  /** Keeps `result` of `text` with the parameters `key`, unless it is too big or the memory is full. */
-  const remember = (text: string, key: string, result: unknown[], bytes: number) => {
-    if (rememberedCount >= 1000 || rememberedBytes + bytes > REMEMBERED_BYTES) forget();
-    let byParams = remembered.get(text);
-    if (!byParams) {
-      byParams = new Map();
-      remembered.set(text, byParams);
-    }
-    if (!byParams.has(key)) {
-      byParams.set(key, deepFreeze(structuredClone(result)));
-      rememberedCount++;
-      rememberedBytes += bytes;
-    }
-  };
-  /** A select in its turn, its result remembered when no write started or ended while it ran. */
-  const selectRemembering = <Row>(text: string, params: unknown[] | undefined, key: string) =>
-    exclusive(async () => {
-      const before = generation;
-      const result = await direct.query<Row>(text, params);
-      const bytes =
-        generation === before ? approximateBytes(result, REMEMBERED_BYTES / 4) + 2 * (text.length + key.length) : 0;
-      if (generation === before && bytes <= REMEMBERED_BYTES / 4) remember(text, key, result, bytes);
-      return result;
-    });
-  const query: Sql['query'] = (text, params) =>
-    isSelect(text) ? exclusive(() => direct.query(text, params)) : writing(() => direct.query(text, params));
-  const reads: Sql = {
-    query: async <Row>(text: string, params?: unknown[]) => {
-      const byParams = remembered.get(text);
-      if (!byParams && !isSelect(text)) return query<Row>(text, params);
-      const key = params?.length ? JSON.stringify(params) : '';
-      const known = byParams?.get(key);
-      if (known) return known.slice() as Row[];
-      return selectRemembering<Row>(text, params, key);
-    },
-  };
-  return { query, reads, writing, generation: () => generation };
 }
 
 export async function openPglite(options: DbOptions): Promise<Db> {
@@ -271,8 +175,9 @@ export async function openPglite(options: DbOptions): Promise<Db> {
   const statements = createStatementRunner(pg, pglite);
   const exclusive = takingTurns();
   const direct = directSql(pg, statements);
-  const transaction = pgliteTransaction(pg, statements, direct);
-  const { query, reads, writing, generation } = rememberedSelects(exclusive, direct);
+  const maintenance = createMaintenance((text) => statements.simple(text));
+  const transaction = pgliteTransaction(pg, statements, direct, maintenance);
+  const { query, reads, writing, generation } = rememberedSelects(exclusive, direct, maintenance);
   return {
     query,
     reads,

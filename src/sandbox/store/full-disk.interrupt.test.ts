@@ -3,36 +3,21 @@
 // file. A write that cannot be stored is answered at once with 503 `storage_full`, saying what to do; reads
 // are answered; once space returns, writes are taken again without a restart; SIGTERM stops the process
 // within its shutdown bound; and every write answered 201 is there after a restart.
-import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
+import { cannotMount, fillLeaving, mountTmpfs, unmountTmpfs } from '../../testing/tmpfs.js';
 
 /** The file system's size: room for a new store (about 40 MB) and the writes below. */
 const FS_MIB = 96;
 /** Seconds the sandbox takes at most to stop on SIGTERM (cli.ts). */
 const SHUTDOWN_BOUND_S = 10;
 
-/** Why the test cannot run here, or null: it mounts a tmpfs, which takes root and a kernel that allows it. */
-function cannotMount(): string | null {
-  if (process.getuid?.() !== 0) return 'mounting a small file system needs root';
-  const probe = mkdtempSync(join(tmpdir(), 'ramp-mount-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'pipe' });
-    execFileSync('umount', [probe], { stdio: 'pipe' });
-    return null;
-  } catch (error) {
-    return `mount -t tmpfs is not allowed here (${String((error as Error).message).split('\n')[0]})`;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
-  }
-}
 const why = cannotMount();
 if (why) console.log(`[full-disk] skipped: ${why}`);
 
@@ -46,15 +31,11 @@ const stop = async (running: SandboxProcess | undefined) => {
 
 describe.skipIf(why !== null)(`a --data folder on a ${FS_MIB} MiB file system that fills`, () => {
   beforeAll(() => {
-    mountPoint = mkdtempSync(join(tmpdir(), 'ramp-full-disk-'));
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${FS_MIB}m`, 'tmpfs', mountPoint]);
+    mountPoint = mountTmpfs('ramp-full-disk-', FS_MIB);
   });
   afterAll(async () => {
     await stop(sandbox);
-    if (mountPoint) {
-      execFileSync('umount', ['-l', mountPoint]);
-      rmSync(mountPoint, { recursive: true, force: true });
-    }
+    unmountTmpfs(mountPoint);
   }, 30_000);
 
   it('refuses a write it cannot store with 503 at once, serves reads, takes writes again once space returns, stops on SIGTERM and loses nothing answered', async () => {
@@ -64,15 +45,11 @@ describe.skipIf(why !== null)(`a --data folder on a ${FS_MIB} MiB file system th
     const tenant = await orThrow(control.createTenant({ body: { name: 'Before the disk fills' } }));
     const stored: string[] = [];
     // Everything but a few KiB taken by another file.
-    const filler = join(mountPoint, 'filler');
-    const free = () => {
-      const s = statfsSync(mountPoint);
-      return s.bavail * s.bsize;
-    };
+    let filler = '';
     let refused: { status: number; body: { error?: string; message?: string }; ms: number } | undefined;
     for (let i = 0; i < 100 && !refused; i++) {
       // Three events stored first, then the file system filled.
-      if (i === 3) execFileSync('fallocate', ['-l', String(free() - 64 * 1024), filler]);
+      if (i === 3) filler = fillLeaving(mountPoint, 64 * 1024);
       const subject: Record<string, string> = { id: randomUUID() };
       for (let k = 0; k < 60; k++) subject[`n${k}`] = randomBytes(3000).toString('base64');
       const started = performance.now();

@@ -1,14 +1,19 @@
-// One tenant cannot grow the sandbox's memory without bound by storing records: against a sandbox process in
-// memory (PGlite), a tenant's own token sends events of about 1 MB of incompressible text each, in fields of at
-// most the sandbox's text bound, until the tenant's quota refuses them with 403 `quota_exceeded`; the process's
-// resident memory stays within MEMORY_BOUND_MIB of its size after the first event, and stops growing once the
-// tenant is refused. Other tenants are still served.
+// One tenant cannot grow the sandbox's memory without bound by storing records, nor by sending writes that are
+// refused: against a sandbox process in memory (PGlite), a tenant's own token sends events of about 1 MB of
+// incompressible text each, in fields of at most the sandbox's text bound, until the tenant's quota refuses them
+// with 403 `quota_exceeded`; the process's resident memory stays within MEMORY_BOUND_MIB of its size after the
+// first event. Then REFUSED more such events and REFUSED_USERS `registerUser` calls with 8 KB of text, refused,
+// grow it by a bounded amount: each run by at most REFUSED_BOUND_MIB, its second half by at most
+// SECOND_HALF_BOUND_MIB (before, every refused write left its rows and its write-ahead log in the process: about
+// 2 MB an event, 50 KB a user, without end). Other tenants are still served.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
+import { v1Operations } from '../../client/generated/v1-meta.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { launchSandbox, residentMib, type SandboxProcess, stopSandbox } from '../../testing/sandbox-process.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
+import { readBundleFile } from '../contract/document.js';
 import { MAX_TEXT_CHARS, TENANT_QUOTA } from './quotas.js';
 
 /** How far the process's resident memory may grow past its size after the first event (MiB). */
@@ -17,6 +22,15 @@ const MEMORY_BOUND_MIB = 512;
 const FIELDS = 240;
 /** The most events sent: far more than the quota takes (about 70 of them). */
 const MOST = 150;
+/**
+ * Events and users sent once the tenant is refused, each in two halves; how far each run may grow the process
+ * (MiB: the store's write-ahead log and the heaps reach their high-water marks), and each second half (a
+ * process whose refusals cost bounded memory has reached them by then).
+ */
+const REFUSED = 150;
+const REFUSED_USERS = 3000;
+const REFUSED_BOUND_MIB = 96;
+const SECOND_HALF_BOUND_MIB = 48;
 
 let sandbox: SandboxProcess | undefined;
 beforeAll(async () => {
@@ -32,6 +46,8 @@ it(`refuses a tenant past its quota with 403 quota_exceeded, and keeps the proce
     orThrow(control.createTenant({ body: { name: 'Bystander' } })),
   ]);
   const token = await sandboxToken(running.url, 'business', tenant.businessCredentials);
+  // Taken before the quota is full: a token is a record too.
+  const v1Token = await sandboxToken(running.url, 'v1', tenant.v1Credentials);
   // Incompressible text (PostgreSQL compresses repeated characters to almost nothing).
   const text = () => randomBytes(MAX_TEXT_CHARS).toString('base64').slice(0, MAX_TEXT_CHARS);
   const send = async () => {
@@ -63,20 +79,54 @@ it(`refuses a tenant past its quota with 403 quota_exceeded, and keeps the proce
   }
   const atRefusal = residentMib(pid);
   // Refused again and again: nothing more is kept.
-  for (let i = 0; i < 20 && refused; i++) expect((await send()).status).toBe(403);
+  for (let i = 0; i < REFUSED / 2 && refused; i++) expect((await send()).status).toBe(403);
+  const midway = residentMib(pid);
+  for (let i = 0; i < REFUSED / 2 && refused; i++) expect((await send()).status).toBe(403);
   const after = residentMib(pid);
-  peak = Math.max(peak, after);
+  // A user is smaller than an event: the first users may still fit in the quota (about 80 do).
+  const users = await refusedUsers(running.url, tenant, v1Token, REFUSED_USERS / 2);
+  const usersMidway = residentMib(pid);
+  const moreUsers = await refusedUsers(running.url, tenant, v1Token, REFUSED_USERS / 2);
+  const afterUsers = residentMib(pid);
+  peak = Math.max(peak, midway, after, usersMidway, afterUsers);
   console.log(
-    `[quotas] resident memory: ${start.toFixed(0)} MiB after the first event, ${atRefusal.toFixed(0)} MiB when refused after ${stored} events of about ${((FIELDS * MAX_TEXT_CHARS) / 1e6).toFixed(2)} MB, ${after.toFixed(0)} MiB after 20 more refused, peak ${peak.toFixed(0)} MiB (bound +${MEMORY_BOUND_MIB} MiB; quota ${TENANT_QUOTA.records} records, ${TENANT_QUOTA.bytes / 2 ** 20} MiB)`,
+    `[quotas] resident memory: ${start.toFixed(0)} MiB after the first event, ${atRefusal.toFixed(0)} MiB when refused after ${stored} events of about ${((FIELDS * MAX_TEXT_CHARS) / 1e6).toFixed(2)} MB, ${midway.toFixed(0)} then ${after.toFixed(0)} MiB after twice ${REFUSED / 2} more refused, ${usersMidway.toFixed(0)} then ${afterUsers.toFixed(0)} MiB after twice ${REFUSED_USERS / 2} registerUser refused, peak ${peak.toFixed(0)} MiB (bounds +${MEMORY_BOUND_MIB} MiB; +${REFUSED_BOUND_MIB} MiB for each run of refusals, +${SECOND_HALF_BOUND_MIB} MiB for its second half; quota ${TENANT_QUOTA.records} records, ${TENANT_QUOTA.bytes / 2 ** 20} MiB)`,
   );
   expect(refused?.status, `no refusal after ${stored} events`).toBe(403);
   expect(refused!.body.error).toBe('quota_exceeded');
   expect(refused!.body.message).toMatch(/resetSandbox/);
   expect(peak - start).toBeLessThanOrEqual(MEMORY_BOUND_MIB);
-  expect(after - atRefusal).toBeLessThanOrEqual(64);
+  expect(users).toBeGreaterThan(REFUSED_USERS / 4);
+  expect(moreUsers).toBe(REFUSED_USERS / 2);
+  expect(after - atRefusal).toBeLessThanOrEqual(REFUSED_BOUND_MIB);
+  expect(after - midway).toBeLessThanOrEqual(SECOND_HALF_BOUND_MIB);
+  expect(afterUsers - after).toBeLessThanOrEqual(REFUSED_BOUND_MIB);
+  expect(afterUsers - usersMidway).toBeLessThanOrEqual(SECOND_HALF_BOUND_MIB);
   // Another tenant's writes are taken.
   const answer = await control.triggerEvent({
     body: { tenantId: other.clientId, event: 'user.created', subject: { id: randomUUID() } },
   });
   expect(answer.response.status).toBe(201);
-}, 600_000);
+}, 900_000);
+
+/** `count` `registerUser` calls of the full tenant with 8 KB of text; how many were refused 403 `quota_exceeded`. */
+async function refusedUsers(url: string, tenant: { integrationRegister: string }, token: string, count: number) {
+  const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples
+    .RegisterNaturalPerson.value;
+  let refused = 0;
+  for (let i = 0; i < count; i++) {
+    const text = () => randomBytes(3000).toString('base64').slice(0, 4000);
+    const answer = await fetch(url + v1Operations.registerUser.path, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'x-integration-register': tenant.integrationRegister,
+      },
+      body: JSON.stringify({ ...person, first_name: text(), last_name: text() }),
+    });
+    const body = (await answer.json()) as { error?: string };
+    if (answer.status === 403 && body.error === 'quota_exceeded') refused++;
+  }
+  return refused;
+}
