@@ -121,6 +121,24 @@ function listen(server: ReturnType<typeof createListener>, port: number, host: s
   });
 }
 
+/**
+ * Delayed trigger outcomes fall due with real time too: a pass on a timer runs them, as advanceClock does, with
+ * the control API's reach and the pipeline's context.
+ */
+function startScheduledOutcomes(pipeline: Pipeline, logger: SandboxLogger, checkSpace?: () => Promise<void>) {
+  return startOutcomeTimer(
+    pipeline.db,
+    pipeline.context.clock,
+    (sql) =>
+      runDueOutcomes(
+        { ...pipeline.context, sql, headers: {}, tenant: null, operationId: 'advanceClock' },
+        undefined,
+        logger,
+      ),
+    { logger, checkSpace },
+  );
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? stderrLogger();
@@ -198,18 +216,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     context: { clock, endpoints, instance, origin: '' },
     ...(checkSpace && options.dataDir ? { checkSpace, dataDir: options.dataDir } : {}),
   };
-  // Delayed trigger outcomes fall due with real time too: a pass on a timer runs them, as advanceClock does.
-  const outcomeTimer = startOutcomeTimer(
-    db,
-    clock,
-    (sql) =>
-      runDueOutcomes(
-        { ...pipeline.context, sql, headers: {}, tenant: null, operationId: 'advanceClock' },
-        undefined,
-        logger,
-      ),
-    { logger, checkSpace },
-  );
+  const outcomeTimer = startScheduledOutcomes(pipeline, logger, checkSpace);
   undo.push(() => outcomeTimer.close());
   const server = createListener(pipeline, guard, bundles.find((b) => b.family === 'sandbox')?.doc);
   guardConnections(server, options.connections);

@@ -1,10 +1,11 @@
 // Connections to the sandbox: no number of idle or trickling connections keeps a request out.
 // Idle connections and connections that trickle their request (its headers or its body) are closed after a
-// bounded time; past a limit below the process's open-files limit, a new connection closes one that has sent no
-// request for a second since it opened (the longest idle), else the one that has been sending its body the
-// longest, else the longest idle of all (one just opened, or kept alive after its answers), and is refused only
-// when every connection is being served a request it sent whole. So trickled bodies never close a connection
-// that is about to send its request, nor a kept-alive one between its requests.
+// bounded time. Past a limit below the process's open-files limit, a new connection closes another: one that
+// has sent no request for a second since it opened; else the longest waiting of the largest of three groups,
+// the connections that have sent no request yet, those whose request's body is still arriving, and those kept
+// alive between their requests (the body's group first on a tie). It is refused only when every connection is
+// being served a request it sent whole. So a flood of one kind closes its own kind: idle connections do not close
+// a request being served, nor trickled bodies one about to send its request or a kept-alive one.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -35,16 +36,14 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const MIN_BODY_BYTES_PER_SECOND = 16 * 1024;
 
 /**
- * How long a new connection has to send its request before it may be closed for another ahead of connections
- * trickling their bodies (ms): a client's request follows its connection at once.
+ * How long a new connection has to send its request before it is the first to be closed for another (ms): a
+ * client's request follows its connection at once.
  */
 const FRESH_MS = 1_000;
 
-/** A connection held: requests being served on it, whether one has been, and when it was opened. */
+/** A connection held: the requests being served on it. */
 interface Held {
   serving: number;
-  served: boolean;
-  since: number;
 }
 
 /** File descriptors kept for everything that is not an incoming connection: the database, deliveries, Node. */
@@ -78,32 +77,29 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
   // Node checks the two timeouts above every 30 s by default: a connection could outlive them by that much.
   (server as Server & { connectionsCheckingInterval?: number }).connectionsCheckingInterval = 1_000;
   const idleTimeout = limits.idleTimeoutMs ?? 30_000;
-  // Every connection; those not being served, the longest idle first; and those whose request's body is still
-  // arriving, the longest first (a Map keeps insertion order).
+  // Every connection, and three groups of them (a Map keeps insertion order, so each group's first is its
+  // longest waiting): connections that have not sent a request yet, connections kept alive between requests, and
+  // connections whose request's body is still arriving.
   const open = new Map<Socket, Held>();
-  const idle = new Map<Socket, true>();
+  const waiting = new Map<Socket, number>();
+  const kept = new Map<Socket, true>();
   const reading = new Map<Socket, IncomingMessage>();
   const drop = (socket: Socket) => {
     open.delete(socket);
-    idle.delete(socket);
+    waiting.delete(socket);
+    kept.delete(socket);
     reading.delete(socket);
   };
-  /**
-   * The connection to close for a new one: one that has sent no request within FRESH_MS of opening, the longest
-   * idle; else the one sending its body the longest; else the longest idle of all (a connection just opened, or
-   * kept alive after its answers).
-   */
+  /** The connection to close for a new one, as the opening comment says. */
   const evictable = (): Socket | undefined => {
-    const now = performance.now();
-    for (const socket of idle.keys()) {
-      const held = open.get(socket);
-      if (held && !held.served && now - held.since > FRESH_MS) return socket;
-    }
+    const [first, since] = waiting.entries().next().value ?? [];
+    if (first && since !== undefined && performance.now() - since > FRESH_MS) return first;
     for (const [socket, req] of reading) {
-      if (!req.complete) return socket;
+      if (!req.complete) break;
       reading.delete(socket);
     }
-    return idle.keys().next().value as Socket | undefined;
+    const largest = [reading, waiting, kept].reduce((a, b) => (b.size > a.size ? b : a));
+    return largest.keys().next().value;
   };
   server.on('connection', (socket: Socket) => {
     if (open.size >= max) {
@@ -115,8 +111,8 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
       drop(oldest);
       oldest.destroy();
     }
-    open.set(socket, { serving: 0, served: false, since: performance.now() });
-    idle.set(socket, true);
+    open.set(socket, { serving: 0 });
+    waiting.set(socket, performance.now());
     // Node's headersTimeout counts only once a request has begun: a connection that sends nothing needs this.
     socket.setTimeout(headersTimeout, () => socket.destroy());
     socket.once('close', () => drop(socket));
@@ -126,8 +122,8 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
     const state = open.get(socket);
     if (!state) return;
     state.serving++;
-    state.served = true;
-    idle.delete(socket);
+    waiting.delete(socket);
+    kept.delete(socket);
     socket.setTimeout(idleTimeout);
     const stopWatching = req.complete ? undefined : watchBody(req, socket, headersTimeout);
     if (stopWatching) reading.set(socket, req);
@@ -136,7 +132,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
       reading.delete(socket);
       state.serving--;
       if (state.serving === 0 && open.has(socket) && !socket.destroyed) {
-        idle.set(socket, true);
+        kept.set(socket, true);
         socket.setTimeout(headersTimeout);
       }
     });
