@@ -1,14 +1,18 @@
-// `npx tsx scripts/bench/usage-bench.ts [--files 50] [--runs 5]`: times `npx ramp-api usage` on a generated
-// consuming project of about 50 files (calls by operationId and by path, field reads, statuses, a webhook
-// receiver), against its floor: ts-morph merely loading the same project and getting its diagnostics. Each
-// run is a fresh process, as in a team's CI. Needs the build (`npm run build`). Prints median and spread.
+// `npx tsx scripts/bench/usage-bench.ts [--files 50] [--runs 5] [--write]`: times `npx ramp-api usage` on a
+// generated consuming project of about 50 files (calls by operationId and by path, field reads, statuses, a
+// webhook receiver), against its floor: the same TypeScript (ts-morph's) only type-checking the same project,
+// which any analysis of it must do. Each run is a fresh process, as in a team's CI; the two alternate, and the
+// ratio is taken per run. Needs the build (`npm run build`). Prints median and spread; `--write` puts them in
+// BENCHMARKS.md's usage section.
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { makeUsageProject } from '../../src/testing/usage-project.js';
 import { repoRoot } from '../openapi/apis.js';
-import { percentile } from './percentile.js';
+import { rewriteSection } from './benchmarks-md.js';
+import { summarize } from './percentile.js';
 
 const run = promisify(execFile);
 const BIN = join(repoRoot, 'src', 'client', 'dist', 'lib', 'bin.js');
@@ -50,10 +54,12 @@ export const receiver = createWebhookReceiver({
 });
 `;
 
-/** The floor: ts-morph loading the project and its diagnostics, nothing more. */
-const FLOOR = `import { Project } from 'ts-morph';
-const project = new Project({ tsConfigFilePath: process.argv[1] + '/tsconfig.json' });
-project.getPreEmitDiagnostics();`;
+/** The floor: the project's program made from its tsconfig.json and type-checked, nothing more. */
+const FLOOR = `import { ts } from 'ts-morph';
+const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic() {} };
+const config = ts.getParsedCommandLineOfConfigFile(process.argv[1] + '/tsconfig.json', {}, host);
+const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
+ts.getPreEmitDiagnostics(program);`;
 
 async function timed(command: string, args: string[], cwd: string): Promise<number> {
   const start = performance.now();
@@ -61,14 +67,18 @@ async function timed(command: string, args: string[], cwd: string): Promise<numb
   return performance.now() - start;
 }
 
-const summary = (samples: number[]) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const s = (ms: number) => (ms / 1000).toFixed(2);
-  return `median ${s(percentile(sorted, 0.5))} s (min ${s(sorted[0]!)} s, max ${s(sorted.at(-1)!)} s, ${sorted.length} runs)`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const summary = (samples: number[], unit: (value: number) => string) => {
+  const { median, p10, p90 } = summarize(samples);
+  return `${unit(median)} (p10-p90 ${unit(p10)}-${unit(p90)})`;
 };
 
 const { values } = parseArgs({
-  options: { files: { type: 'string', default: '50' }, runs: { type: 'string', default: '5' } },
+  options: {
+    files: { type: 'string', default: '50' },
+    runs: { type: 'string', default: '5' },
+    write: { type: 'boolean', default: false },
+  },
 });
 const files = Number(values.files);
 const runs = Number(values.runs);
@@ -82,8 +92,28 @@ try {
     // Run from the repository so that ts-morph resolves as the usage command's does.
     floor.push(await timed(process.execPath, ['--input-type=module', '-e', FLOOR, project], repoRoot));
   }
-  console.log(`ramp-api usage on ${files} files:  ${summary(usage)}`);
-  console.log(`floor (ts-morph load + diagnostics): ${summary(floor)}`);
+  const ratios = usage.map((ms, i) => ms / floor[i]!);
+  const lines = [
+    `| \`npx ramp-api usage\` | ${summary(usage, seconds)} |`,
+    `| floor: the same TypeScript type-checking the project | ${summary(floor, seconds)} |`,
+    `| usage / floor, per run | ${summary(ratios, (r) => `${r.toFixed(2)}x`)} |`,
+  ];
+  console.log(lines.join('\n'));
+  if (values.write)
+    rewriteSection(
+      'usage',
+      `<!-- usage:start -->
+## The usage extractor
+
+\`npm run bench:usage -- --files ${files} --runs ${runs} --write\`: \`npx ramp-api usage\` on a generated
+consuming project of ${files} files, each run a fresh process, alternating with its floor (median and p10-p90 of
+${runs} runs; ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores).
+
+| What | Time |
+| --- | --- |
+${lines.join('\n')}
+<!-- usage:end -->`,
+    );
 } finally {
   rmSync(project, { recursive: true, force: true });
 }
