@@ -2,16 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { OpenApiDocument } from 'ramp-api/lookup';
 
-/** A bundled OpenAPI document, as far as this package looks into it. */
-export interface OpenApiDocument {
-  openapi: string;
-  info: { title: string; version: string; summary?: string; description?: string };
-  paths?: Record<string, Record<string, unknown>>;
-  webhooks?: Record<string, Record<string, unknown>>;
-  components?: Record<string, Record<string, unknown>>;
-  [key: string]: unknown;
-}
+/** A bundled OpenAPI document, as far as this package looks into it: the client package's own reading of one. */
+export type { OpenApiDocument };
 
 /** The bundled descriptions the package `ramp-api` ships (`ramp-api/openapi/*`), wherever it is installed. */
 export function bundleDir(): string {
