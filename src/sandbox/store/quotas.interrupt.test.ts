@@ -4,8 +4,8 @@
 // with 403 `quota_exceeded`; the process's resident memory stays within MEMORY_BOUND_MIB of its size after the
 // first event. Then REFUSED more such events and REFUSED_USERS `registerUser` calls with 8 KB of text, refused,
 // grow it by a bounded amount: each run by at most REFUSED_BOUND_MIB, its second half by at most
-// SECOND_HALF_BOUND_MIB (before, every refused write left its rows and its write-ahead log in the process: about
-// 2 MB an event, 50 KB a user, without end). Other tenants are still served.
+// SECOND_HALF_BOUND_MIB (a refused write's rows and write-ahead log must not stay in the process). Other
+// tenants are still served.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
