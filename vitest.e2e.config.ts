@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { sourceAliases } from './scripts/test-setup/source-aliases.js';
 
-// `npm run test:e2e`: the documentation site and the sandbox's pages in Debian's Chromium (never a downloaded browser).
+// `npm run test:e2e`: what a user does outside this repository. The documentation site and the sandbox's pages in
+// Debian's Chromium (never a downloaded browser), and the first hour of a new project from the packed packages
+// (scripts/checks/consumer.e2e.test.ts, guide-vitest.e2e.test.ts).
 export default defineConfig({
   resolve: { alias: sourceAliases(import.meta.dirname) },
   test: {

@@ -107,7 +107,7 @@ describe('nothing of the README before the guides is lost', () => {
 
 /** The tooling's files the old README named, and where they are now. */
 const moves: [from: string, to: string][] = [
-  ['scripts/lib/consumer.test.ts', 'scripts/checks/consumer.test.ts'],
+  ['scripts/lib/consumer.test.ts', 'scripts/checks/consumer.e2e.test.ts'],
   ['scripts/lib/sandbox-load.test.ts', 'scripts/bench/load.test.ts'],
   ['scripts/lib/samples.test.ts', 'scripts/site/samples.test.ts'],
   ['scripts/lib/compat.test.ts', 'scripts/compat/rules.test.ts'],
@@ -206,6 +206,19 @@ const rewordings: [from: string, to: string][] = [
     'and reached every failing endpoint on the whole schedule (`deliverySchedule().calls` calls, each recorded): never fewer, and more only by a call the log shows made again;',
     'and was logged for every failing endpoint as the whole schedule (attempts 1 to `deliverySchedule().calls`, none repeated, each recorded or a claim of the killed instance logged as a timeout), with every recorded attempt reaching it and never more calls than the schedule;',
   ],
+  // The tests that install the packed packages into a new project moved into `npm run test:e2e`.
+  [
+    '), and the consumer test (`scripts/checks/consumer.e2e.test.ts`: the setup and every TypeScript block of the README and the guides, as written, in a new project from the packed tarballs, with TypeScript 7 and 5.9, against `npx ramp-api-sandbox`; and the install budget of `ramp-api`). From',
+    '). The consumer test, which installs the packed packages into a new project, runs in `npm run test:e2e`. From',
+  ],
+  [
+    'with `src/**/*.e2e.test.ts`).',
+    'with `src/**/*.e2e.test.ts` and the new-project tests `scripts/checks/*.e2e.test.ts`).',
+  ],
+  [
+    "(the docs site and the sandbox's pages).",
+    "(the docs site and the sandbox's pages in Chromium, and the packed packages in a new project).",
+  ],
 ];
 /** Renames a path of the tooling that moved. */
 const renamed = (text: string) => moves.reduce((t, [from, to]) => t.replaceAll(from, to), text);
@@ -222,17 +235,20 @@ const runners: Record<string, Record<string, [file: string, needle: string]>> = 
     'npm test': ['.ci/run', '\nnpm test\n'],
   },
   'consumer-setup': {
-    'npm init -y': ['scripts/checks/consumer.test.ts', "marked('consumer-setup')"],
-    'npm pkg set type=module': ['scripts/checks/consumer.test.ts', "marked('consumer-setup')"],
-    'npm i /path/to/ramp-api/dist/ramp-api-0.1.0.tgz': ['scripts/checks/consumer.test.ts', "marked('consumer-setup')"],
+    'npm init -y': ['scripts/checks/consumer.e2e.test.ts', "marked('consumer-setup')"],
+    'npm pkg set type=module': ['scripts/checks/consumer.e2e.test.ts', "marked('consumer-setup')"],
+    'npm i /path/to/ramp-api/dist/ramp-api-0.1.0.tgz': [
+      'scripts/checks/consumer.e2e.test.ts',
+      "marked('consumer-setup')",
+    ],
     'npm i -D /path/to/ramp-api/dist/ramp-api-sandbox-0.1.0.tgz typescript @types/node': [
-      'scripts/checks/consumer.test.ts',
+      'scripts/checks/consumer.e2e.test.ts',
       "marked('consumer-setup')",
     ],
   },
   'consumer-usage': {
-    'npm i -D ts-morph@28.0.0 ajv@8.20.0': ['scripts/checks/consumer.test.ts', "marked('consumer-usage')"],
-    'npx ramp-api usage': ['scripts/checks/consumer.test.ts', "marked('consumer-usage')"],
+    'npm i -D ts-morph@28.0.0 ajv@8.20.0': ['scripts/checks/consumer.e2e.test.ts', "marked('consumer-usage')"],
+    'npx ramp-api usage': ['scripts/checks/consumer.e2e.test.ts', "marked('consumer-usage')"],
   },
   'compat-consumers': {
     'npm run compat -- --consumers usage/': [

@@ -2,7 +2,8 @@
 // where their first lines say into a project with the first-call guide's tsconfig.json (which writes dist/),
 // compiled with tsc (strict, no cast needed) and run with vitest: one test file, one test, run once (not again
 // from tsc's copy in dist/), and the test's event arrives. These blocks need vitest, which the consumer project
-// of scripts/checks/consumer.test.ts does not install: that test leaves them to this one.
+// of scripts/checks/consumer.e2e.test.ts does not install: that test leaves them to this one. Both run in
+// `npm run test:e2e`, with the browser tests: what a user does outside this repository.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

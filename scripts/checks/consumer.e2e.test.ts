@@ -36,7 +36,7 @@ const tsBlocks = [
   ...readGuides().map((guide) => ({ file: guide.path, text: guide.text })),
 ].flatMap(({ file, text }) =>
   inventory(text)
-    // The vitest blocks need vitest, which this project does not install: guide-vitest.test.ts runs them.
+    // The vitest blocks need vitest, which this project does not install: guide-vitest.e2e.test.ts runs them.
     .codeBlocks.filter((block) => block.lang === 'ts' && !block.marker?.startsWith('sandbox-vitest-'))
     .map((block) => ({ line: `${file} line ${block.line}`, code: `${block.code}\n` })),
 );
