@@ -82,6 +82,9 @@ function compilerHost(morph: typeof Morph, options: Morph.ts.CompilerOptions): M
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
   return Object.assign(host, {
+    // As tsc reads a TypeScript file: its JSDoc comments parsed only where they can make a type error (@see,
+    // @link); the declarations' long descriptions are not, which the extractor never reads.
+    jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
     getDefaultLibLocation: () => MORPH_LIB_FOLDER,
     getDefaultLibFileName: (o: Morph.ts.CompilerOptions) => `${MORPH_LIB_FOLDER}/${ts.getDefaultLibFileName(o)}`,
     fileExists: (file: string) => (isLib(file) ? libs.fileExists(file) : fileExists.call(host, file)),
