@@ -29,7 +29,22 @@ export interface ExtractOptions {
   projectDir: string;
   /** The consumer's name; default: the project's package.json `name`. */
   name?: string;
+  /**
+   * For several projects read in one process (a provider's consumers): one object given to each call, and the
+   * declaration files they have in common (TypeScript's lib files, @types, ramp-api's types) are parsed and bound
+   * once, by TypeScript's document registry, as an editor shares them between the projects it has open. Each
+   * file is read once for all the calls.
+   */
+  shared?: SharedDeclarations;
 }
+
+/** What the projects read with one `shared` object have in common; made empty by the caller (`{}`). */
+export interface SharedDeclarations {
+  registry?: Morph.ts.DocumentRegistry;
+}
+
+/** The JSDoc tsc parses in a TypeScript file: only comments that can make a type error (@see, @link). */
+const jsDocParsing = (ts: typeof Morph.ts) => ts.JSDocParsingMode.ParseForTypeErrors;
 
 function consumerName(projectDir: string, name: string | undefined): string {
   if (name) return name;
@@ -68,7 +83,11 @@ const MORPH_LIB_FOLDER = '/node_modules/typescript/lib';
  * ts-morph. Not ts-morph's own Project: it does not read a package.json's `"type": "module"` under NodeNext
  * (ts-morph issue 1446), so an ES module's `import.meta` would be taken for an error.
  */
-function compilerHost(morph: typeof Morph, options: Morph.ts.CompilerOptions): Morph.ts.CompilerHost {
+function compilerHost(
+  morph: typeof Morph,
+  options: Morph.ts.CompilerOptions,
+  registry: Morph.ts.DocumentRegistry | undefined,
+): Morph.ts.CompilerHost {
   const { ts } = morph;
   const libs = new morph.Project({
     compilerOptions: options,
@@ -81,26 +100,38 @@ function compilerHost(morph: typeof Morph, options: Morph.ts.CompilerOptions): M
   const isLib = (file: string) => file.startsWith(`${MORPH_LIB_FOLDER}/`);
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
+  const read = (file: string) => (isLib(file) ? libs.readFile(file) : readFile.call(host, file));
+  /** A declaration file from the registry: parsed and bound once for every project that has it. */
+  const shared = (file: string, format: Morph.ts.CreateSourceFileOptions | Morph.ts.ScriptTarget) => {
+    const text = read(file);
+    if (text === undefined) return undefined;
+    return registry!.acquireDocument(file, options, ts.ScriptSnapshot.fromString(text), '1', undefined, format);
+  };
   return Object.assign(host, {
-    // As tsc reads a TypeScript file: its JSDoc comments parsed only where they can make a type error (@see,
-    // @link); the declarations' long descriptions are not, which the extractor never reads.
-    jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
+    // The declarations' long descriptions are not parsed, which the extractor never reads: what tsc does.
+    jsDocParsingMode: jsDocParsing(ts),
     getDefaultLibLocation: () => MORPH_LIB_FOLDER,
     getDefaultLibFileName: (o: Morph.ts.CompilerOptions) => `${MORPH_LIB_FOLDER}/${ts.getDefaultLibFileName(o)}`,
     fileExists: (file: string) => (isLib(file) ? libs.fileExists(file) : fileExists.call(host, file)),
-    readFile: (file: string) => (isLib(file) ? libs.readFile(file) : readFile.call(host, file)),
+    readFile: read,
     getSourceFile: (
       file: string,
       ...rest: Parameters<Morph.ts.CompilerHost['getSourceFile']> extends [string, ...infer R] ? R : never
-    ) =>
-      isLib(file)
+    ) => {
+      if (registry && /\.d\.[cm]?ts$/.test(file)) return shared(file, rest[0]);
+      return isLib(file)
         ? ts.createSourceFile(file, libs.readFile(file) ?? '', rest[0])
-        : getSourceFile.call(host, file, ...rest),
+        : getSourceFile.call(host, file, ...rest);
+    },
   });
 }
 
 /** The project's program, from its tsconfig.json. */
-function createProgram(morph: typeof Morph, tsconfig: string): Morph.ts.Program {
+function createProgram(
+  morph: typeof Morph,
+  tsconfig: string,
+  registry: Morph.ts.DocumentRegistry | undefined,
+): Morph.ts.Program {
   const { ts } = morph;
   const unreadable = (diagnostic: Morph.ts.Diagnostic) => {
     throw new ProjectCompileError(`${tsconfig}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
@@ -117,7 +148,7 @@ function createProgram(morph: typeof Morph, tsconfig: string): Morph.ts.Program 
     rootNames: config.fileNames,
     options: config.options,
     projectReferences: config.projectReferences ?? [],
-    host: compilerHost(morph, config.options),
+    host: compilerHost(morph, config.options, registry),
   });
 }
 
@@ -143,7 +174,9 @@ export async function extractUsage(options: ExtractOptions): Promise<Extracted> 
   const tsconfig = join(projectDir, 'tsconfig.json');
   if (!existsSync(tsconfig)) throw new NoTsconfigError(`No tsconfig.json in ${projectDir}.`);
   const consumer = consumerName(projectDir, options.name);
-  const program = createProgram(morph, tsconfig);
+  const { shared } = options;
+  if (shared) shared.registry ??= morph.ts.createDocumentRegistry(undefined, undefined, jsDocParsing(morph.ts));
+  const program = createProgram(morph, tsconfig, shared?.registry);
   const error = firstError(morph, program, projectDir);
   if (error) throw new ProjectCompileError(`The project ${projectDir} does not compile: ${error}`);
   const ctx = createContext(morph.ts, program.getTypeChecker(), projectDir, bundleLoader());
