@@ -1,6 +1,7 @@
 // Reads a consuming project through its tsconfig.json with ts-morph (the TypeScript compiler API, which the
 // TypeScript 7 a project installs today does not have) and assembles its usage file.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import type * as Morph from 'ts-morph';
 import { assembleUsage } from './assemble.js';
@@ -14,13 +15,25 @@ import { visitRead } from './visit-reads.js';
 /** The version of ts-morph this package is tested with (also its peer dependency's lower bound). */
 export const TS_MORPH_VERSION = '28.0.0';
 
+const missingAnalyzer = () =>
+  new MissingPeerError(
+    `Reading a project's usage needs the analyzer ts-morph: run \`npm i -D ts-morph@${TS_MORPH_VERSION}\`.`,
+  );
+
+/** Finds the analyzer without loading it (loading it takes about a second). */
+function findAnalyzer(): void {
+  try {
+    createRequire(import.meta.url).resolve('ts-morph');
+  } catch {
+    throw missingAnalyzer();
+  }
+}
+
 export async function loadAnalyzer(): Promise<typeof Morph> {
   try {
     return await import('ts-morph');
   } catch {
-    throw new MissingPeerError(
-      `Reading a project's usage needs the analyzer ts-morph: run \`npm i -D ts-morph@${TS_MORPH_VERSION}\`.`,
-    );
+    throw missingAnalyzer();
   }
 }
 
@@ -168,12 +181,14 @@ export interface Extracted {
 
 /** The usage of one consuming project. */
 export async function extractUsage(options: ExtractOptions): Promise<Extracted> {
-  // First: without the analyzer nothing else can be done, and the one line says what to install.
-  const morph = await loadAnalyzer();
+  // First: without the analyzer nothing else can be done, and the one line says what to install. It is loaded
+  // after the checks that take no time, so that a missing tsconfig.json or name is said at once.
+  findAnalyzer();
   const projectDir = resolve(options.projectDir);
   const tsconfig = join(projectDir, 'tsconfig.json');
   if (!existsSync(tsconfig)) throw new NoTsconfigError(`No tsconfig.json in ${projectDir}.`);
   const consumer = consumerName(projectDir, options.name);
+  const morph = await loadAnalyzer();
   const { shared } = options;
   if (shared) shared.registry ??= morph.ts.createDocumentRegistry(undefined, undefined, jsDocParsing(morph.ts));
   const program = createProgram(morph, tsconfig, shared?.registry);
