@@ -45,8 +45,8 @@ export interface ExtractOptions {
   /**
    * For several projects read in one process (a provider's consumers): one object given to each call, and the
    * declaration files they have in common (TypeScript's lib files, @types, ramp-api's types) are parsed and bound
-   * once, by TypeScript's document registry, as an editor shares them between the projects it has open. Each
-   * file is read once for all the calls.
+   * once, by TypeScript's document registry, as an editor shares them between the projects it has open. A
+   * declaration file is taken as the first call parsed it: they must not change between the calls.
    */
   shared?: SharedDeclarations;
 }
@@ -115,11 +115,13 @@ function compilerHost(
   const { getSourceFile, fileExists, readFile } = host;
   const read = (file: string) => (isLib(file) ? libs.readFile(file) : readFile.call(host, file));
   /** A declaration file from the registry: parsed and bound once for every project that has it. */
-  const shared = (file: string, format: Morph.ts.CreateSourceFileOptions | Morph.ts.ScriptTarget) => {
-    const text = read(file);
-    if (text === undefined) return undefined;
-    return registry!.acquireDocument(file, options, ts.ScriptSnapshot.fromString(text), '1', undefined, format);
-  };
+  const shared =
+    registry &&
+    ((file: string, format: Morph.ts.CreateSourceFileOptions | Morph.ts.ScriptTarget) => {
+      const text = read(file);
+      if (text === undefined) return undefined;
+      return registry.acquireDocument(file, options, ts.ScriptSnapshot.fromString(text), '1', undefined, format);
+    });
   return Object.assign(host, {
     // The declarations' long descriptions are not parsed, which the extractor never reads: what tsc does.
     jsDocParsingMode: jsDocParsing(ts),
@@ -131,7 +133,7 @@ function compilerHost(
       file: string,
       ...rest: Parameters<Morph.ts.CompilerHost['getSourceFile']> extends [string, ...infer R] ? R : never
     ) => {
-      if (registry && /\.d\.[cm]?ts$/.test(file)) return shared(file, rest[0]);
+      if (shared && /\.d\.[cm]?ts$/.test(file)) return shared(file, rest[0]);
       return isLib(file)
         ? ts.createSourceFile(file, libs.readFile(file) ?? '', rest[0])
         : getSourceFile.call(host, file, ...rest);
