@@ -37,24 +37,32 @@ function folderDescriptions(dir: string): Map<string, OpenApiDocument> {
   return found;
 }
 
-/** The new descriptions, by family: a folder's by file name; a single description by its title. */
-export async function loadTarget(
-  target: string,
-  current: Map<string, FamilyBundle>,
-): Promise<Map<string, OpenApiDocument>> {
+/** The `--check` target as read: a folder's descriptions by file name, or one description to place by its title. */
+export type Target =
+  | { source: string; byFamily: Map<string, OpenApiDocument> }
+  | { source: string; doc: OpenApiDocument };
+
+/**
+ * Reads and checks the new descriptions (a bundle file, a URL, or a folder), before the project is read: a
+ * target that is no description is refused at once rather than after the seconds of the project's analysis.
+ */
+export async function readTarget(target: string): Promise<Target> {
   if (/^https?:\/\//.test(target)) {
     const response = await fetch(target).catch((cause: Error) => {
       throw new CheckTargetError(`${target} could not be fetched: ${cause.message}`);
     });
     if (!response.ok) throw new CheckTargetError(`${target} answered HTTP ${response.status}.`);
-    return byTitle(asDescription(parseJson(await response.text(), target), target), target, current);
+    return { source: target, doc: asDescription(parseJson(await response.text(), target), target) };
   }
   if (!existsSync(target)) throw new CheckTargetError(`${target} does not exist.`);
-  if (statSync(target).isDirectory()) return folderDescriptions(target);
-  return byTitle(asDescription(parseJson(readFileSync(target, 'utf8'), target), target), target, current);
+  if (statSync(target).isDirectory()) return { source: target, byFamily: folderDescriptions(target) };
+  return { source: target, doc: asDescription(parseJson(readFileSync(target, 'utf8'), target), target) };
 }
 
-function byTitle(doc: OpenApiDocument, source: string, current: Map<string, FamilyBundle>) {
+/** The new descriptions, by family: a folder's by file name; a single description by its title. */
+export function targetFamilies(target: Target, current: Map<string, FamilyBundle>): Map<string, OpenApiDocument> {
+  if ('byFamily' in target) return target.byFamily;
+  const { doc, source } = target;
   const family = [...current.values()].find((b) => b.doc.info.title === doc.info.title)?.family;
   if (!family)
     throw new CheckTargetError(

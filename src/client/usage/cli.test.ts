@@ -1,6 +1,9 @@
 // `npx ramp-api usage` as a consuming team runs it (the built command): the usage file written, `--check`
 // against a newer description given as a bundle file, a URL (a server on loopback) or the folder of a newer
-// ramp-api, and bad input refused with one named line, exit status 2 and no file written.
+// ramp-api, `--from` checking the usage file an earlier run wrote (the same report, the project not read again),
+// and bad input refused with one named line, exit status 2 and no file written. The project's analysis takes
+// seconds: it runs for the usage file, for one --check and for the project that does not compile; the other
+// checks take the usage file the first run wrote.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,8 +48,16 @@ function newerV1(): Record<string, any> {
 
 const folders: string[] = [];
 let project: string;
+let usageFile: string;
+/** The first run over the project (its usage file), made once for the tests that read what it wrote. */
+let firstRun: Promise<Awaited<ReturnType<typeof usage>>> | undefined;
+const written = () => {
+  firstRun ??= usage(project);
+  return firstRun;
+};
 beforeAll(() => {
   project = makeUsageProject('pay-app', { 'src/pay.ts': PAYOUT });
+  usageFile = join(project, 'ramp-api-usage.json');
   folders.push(project);
 });
 afterAll(() => {
@@ -55,11 +66,11 @@ afterAll(() => {
 
 describe('npx ramp-api usage', () => {
   it('writes the project usage file, sorted, beside its tsconfig.json', async () => {
-    const { code } = await usage(project);
+    const { code } = await written();
     expect(code).toBe(0);
-    const written = JSON.parse(readFileSync(join(project, 'ramp-api-usage.json'), 'utf8'));
-    expect(written.consumer).toBe('pay-app');
-    expect(written.operations[0].responseFields).toEqual([
+    const file = JSON.parse(readFileSync(usageFile, 'utf8'));
+    expect(file.consumer).toBe('pay-app');
+    expect(file.operations[0].responseFields).toEqual([
       { pointer: '/components/schemas/Payout/properties/id', sites: [READ_LINE] },
     ]);
   }, 60_000);
@@ -73,10 +84,19 @@ describe('npx ramp-api usage', () => {
       expect(result.stdout).toContain(`breaks pay-app (${READ_LINE})`);
     };
 
-    it('a bundle file', async () => {
+    /** `--check` with the usage file the first run wrote (`--from`): the project is not read again. */
+    const checkSaved = async (...args: string[]) => {
+      expect((await written()).code).toBe(0);
+      return usage(project, '--from', usageFile, ...args);
+    };
+
+    it('a bundle file; with --from the usage file written before, the same report', async () => {
       const file = join(project, 'v1-next.json');
       writeFileSync(file, JSON.stringify(newerV1()));
-      expectBreaks(await usage(project, '--check', file));
+      const read = await usage(project, '--check', file);
+      expectBreaks(read);
+      const saved = await checkSaved('--check', file);
+      expect(saved).toEqual({ ...read, stderr: '' });
     }, 60_000);
 
     it('a URL', async () => {
@@ -85,7 +105,7 @@ describe('npx ramp-api usage', () => {
         res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       });
       try {
-        expectBreaks(await usage(project, '--check', `${server.url}/openapi/v1.json`));
+        expectBreaks(await checkSaved('--check', `${server.url}/openapi/v1.json`));
       } finally {
         await server.close();
       }
@@ -95,13 +115,13 @@ describe('npx ramp-api usage', () => {
       const folder = join(project, 'next-ramp-api');
       mkdirSync(join(folder, 'dist', 'openapi'), { recursive: true });
       writeFileSync(join(folder, 'dist', 'openapi', 'v1.json'), JSON.stringify(newerV1()));
-      expectBreaks(await usage(project, '--check', folder));
+      expectBreaks(await checkSaved('--check', folder));
     }, 60_000);
 
     it('nothing the project uses changed: exit 0', async () => {
       const file = join(project, 'v1-same.json');
       writeFileSync(file, JSON.stringify(readBundleJson('v1')));
-      const result = await usage(project, '--check', file);
+      const result = await checkSaved('--check', file);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('No breaking change affects pay-app.');
     }, 60_000);
@@ -141,6 +161,25 @@ describe('npx ramp-api usage', () => {
         ['--check', file],
         /^CheckTargetError: .*not-a-description\.json is not an OpenAPI description/,
       );
+    }, 60_000);
+
+    it('--from a usage file written against other descriptions than the project has', async () => {
+      expect((await written()).code).toBe(0);
+      const old = join(project, 'old-usage.json');
+      const saved = JSON.parse(readFileSync(usageFile, 'utf8'));
+      writeFileSync(old, JSON.stringify({ ...saved, descriptions: { v1: '0.0.1' } }));
+      const target = join(project, 'v1-target.json');
+      writeFileSync(target, JSON.stringify(readBundleJson('v1')));
+      const result = await usage(project, '--check', target, '--from', old);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr.trim()).toMatch(
+        /^StaleUsageError: .*old-usage\.json was written against the v1 descriptions 0\.0\.1; the project's ramp-api has /,
+      );
+    }, 60_000);
+
+    it('--from with --out and without --check', async () => {
+      await refused(project, ['--from', usageFile], /^UsageError: --from FILE goes with --check NEW alone/);
     }, 60_000);
   });
 });

@@ -1,16 +1,27 @@
-// `ramp-api usage [--project DIR] [--name NAME] [--out FILE] [--check NEW]`: writes the project's usage file,
-// and with --check, says what of the project the descriptions NEW break (exit 1 if anything). Bad input: one
-// line naming the error, exit status 2, and no file half written.
+// `ramp-api usage [--project DIR] [--name NAME] [--out FILE] [--check NEW [--from FILE]]`: writes the project's
+// usage file, and with --check, says what of the project the descriptions NEW break (exit 1 if anything); with
+// --from, of the usage file an earlier run wrote, without reading the project again. Bad input: one line naming
+// the error, exit status 2, and no file half written.
 import { renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkUsage, loadTarget } from './check.js';
+import { type CheckResult, checkUsage, readTarget, targetFamilies } from './check.js';
 import { oneLine, UsageError } from './errors.js';
 import { extractUsage } from './extract.js';
 import { serializeUsage } from './format.js';
+import { savedUsage } from './saved.js';
 
 export const USAGE_HELP =
-  'Usage: ramp-api usage [--project DIR] [--name NAME] [--out FILE] [--check NEW]   (writes DIR/ramp-api-usage.json by default; NEW is a bundle file, a URL or the folder of a newer ramp-api)';
+  'Usage: ramp-api usage [--project DIR] [--name NAME] [--out FILE] [--check NEW [--from FILE]]   (writes DIR/ramp-api-usage.json by default; NEW is a bundle file, a URL or the folder of a newer ramp-api; --from checks the usage file FILE an earlier run wrote instead of reading the project again)';
+
+interface Options {
+  project?: string;
+  name?: string;
+  out?: string;
+  check?: string;
+  from?: string;
+  help?: boolean;
+}
 
 /** Writes `text` to `file` whole or not at all: to a temporary file beside it, then renamed over it. */
 export function writeWhole(file: string, text: string): void {
@@ -19,8 +30,36 @@ export function writeWhole(file: string, text: string): void {
   renameSync(temporary, file);
 }
 
+function report(result: CheckResult): number {
+  console.log(result.lines.join('\n'));
+  return result.breaking ? 1 : 0;
+}
+
+async function usageCommand(values: Options): Promise<number> {
+  const projectDir = resolve(values.project ?? '.');
+  if (
+    values.from !== undefined &&
+    (values.check === undefined || values.out !== undefined || values.name !== undefined)
+  )
+    throw new UsageError(
+      '--from FILE goes with --check NEW alone: it checks a usage file written earlier, and writes none.',
+    );
+  // The target first: one that is no description is refused before the seconds the project's analysis takes.
+  const target = values.check === undefined ? undefined : await readTarget(values.check);
+  if (target && values.from !== undefined) {
+    const { usage, families } = await savedUsage(resolve(values.from), projectDir);
+    return report(checkUsage(usage, families, targetFamilies(target, families)));
+  }
+  const { usage, families } = await extractUsage({ projectDir, ...(values.name ? { name: values.name } : {}) });
+  const next = target && targetFamilies(target, families);
+  const out = resolve(values.out ?? join(projectDir, 'ramp-api-usage.json'));
+  writeWhole(out, serializeUsage(usage));
+  console.error(`Wrote ${out}: ${usage.operations.length} operation(s), ${usage.events.length} event(s).`);
+  return next ? report(checkUsage(usage, families, next)) : 0;
+}
+
 export async function runUsage(args: string[]): Promise<number> {
-  let values: { project?: string; name?: string; out?: string; check?: string; help?: boolean };
+  let values: Options;
   try {
     ({ values } = parseArgs({
       args,
@@ -29,6 +68,7 @@ export async function runUsage(args: string[]): Promise<number> {
         name: { type: 'string' },
         out: { type: 'string' },
         check: { type: 'string' },
+        from: { type: 'string' },
         help: { type: 'boolean' },
       },
     }));
@@ -41,16 +81,7 @@ export async function runUsage(args: string[]): Promise<number> {
     return 0;
   }
   try {
-    const projectDir = resolve(values.project ?? '.');
-    const { usage, families } = await extractUsage({ projectDir, ...(values.name ? { name: values.name } : {}) });
-    const next = values.check === undefined ? undefined : await loadTarget(values.check, families);
-    const out = resolve(values.out ?? join(projectDir, 'ramp-api-usage.json'));
-    writeWhole(out, serializeUsage(usage));
-    console.error(`Wrote ${out}: ${usage.operations.length} operation(s), ${usage.events.length} event(s).`);
-    if (!next) return 0;
-    const result = checkUsage(usage, families, next);
-    console.log(result.lines.join('\n'));
-    return result.breaking ? 1 : 0;
+    return await usageCommand(values);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(oneLine(error));

@@ -1,6 +1,7 @@
 // Reads a consuming project through its tsconfig.json with ts-morph (the TypeScript compiler API, which the
 // TypeScript 7 a project installs today does not have) and assembles its usage file.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import type * as Morph from 'ts-morph';
 import { assembleUsage } from './assemble.js';
@@ -14,13 +15,25 @@ import { visitRead } from './visit-reads.js';
 /** The version of ts-morph this package is tested with (also its peer dependency's lower bound). */
 export const TS_MORPH_VERSION = '28.0.0';
 
+const missingAnalyzer = () =>
+  new MissingPeerError(
+    `Reading a project's usage needs the analyzer ts-morph: run \`npm i -D ts-morph@${TS_MORPH_VERSION}\`.`,
+  );
+
+/** Finds the analyzer without loading it (loading it takes about a second). */
+function findAnalyzer(): void {
+  try {
+    createRequire(import.meta.url).resolve('ts-morph');
+  } catch {
+    throw missingAnalyzer();
+  }
+}
+
 export async function loadAnalyzer(): Promise<typeof Morph> {
   try {
     return await import('ts-morph');
   } catch {
-    throw new MissingPeerError(
-      `Reading a project's usage needs the analyzer ts-morph: run \`npm i -D ts-morph@${TS_MORPH_VERSION}\`.`,
-    );
+    throw missingAnalyzer();
   }
 }
 
@@ -29,7 +42,22 @@ export interface ExtractOptions {
   projectDir: string;
   /** The consumer's name; default: the project's package.json `name`. */
   name?: string;
+  /**
+   * For several projects read in one process (a provider's consumers): one object given to each call, and the
+   * declaration files they have in common (TypeScript's lib files, @types, ramp-api's types) are parsed and bound
+   * once, by TypeScript's document registry, as an editor shares them between the projects it has open. A
+   * declaration file is taken as the first call parsed it: they must not change between the calls.
+   */
+  shared?: SharedDeclarations;
 }
+
+/** What the projects read with one `shared` object have in common; made empty by the caller (`{}`). */
+export interface SharedDeclarations {
+  registry?: Morph.ts.DocumentRegistry;
+}
+
+/** The JSDoc tsc parses in a TypeScript file: only comments that can make a type error (@see, @link). */
+const jsDocParsing = (ts: typeof Morph.ts) => ts.JSDocParsingMode.ParseForTypeErrors;
 
 function consumerName(projectDir: string, name: string | undefined): string {
   if (name) return name;
@@ -68,7 +96,11 @@ const MORPH_LIB_FOLDER = '/node_modules/typescript/lib';
  * ts-morph. Not ts-morph's own Project: it does not read a package.json's `"type": "module"` under NodeNext
  * (ts-morph issue 1446), so an ES module's `import.meta` would be taken for an error.
  */
-function compilerHost(morph: typeof Morph, options: Morph.ts.CompilerOptions): Morph.ts.CompilerHost {
+function compilerHost(
+  morph: typeof Morph,
+  options: Morph.ts.CompilerOptions,
+  registry: Morph.ts.DocumentRegistry | undefined,
+): Morph.ts.CompilerHost {
   const { ts } = morph;
   const libs = new morph.Project({
     compilerOptions: options,
@@ -81,23 +113,40 @@ function compilerHost(morph: typeof Morph, options: Morph.ts.CompilerOptions): M
   const isLib = (file: string) => file.startsWith(`${MORPH_LIB_FOLDER}/`);
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
+  const read = (file: string) => (isLib(file) ? libs.readFile(file) : readFile.call(host, file));
+  /** A declaration file from the registry: parsed and bound once for every project that has it. */
+  const shared =
+    registry &&
+    ((file: string, format: Morph.ts.CreateSourceFileOptions | Morph.ts.ScriptTarget) => {
+      const text = read(file);
+      if (text === undefined) return undefined;
+      return registry.acquireDocument(file, options, ts.ScriptSnapshot.fromString(text), '1', undefined, format);
+    });
   return Object.assign(host, {
+    // The declarations' long descriptions are not parsed, which the extractor never reads: what tsc does.
+    jsDocParsingMode: jsDocParsing(ts),
     getDefaultLibLocation: () => MORPH_LIB_FOLDER,
     getDefaultLibFileName: (o: Morph.ts.CompilerOptions) => `${MORPH_LIB_FOLDER}/${ts.getDefaultLibFileName(o)}`,
     fileExists: (file: string) => (isLib(file) ? libs.fileExists(file) : fileExists.call(host, file)),
-    readFile: (file: string) => (isLib(file) ? libs.readFile(file) : readFile.call(host, file)),
+    readFile: read,
     getSourceFile: (
       file: string,
       ...rest: Parameters<Morph.ts.CompilerHost['getSourceFile']> extends [string, ...infer R] ? R : never
-    ) =>
-      isLib(file)
+    ) => {
+      if (shared && /\.d\.[cm]?ts$/.test(file)) return shared(file, rest[0]);
+      return isLib(file)
         ? ts.createSourceFile(file, libs.readFile(file) ?? '', rest[0])
-        : getSourceFile.call(host, file, ...rest),
+        : getSourceFile.call(host, file, ...rest);
+    },
   });
 }
 
 /** The project's program, from its tsconfig.json. */
-function createProgram(morph: typeof Morph, tsconfig: string): Morph.ts.Program {
+function createProgram(
+  morph: typeof Morph,
+  tsconfig: string,
+  registry: Morph.ts.DocumentRegistry | undefined,
+): Morph.ts.Program {
   const { ts } = morph;
   const unreadable = (diagnostic: Morph.ts.Diagnostic) => {
     throw new ProjectCompileError(`${tsconfig}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
@@ -114,7 +163,7 @@ function createProgram(morph: typeof Morph, tsconfig: string): Morph.ts.Program 
     rootNames: config.fileNames,
     options: config.options,
     projectReferences: config.projectReferences ?? [],
-    host: compilerHost(morph, config.options),
+    host: compilerHost(morph, config.options, registry),
   });
 }
 
@@ -134,13 +183,17 @@ export interface Extracted {
 
 /** The usage of one consuming project. */
 export async function extractUsage(options: ExtractOptions): Promise<Extracted> {
-  // First: without the analyzer nothing else can be done, and the one line says what to install.
-  const morph = await loadAnalyzer();
+  // First: without the analyzer nothing else can be done, and the one line says what to install. It is loaded
+  // after the checks that take no time, so that a missing tsconfig.json or name is said at once.
+  findAnalyzer();
   const projectDir = resolve(options.projectDir);
   const tsconfig = join(projectDir, 'tsconfig.json');
   if (!existsSync(tsconfig)) throw new NoTsconfigError(`No tsconfig.json in ${projectDir}.`);
   const consumer = consumerName(projectDir, options.name);
-  const program = createProgram(morph, tsconfig);
+  const morph = await loadAnalyzer();
+  const { shared } = options;
+  if (shared) shared.registry ??= morph.ts.createDocumentRegistry(undefined, undefined, jsDocParsing(morph.ts));
+  const program = createProgram(morph, tsconfig, shared?.registry);
   const error = firstError(morph, program, projectDir);
   if (error) throw new ProjectCompileError(`The project ${projectDir} does not compile: ${error}`);
   const ctx = createContext(morph.ts, program.getTypeChecker(), projectDir, bundleLoader());
