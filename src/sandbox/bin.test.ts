@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, orThrow } from '../client/index.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
-import { launchSandbox, type SandboxProcess, stopSandbox } from '../testing/sandbox-process.js';
+import { launchSandbox, type SandboxProcess, sandboxRelay } from '../testing/sandbox-process.js';
 
 const started: ChildProcess[] = [];
 const work = mkdtempSync(join(tmpdir(), 'ramp-sandbox-'));
@@ -47,17 +47,11 @@ describe.concurrent('the sandbox process', () => {
   // before left serving the folder (a start fewer for each), and starts one itself when it runs alone.
   describe.sequential('on one --data folder', () => {
     const data = join(work, 'data');
-    let serving: SandboxProcess | undefined;
-    /** The sandbox the previous test left serving `data`, or a new one; the caller takes it over. */
-    const takeServing = async () => {
-      const running = serving ?? (await launch(['--data', data]));
-      serving = undefined;
-      return running;
-    };
-    afterAll(() => stopSandbox(serving), 30_000);
+    const relay = sandboxRelay(data, launch);
+    afterAll(relay.stop, 30_000);
 
     it('keeps a record answered with 201 when killed with SIGKILL right after, and finds it on restart with the same --data', async () => {
-      const first = await takeServing();
+      const first = await relay.take();
       const control = createSandboxClient({ baseUrl: first.url });
       const tenant = await orThrow(control.createTenant({ body: { name: 'Survivor' } }));
       const account = await orThrow(
@@ -67,7 +61,7 @@ describe.concurrent('the sandbox process', () => {
       expect((await first.exit).signal).toBe('SIGKILL');
 
       const second = await launch(['--data', data]);
-      serving = second;
+      relay.leave(second);
       const business = createBusinessClient({ baseUrl: second.url, auth: { credentials: tenant.businessCredentials } });
       const accounts = await orThrow(business.listBankAccounts({ params: { path: { clientId: tenant.clientId } } }));
       expect(accounts.map((a) => [a.id, a.accountNickname, a.status])).toEqual([
@@ -78,13 +72,13 @@ describe.concurrent('the sandbox process', () => {
     it.each(['SIGINT', 'SIGTERM'] as const)(
       'stops cleanly on %s: exit code 0, port closed, data reusable',
       async (signal) => {
-        const s = await takeServing();
+        const s = await relay.take();
         s.child.kill(signal);
         expect(await s.exit).toEqual({ code: 0, signal: null });
         expect(s.output()).toContain(`Sandbox stopped (${signal}).`);
         await expect(fetch(`${s.url}/api/parameters/banks`)).rejects.toThrow();
         const again = await launch(['--data', data]);
-        serving = again;
+        relay.leave(again);
         expect((await fetch(`${again.url}/api/parameters/banks`)).status).toBe(200);
       },
       90_000,
