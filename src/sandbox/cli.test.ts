@@ -3,7 +3,7 @@
 // contradict each other are refused; a second sandbox on a --data folder in use is refused naming the folder
 // and the process holding it, and a folder left by a process killed with SIGKILL is taken over.
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,12 @@ describe.concurrent('bad options: one line naming the option, exit status 2, no 
       /^SANDBOX_PUBLIC_URL: "ftp:\/\/sandbox\.test\/?" is not an origin/,
     ],
     [
+      '--host with an address the machine does not have',
+      ['--memory', '--host', '192.0.2.1'],
+      { SANDBOX_ADMIN_TOKEN: 'a-token-of-sixteen-chars' },
+      /^--host\/--port: cannot listen on 192\.0\.2\.1:0 \(EADDRNOTAVAIL\)/,
+    ],
+    [
       '--database-url of a server that is not there',
       ['--database-url', 'postgres://someone:hunter22@127.0.0.1:1/sandbox'],
       {},
@@ -132,15 +138,17 @@ describe.concurrent('bad options: one line naming the option, exit status 2, no 
     40_000,
   );
 
-  it('a busy --port', async () => {
+  it('a busy --port, refused before the store opens: nothing is written into a new --data folder', async () => {
     blocker = createServer();
     await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
-    const { code, stderr } = await refused(['--memory', '--port', String(port)]);
+    const data = join(work, 'busy-port');
+    const { code, stderr } = await refused(['--data', data, '--port', String(port)]);
     expect(stderr.trim().split('\n')).toEqual([
       `--port: 127.0.0.1:${port} is already in use; choose another port, or 0 for any free one.`,
     ]);
     expect(code).toBe(2);
+    expect(readdirSync(data)).toEqual([]);
   }, 40_000);
 });
 
