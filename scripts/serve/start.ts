@@ -2,18 +2,11 @@
 // stateful sandbox (in memory), prints their addresses, and stops everything on Ctrl-C or SIGTERM.
 
 import { portNumber, UsageError } from '../../src/sandbox/cli.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { buildSandboxPages } from '../build/build-sandbox-pages.js';
-import { apiFamilies } from '../openapi/apis.js';
-import { type PrismServer, startPrism } from '../openapi/prism.js';
-import { writeTargets } from '../site/console-build.js';
-import { withLiveAddresses } from '../site/live-addresses.js';
-import { createProgress } from '../site/progress.js';
-import { buildSite, siteDir } from '../site/site.js';
-import { listenOrExit, serveFolder } from '../site/static-server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import type { PrismServer } from '../openapi/prism.js';
 
 // The ports first: a bad PORT or SANDBOX_PORT is one line and exit status 2, a busy PORT one clear line and a
-// non-zero exit, before anything is built or started.
+// non-zero exit, before anything is built or started, and before the modules that build and start are loaded.
 let ports: { site: number; sandbox: number };
 try {
   ports = {
@@ -41,11 +34,33 @@ const stop = async (code = 0) => {
 // half-way, leaving mocks running and their folders behind.
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
+const [{ withLiveAddresses }, { siteDir }, { listenOrExit, serveFolder }] = await Promise.all([
+  import('../site/live-addresses.js'),
+  import('../site/site.js'),
+  import('../site/static-server.js'),
+]);
 // Each page shows the sandbox's address as it really started, not the documented one (./lib/live-addresses.ts).
 site = await listenOrExit(
   () => serveFolder(siteDir, ports.site, { html: (text) => withLiveAddresses(text, sandbox?.url) }),
   String(ports.site),
 );
+const [
+  { startSandbox },
+  { buildSandboxPages },
+  { apiFamilies },
+  { startPrism },
+  { writeTargets },
+  { createProgress },
+  { buildSite },
+] = await Promise.all([
+  import('../../src/sandbox/server.js'),
+  import('../build/build-sandbox-pages.js'),
+  import('../openapi/apis.js'),
+  import('../openapi/prism.js'),
+  import('../site/console-build.js'),
+  import('../site/progress.js'),
+  import('../site/site.js'),
+]);
 // The first run takes a minute or more on two cores: each step says so as it begins.
 const progress = createProgress();
 console.log('Starting (the first run builds everything):');

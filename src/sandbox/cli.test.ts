@@ -3,14 +3,14 @@
 // contradict each other are refused; a second sandbox on a --data folder in use is refused naming the folder
 // and the process holding it, and a folder left by a process killed with SIGKILL is taken over.
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
-import { launchSandbox, runSandboxToExit, type SandboxProcess } from '../testing/sandbox-process.js';
+import { launchSandbox, runSandboxToExit, type SandboxProcess, sandboxRelay } from '../testing/sandbox-process.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-options-'));
 const started: ChildProcess[] = [];
@@ -112,6 +112,12 @@ describe.concurrent('bad options: one line naming the option, exit status 2, no 
       /^SANDBOX_PUBLIC_URL: "ftp:\/\/sandbox\.test\/?" is not an origin/,
     ],
     [
+      '--host with an address the machine does not have',
+      ['--memory', '--host', '192.0.2.1'],
+      { SANDBOX_ADMIN_TOKEN: 'a-token-of-sixteen-chars' },
+      /^--host\/--port: cannot listen on 192\.0\.2\.1:0 \(EADDRNOTAVAIL\)/,
+    ],
+    [
       '--database-url of a server that is not there',
       ['--database-url', 'postgres://someone:hunter22@127.0.0.1:1/sandbox'],
       {},
@@ -132,56 +138,63 @@ describe.concurrent('bad options: one line naming the option, exit status 2, no 
     40_000,
   );
 
-  it('a busy --port', async () => {
+  it('a busy --port, refused before the store opens: nothing is written into a new --data folder', async () => {
     blocker = createServer();
     await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
-    const { code, stderr } = await refused(['--memory', '--port', String(port)]);
+    const data = join(work, 'busy-port');
+    const { code, stderr } = await refused(['--data', data, '--port', String(port)]);
     expect(stderr.trim().split('\n')).toEqual([
       `--port: 127.0.0.1:${port} is already in use; choose another port, or 0 for any free one.`,
     ]);
     expect(code).toBe(2);
+    expect(readdirSync(data)).toEqual([]);
   }, 40_000);
 });
 
 describe.concurrent('one process per data folder', () => {
-  it('refuses a second sandbox on a --data folder in use, naming the folder and the process, and leaves the first serving', async () => {
+  // One folder through the life a user gives it: a second sandbox refused while the first serves, the first
+  // stopped and the folder taken again, that one killed with SIGKILL and the folder taken over. The second test
+  // goes on with the sandbox the first left serving (a start fewer), and starts one itself when it runs alone.
+  describe.sequential('a folder in use', () => {
     const data = join(work, 'shared');
-    const first = await launch(['--data', data]);
-    const tenant = await orThrow(createSandboxClient({ baseUrl: first.url }).createTenant({ body: { name: 'First' } }));
-    const second = await refused(['--data', data, '--port', '0']);
-    expect(second.stderr.trim().split('\n')).toEqual([
-      `--data: ${data} is in use by another sandbox (process ${first.child.pid}); stop it, or choose another folder.`,
-    ]);
-    expect(second.code).toBe(2);
-    // The first keeps its data and serves.
-    const again = await orThrow(createSandboxClient({ baseUrl: first.url }).createTenant({ body: { name: 'Second' } }));
-    expect(again.clientId).not.toBe(tenant.clientId);
-    first.child.kill('SIGTERM');
-    expect(await first.exit).toEqual({ code: 0, signal: null });
-    // Stopped cleanly: the folder is free again.
-    const third = await launch(['--data', data]);
-    third.child.kill('SIGTERM');
-    expect(await third.exit).toEqual({ code: 0, signal: null });
-  }, 150_000);
+    const relay = sandboxRelay(data, launch);
+    afterAll(relay.stop, 30_000);
+    const control = (sandbox: SandboxProcess) => createSandboxClient({ baseUrl: sandbox.url });
 
-  it('takes over a folder left by a process killed with SIGKILL, with its data', async () => {
-    const data = join(work, 'killed');
-    const first = await launch(['--data', data]);
-    const tenant = await orThrow(createSandboxClient({ baseUrl: first.url }).createTenant({ body: { name: 'Kept' } }));
-    first.child.kill('SIGKILL');
-    await first.exit;
-    const second = await launch(['--data', data]);
-    const { tenantsRemoved } = await orThrow(createSandboxClient({ baseUrl: second.url }).resetSandbox());
-    expect(tenantsRemoved).toBe(1);
-    expect(tenant.name).toBe('Kept');
-    // And it holds the folder now: a third is refused, naming the second.
-    const third = await refused(['--data', data, '--port', '0']);
-    expect(third.stderr).toContain(`(process ${second.child.pid})`);
-    expect(third.code).toBe(2);
-    second.child.kill('SIGTERM');
-    await second.exit;
-  }, 150_000);
+    it('refuses a second sandbox on a --data folder in use, naming the folder and the process, and leaves the first serving', async () => {
+      const first = await relay.take();
+      const tenant = await orThrow(control(first).createTenant({ body: { name: 'First' } }));
+      const second = await refused(['--data', data, '--port', '0']);
+      expect(second.stderr.trim().split('\n')).toEqual([
+        `--data: ${data} is in use by another sandbox (process ${first.child.pid}); stop it, or choose another folder.`,
+      ]);
+      expect(second.code).toBe(2);
+      // The first keeps its data and serves.
+      const again = await orThrow(control(first).createTenant({ body: { name: 'Second' } }));
+      expect(again.clientId).not.toBe(tenant.clientId);
+      first.child.kill('SIGTERM');
+      expect(await first.exit).toEqual({ code: 0, signal: null });
+      // Stopped cleanly: the folder is free again.
+      relay.leave(await launch(['--data', data]));
+    }, 150_000);
+
+    it('takes over a folder left by a process killed with SIGKILL, with its data', async () => {
+      const first = await relay.take();
+      await orThrow(control(first).createTenant({ body: { name: 'Kept' } }));
+      const { tenants } = await orThrow(control(first).listTenants());
+      expect(tenants.map((t) => t.name)).toContain('Kept');
+      first.child.kill('SIGKILL');
+      await first.exit;
+      const second = await launch(['--data', data]);
+      relay.leave(second);
+      expect((await orThrow(control(second).listTenants())).tenants).toEqual(tenants);
+      // And it holds the folder now: a third is refused, naming the second.
+      const third = await refused(['--data', data, '--port', '0']);
+      expect(third.stderr).toContain(`(process ${second.child.pid})`);
+      expect(third.code).toBe(2);
+    }, 150_000);
+  });
 
   it('refuses a --data folder it cannot create, naming it', async () => {
     const blocked = join(aFile, 'inside');

@@ -1,6 +1,7 @@
 // `ramp-api sandbox [--port N] [--host ADDR] [--data DIR | --memory | --database-url URL] [--endpoint-networks
 // LIST] [--idle-timeout SECONDS] [--allowed-hosts LIST] [--allowed-origins LIST] [--public-url URL]`: starts the sandbox (127.0.0.1 by default) until SIGINT/SIGTERM. A bad option is one line, exit status 2.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
@@ -276,6 +277,23 @@ function startRefusal(error: unknown, options: CliOptions): string | null {
 }
 
 /**
+ * The refusal of an address the sandbox cannot listen on (a port in use, an address this machine does not have),
+ * found by listening on it and closing again before the store opens: the caller learns at once, not after PGlite's
+ * start. The sandbox's own listen still refuses a port taken in between, with the same line.
+ */
+function addressRefusal(options: CliOptions): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error) => {
+      const why = startRefusal(error, options);
+      if (why === null) reject(error);
+      else resolve(why);
+    });
+    probe.listen({ port: options.port, host: options.host, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
+}
+
+/**
  * V8 compiles PGlite's WebAssembly with its baseline compiler, then recompiles each function that runs a lot with
  * its optimising one, on background threads. With V8's default threshold, PostgreSQL's start alone sets off so
  * much of that recompiling that on two cores it delays the first answer. A much higher threshold (a function is
@@ -289,6 +307,13 @@ function favourStartOverPeakSpeed(): void {
 
 /** The longest the process takes to stop on SIGINT or SIGTERM: past it, it exits without waiting for the store. */
 export const SHUTDOWN_BOUND_MS = 10_000;
+
+/** A refusal to start: its one line, and exit status 2. */
+function refuse(line: string): undefined {
+  console.error(line);
+  process.exitCode = 2;
+  return undefined;
+}
 
 /** Runs the CLI; resolves with the running sandbox (stopped on SIGINT/SIGTERM, after which the process exits). */
 export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
@@ -307,15 +332,15 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
     options = parseArgs(rest);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(error.message);
-    process.exitCode = 2;
-    return undefined;
+    return refuse(error.message);
   }
   const store = options.databaseUrl
     ? { databaseUrl: options.databaseUrl }
     : options.dataDir
       ? { dataDir: options.dataDir }
       : { memory: true };
+  const unusable = await addressRefusal(options);
+  if (unusable !== null) return refuse(unusable);
   let sandbox: Sandbox;
   favourStartOverPeakSpeed();
   // A store in memory is opened at once, while the server's modules load, so that PGlite's reading of its files
@@ -358,9 +383,7 @@ export async function runCli(argv: string[]): Promise<Sandbox | undefined> {
   } catch (error) {
     const why = startRefusal(error, options);
     if (why === null) throw error;
-    console.error(why);
-    process.exitCode = 2;
-    return undefined;
+    return refuse(why);
   }
   let stopping = false;
   const stop = (signal: string) => {

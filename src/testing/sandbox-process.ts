@@ -117,6 +117,27 @@ export async function stopSandbox(sandbox: SandboxProcess | undefined, graceMs =
   await sandbox.exit.finally(() => clearTimeout(killer));
 }
 
+/**
+ * One --data folder that the tests of a sequential block go on with, each from where the one before left it:
+ * `take()` gives the sandbox the test before left serving the folder (a start fewer for each test), or starts one
+ * with `launch` when there is none (a test run alone); `leave()` hands a running one on to the next test;
+ * `stop()` stops what is left, for afterAll.
+ */
+export function sandboxRelay(dataDir: string, launch: (args: string[]) => Promise<SandboxProcess>) {
+  let serving: SandboxProcess | undefined;
+  return {
+    async take(): Promise<SandboxProcess> {
+      const running = serving ?? (await launch(['--data', dataDir]));
+      serving = undefined;
+      return running;
+    },
+    leave(running: SandboxProcess): void {
+      serving = running;
+    },
+    stop: () => stopSandbox(serving),
+  };
+}
+
 /** The resident memory of a process, in MiB, from /proc. */
 export function residentMib(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createV1Client, orThrow } from '../../client/index.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
-import { sandboxInTest } from '../../testing/sandbox-fixture.js';
+import { sandboxInTest, useSandbox } from '../../testing/sandbox-fixture.js';
 import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
 import { fundedExampleUser } from '../../testing/sandbox-users.js';
 
@@ -64,89 +64,91 @@ describe('writes', () => {
     first.child.kill('SIGKILL');
     expect((await first.exit).signal).toBe('SIGKILL');
 
-    const second = await launchSandbox(['--data', data]);
-    processes.push(second);
+    // The folder read back by a sandbox in this process: what the killed one left on disk, read as a restarted
+    // command would (startSandbox on the folder, taking over its lock), without a second process's start.
+    const second = await sandboxInTest({ dataDir: data });
     const { events } = await orThrow(createSandboxClient({ baseUrl: second.url }).listEvents());
     const announced = new Set(events.filter((e) => e.event === 'fiat.payout.completed').map((e) => String(e.data.id)));
     expect(created.filter((id) => !announced.has(id))).toEqual([]);
-    second.child.kill('SIGTERM');
-    await second.exit;
   }, 120_000);
 
-  it(`never overdraws a balance under ${CLIENTS} concurrent payouts from one user; completing them at once writes one event and one delivery each`, async () => {
-    const sandbox = await sandboxInTest();
-    const control = createSandboxClient({ baseUrl: sandbox.url });
-    const tenant = await orThrow(control.createTenant({ body: { name: 'Racing' } }));
-    const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials } });
-    await orThrow(
-      v1.createIntegrationEndpoint({
-        body: {
-          name: 'payouts',
-          direction: 'OUTBOUND',
-          url: 'http://127.0.0.1:9/payouts',
-          httpMethod: 'POST',
-          triggerEvent: 'fiat.payout.completed',
-        },
-      }),
-    );
-    // The balance covers 10 of the 32 payouts.
-    const user = await fundedExampleUser(sandbox.url, tenant, 10_000);
-    const { statuses, created } = await payoutsAtOnce(sandbox.url, tenant, user, CLIENTS, 1000);
-    expect(statuses.filter((s) => s !== 201 && s !== 400)).toEqual([]);
-    expect(created).toHaveLength(10);
-    const [balance] = await sandbox.db.query<{ amount: string }>(
-      'select amount from balances where owner_id = $1 and currency = $2',
-      [user.userId, 'COP'],
-    );
-    expect(Number(balance!.amount)).toBe(0);
-    expect(await completeAtOnce(sandbox.url, created)).toEqual(created.map(() => 200));
-    const written = await sandbox.db.query<{ id: string; events: string; deliveries: string }>(
-      `select p.id, count(distinct e.id) as events, count(d.id) as deliveries
+  describe('in memory', () => {
+    // One sandbox for both: each test has a tenant of its own, and the second counts rows before and after.
+    const sandbox = useSandbox();
+
+    it(`never overdraws a balance under ${CLIENTS} concurrent payouts from one user; completing them at once writes one event and one delivery each`, async () => {
+      const control = createSandboxClient({ baseUrl: sandbox.url });
+      const tenant = await orThrow(control.createTenant({ body: { name: 'Racing' } }));
+      const v1 = createV1Client({ baseUrl: sandbox.url, auth: { credentials: tenant.v1Credentials } });
+      await orThrow(
+        v1.createIntegrationEndpoint({
+          body: {
+            name: 'payouts',
+            direction: 'OUTBOUND',
+            url: 'http://127.0.0.1:9/payouts',
+            httpMethod: 'POST',
+            triggerEvent: 'fiat.payout.completed',
+          },
+        }),
+      );
+      // The balance covers 10 of the 32 payouts.
+      const user = await fundedExampleUser(sandbox.url, tenant, 10_000);
+      const { statuses, created } = await payoutsAtOnce(sandbox.url, tenant, user, CLIENTS, 1000);
+      expect(statuses.filter((s) => s !== 201 && s !== 400)).toEqual([]);
+      expect(created).toHaveLength(10);
+      const [balance] = await sandbox.db.query<{ amount: string }>(
+        'select amount from balances where owner_id = $1 and currency = $2',
+        [user.userId, 'COP'],
+      );
+      expect(Number(balance!.amount)).toBe(0);
+      expect(await completeAtOnce(sandbox.url, created)).toEqual(created.map(() => 200));
+      const written = await sandbox.db.query<{ id: string; events: string; deliveries: string }>(
+        `select p.id, count(distinct e.id) as events, count(d.id) as deliveries
          from payouts p
          left join sandbox_events e on e.event = 'fiat.payout.completed' and e.payload->'data'->>'id' = p.id::text
          left join sandbox_deliveries d on d.event_id = e.id
         where p.user_id = $1 group by p.id`,
-      [user.userId],
-    );
-    expect(written.map((w) => w.id).sort()).toEqual([...created].sort());
-    expect(written.filter((w) => Number(w.events) !== 1 || Number(w.deliveries) !== 1)).toEqual([]);
-  }, 60_000);
+        [user.userId],
+      );
+      expect(written.map((w) => w.id).sort()).toEqual([...created].sort());
+      expect(written.filter((w) => Number(w.events) !== 1 || Number(w.deliveries) !== 1)).toEqual([]);
+    }, 60_000);
 
-  it('writes a change, its event and its delivery in one transaction: a transaction that fails after them leaves none', async () => {
-    const sandbox = await sandboxInTest();
-    const control = createSandboxClient({ baseUrl: sandbox.url });
-    const tenant = await orThrow(control.createTenant({ body: { name: 'Rolled back' } }));
-    const user = await fundedExampleUser(sandbox.url, tenant, 10_000);
-    const count = async () =>
-      (
-        await sandbox.db.query<{ payouts: string; events: string; deliveries: string }>(
-          `select (select count(*) from payouts) as payouts, (select count(*) from sandbox_events) as events,
+    it('writes a change, its event and its delivery in one transaction: a transaction that fails after them leaves none', async () => {
+      const control = createSandboxClient({ baseUrl: sandbox.url });
+      const tenant = await orThrow(control.createTenant({ body: { name: 'Rolled back' } }));
+      const user = await fundedExampleUser(sandbox.url, tenant, 10_000);
+      const count = async () =>
+        (
+          await sandbox.db.query<{ payouts: string; events: string; deliveries: string }>(
+            `select (select count(*) from payouts) as payouts, (select count(*) from sandbox_events) as events,
                   (select count(*) from sandbox_deliveries) as deliveries`,
-        )
-      )[0];
-    const before = await count();
-    const failure = new Error('the work failed after its writes');
-    await expect(
-      sandbox.db.transaction(async (tx) => {
-        await tx.query(
-          `insert into payouts (id, tenant_id, user_id, account_id, amount, currency, payment_method, status, created_at)
+          )
+        )[0];
+      const before = await count();
+      const failure = new Error('the work failed after its writes');
+      await expect(
+        sandbox.db.transaction(async (tx) => {
+          await tx.query(
+            `insert into payouts (id, tenant_id, user_id, account_id, amount, currency, payment_method, status, created_at)
            values (gen_random_uuid(), $1, $2, $3, 1, 'COP', 'ACH', 'PENDING', now())`,
-          [tenant.clientId, user.userId, user.accountId],
-        );
-        const [event] = await tx.query<{ id: string }>(
-          `insert into sandbox_events (id, tenant_id, event, payload, created_at)
+            [tenant.clientId, user.userId, user.accountId],
+          );
+          const [event] = await tx.query<{ id: string }>(
+            `insert into sandbox_events (id, tenant_id, event, payload, created_at)
            values (gen_random_uuid(), $1, 'fiat.payout.completed', '{}', now()) returning id`,
-          [tenant.clientId],
-        );
-        await tx.query(
-          `insert into sandbox_deliveries (id, event_id, tenant_id, endpoint_kind, endpoint_id, url, timeout_ms, retry_delays_ms, status, created_at)
+            [tenant.clientId],
+          );
+          await tx.query(
+            `insert into sandbox_deliveries (id, event_id, tenant_id, endpoint_kind, endpoint_id, url, timeout_ms, retry_delays_ms, status, created_at)
            values (gen_random_uuid(), $1, $2, 'integration', gen_random_uuid(), 'http://127.0.0.1:9/', 1000, '[]', 'skipped', now())`,
-          [event!.id, tenant.clientId],
-        );
-        expect(await tx.query('select 1 from sandbox_events where id = $1', [event!.id])).toHaveLength(1);
-        throw failure;
-      }),
-    ).rejects.toBe(failure);
-    expect(await count()).toEqual(before);
+            [event!.id, tenant.clientId],
+          );
+          expect(await tx.query('select 1 from sandbox_events where id = $1', [event!.id])).toHaveLength(1);
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(await count()).toEqual(before);
+    });
   });
 });
