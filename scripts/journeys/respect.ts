@@ -308,25 +308,37 @@ export function byFile(only: (j: Journey) => boolean, all = journeys()): Respect
   });
 }
 
+/** `inputs` as a deployment's run gives them: without the sandbox's address. */
+function asDeployment({ sandboxUrl: _, ...inputs }: TenantInputs): TenantInputs {
+  return inputs;
+}
+
 /**
- * Every journey against the sandbox at `sandboxUrl`. The files that leave sandbox time alone run first, together
- * in one respect process with one fresh tenant; then each file that moves sandbox time (`advanceClock`, shared by
- * every tenant), one at a time with a tenant of its own, so no clock move lands inside another file's timing (a
- * retry schedule, a delayed trigger value) and its deliveries are its own.
+ * Every journey against the sandbox at `sandboxUrl`, each group in one respect process with a fresh tenant of its
+ * own. First, together, every journey but the sandbox journeys of the files that move sandbox time: with the
+ * tenant's inputs as a deployment's run gives them (no `sandboxUrl`), so the service-only journeys run once, as
+ * they would against a deployment, beside the sandbox journeys that leave time alone. Then the sandbox journeys of
+ * each file that moves sandbox time (`advanceClock`, shared by every tenant), one file at a time, so no clock move
+ * lands inside another file's timing (a retry schedule, a delayed trigger value) and its deliveries are its own.
+ * `all` is the journeys as read (default: read now).
  */
 export async function runJourneysOnSandbox(
   sandboxUrl: string,
-  options: { only?: (j: Journey) => boolean; signal?: AbortSignal } = {},
+  options: { only?: (j: Journey) => boolean; signal?: AbortSignal; all?: Journey[] } = {},
 ): Promise<RespectRun[]> {
+  const all = options.all ?? journeys();
+  const only = options.only ?? (() => true);
   const servers = { business: sandboxUrl, v1: sandboxUrl, sandbox: sandboxUrl };
-  const files = byFile(options.only ?? (() => true));
-  const run = async (group: RespectFile[], name: string): Promise<RespectRun[]> =>
-    group.length ? runRespect(group, servers, await sandboxTenant(sandboxUrl, name), options.signal) : [];
+  const timed = new Set(byFile(() => true, all).flatMap((f) => (f.movesTheClock ? [f.file] : [])));
+  const apart = (j: Journey) => j.kind === 'sandbox' && timed.has(j.file.file);
+  const run = async (group: RespectFile[], name: string, inputs = (t: TenantInputs) => t): Promise<RespectRun[]> =>
+    group.length ? runRespect(group, servers, inputs(await sandboxTenant(sandboxUrl, name)), options.signal) : [];
   const runs = await run(
-    files.filter((f) => !f.movesTheClock),
+    byFile((j) => only(j) && !apart(j), all),
     'Journeys',
+    asDeployment,
   );
-  for (const file of files.filter((f) => f.movesTheClock))
+  for (const file of byFile((j) => only(j) && apart(j), all))
     runs.push(...(await run([file], `Journeys of ${basename(file.file)}`)));
   return runs;
 }

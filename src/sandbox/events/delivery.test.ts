@@ -275,8 +275,10 @@ forEachStore('delivery', (store) => {
 // endpoint's answer is read only up to a bound, link-local addresses are refused at registration (other
 // networks than loopback and private ones only when the sandbox is told), and delivery settings stay within
 // the bounds the description states.
+// One sandbox (PGlite, its real clock standing still) for the two blocks below: each test has tenants of its own.
+const box = useSandbox({ realNow: () => T0 });
+
 describe('deliveries stay where they were sent', () => {
-  const box = useSandbox({ realNow: () => T0 });
   let ctl: ReturnType<typeof createSandboxClient>;
   const servers: Server[] = [];
   const serve = async (handler: Parameters<typeof createServer>[1]) => {
@@ -424,7 +426,6 @@ describe('deliveries stay where they were sent', () => {
 
 describe("tenants apart: one tenant's failing endpoints do not hold up another's deliveries", () => {
   it("keeps a bounded number of one tenant's calls in flight, and delivers another tenant's event meanwhile", async () => {
-    const box = await sandboxInTest({ realNow: () => T0 });
     const held = new Set<import('node:http').ServerResponse>();
     let open = 0;
     let most = 0;

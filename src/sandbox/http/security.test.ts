@@ -22,8 +22,10 @@ const TRUSTED = 'http://127.0.0.1:5999';
 const HOSTILE = 'http://localhost:8000';
 const PUBLIC_URL = 'https://sandbox.team.example';
 
-const plain = useSandbox({ allowedOrigins: [TRUSTED] });
-const behindProxy = useSandbox({ allowedHosts: ['proxy.test'] });
+// One sandbox for the tests of a sandbox on its own address: it trusts one origin, and takes one more host name, as
+// behind a proxy (`behindProxy`, the same sandbox); another for those of a sandbox given a public URL.
+const plain = useSandbox({ allowedOrigins: [TRUSTED], allowedHosts: ['proxy.test'] });
+const behindProxy = plain;
 const published = useSandbox({ publicUrl: PUBLIC_URL });
 let port: string;
 

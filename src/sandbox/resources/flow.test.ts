@@ -11,9 +11,10 @@ import {
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
 import { captureLogger } from '../../testing/capture-logger.js';
 import { runReadmeBlock } from '../../testing/readme-block.js';
-import { forEachStore, sandboxInTest, type TestSandbox, useSandbox } from '../../testing/sandbox-fixture.js';
+import { forEachStore, type TestSandbox, useSandbox } from '../../testing/sandbox-fixture.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
 import { readBundleFile } from '../contract/document.js';
+import type { Answer } from '../core/handler.js';
 import { REFUSALS } from '../core/refusals.js';
 
 // One sandbox per store (the suites below, one per store, run one after the other).
@@ -437,84 +438,86 @@ forEachStore('the sandbox', (store) => {
       expect(await orThrow(b.v1.listAdminAccounts())).toEqual({ accounts: [] });
       expect((await orThrow(a.business.listWebhooks({ params: { path: { clientId: A } } }))).webhooks).toEqual([hook]);
     });
+  });
 
-    it('resetSandbox removes every tenant and everything in it', async () => {
-      const scratch = await sandboxInTest({ store });
-      const c = createSandboxClient({ baseUrl: scratch.url });
-      const t = await orThrow(c.createTenant({ body: {} }));
-      await orThrow(c.createBankAccount({ body: { clientId: t.clientId } }));
-      expect(await orThrow(c.resetSandbox())).toEqual({ tenantsRemoved: 1 });
-      const business = createBusinessClient({ baseUrl: scratch.url, auth: { credentials: t.businessCredentials } });
-      await expect(business.listBankAccounts({ params: { path: { clientId: t.clientId } } })).rejects.toThrow(
-        'failed with HTTP 401',
-      );
-      expect((await c.createBankAccount({ body: { clientId: t.clientId } })).response.status).toBe(404);
+  describe('answers that break the description', () => {
+    // One sandbox for both tests, with handlers for two operations alone (every other one is a gap): each test
+    // sets what they answer, and reads the violations and log lines it provoked.
+    const answers: { listBanks?: Answer; createToken?: Answer } = {};
+    const logger = captureLogger();
+    const broken = useSandbox({
+      store,
+      logger,
+      handlers: { listBanks: async () => answers.listBanks!, createToken: async () => answers.createToken! },
+    });
+    /** The violations and the log lines since `from` (their counts when the test began). */
+    const since = (from: { violations: number; lines: number }) => ({
+      violations: broken.violations.slice(from.violations),
+      lines: logger.lines.slice(from.lines),
+    });
+    const counts = () => ({ violations: broken.violations.length, lines: logger.lines.length });
+
+    it('fails loudly when an answer breaks the description, naming the operation and the field', async () => {
+      const from = counts();
+      answers.listBanks = { status: 200, body: [{ id: 7, code: '1007', name: 'Bancolombia', status: 'true' }] };
+      const res = await fetch(`${broken.url}/api/parameters/banks`);
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({
+        error: REFUSALS.contractViolation.code,
+        message: expect.stringMatching(/^listBanks answered 200, which breaks the description: \/0\/id must be string/),
+      });
+      expect(since(from).violations).toHaveLength(1);
+      expect(broken.gaps).toContain('createPayout');
+      // An operation without a handler answers 501, which no description documents: a 500 naming it.
+      const gap = await fetch(`${broken.url}/api/v1/client/token`, { method: 'POST' });
+      expect([gap.status, ((await gap.json()) as { message: string }).message]).toEqual([
+        500,
+        'createClientToken answered 501, which breaks the description: status 501 is not documented',
+      ]);
+      // Each said on the sandbox's log, as the answer says it.
+      const { violations, lines } = since(from);
+      expect(lines).toEqual(violations.map((violation) => `[sandbox] ${violation}`));
+      expect(lines).toHaveLength(2);
+    }, 30_000);
+
+    it('answers a 500 naming the operation for any status its description does not document, 403 and 404 included (no exemption)', async () => {
+      const from = counts();
+      answers.listBanks = { status: 403, body: { error: 'refused', message: 'no' } };
+      answers.createToken = { status: 404, body: { error: 'refused', message: 'no' } };
+      const banks = await fetch(`${broken.url}/api/parameters/banks`);
+      const token = await fetch(`${broken.url}/api/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect([banks.status, ((await banks.json()) as { message: string }).message]).toEqual([
+        500,
+        'listBanks answered 403, which breaks the description: status 403 is not documented',
+      ]);
+      expect([token.status, ((await token.json()) as { message: string }).message]).toEqual([
+        500,
+        'createToken answered 404, which breaks the description: status 404 is not documented',
+      ]);
+      expect(since(from).violations).toHaveLength(2);
+      expect(since(from).lines).toEqual([
+        '[sandbox] listBanks answered 403, which breaks the description: status 403 is not documented',
+        '[sandbox] createToken answered 404, which breaks the description: status 404 is not documented',
+      ]);
     }, 30_000);
   });
 
-  it('fails loudly when an answer breaks the description, naming the operation and the field', async () => {
-    const logger = captureLogger();
-    const broken = await sandboxInTest({
-      store,
-      logger,
-      handlers: {
-        listBanks: async () => ({
-          status: 200,
-          body: [{ id: 7, code: '1007', name: 'Bancolombia', status: 'true' }],
-        }),
-      },
-    });
-    const res = await fetch(`${broken.url}/api/parameters/banks`);
-    expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({
-      error: REFUSALS.contractViolation.code,
-      message: expect.stringMatching(/^listBanks answered 200, which breaks the description: \/0\/id must be string/),
-    });
-    expect(broken.violations).toHaveLength(1);
-    expect(broken.gaps).toContain('createPayout');
-    // An operation without a handler answers 501, which no description documents: a 500 naming it.
-    const gap = await fetch(`${broken.url}/api/v1/client/token`, { method: 'POST' });
-    expect([gap.status, ((await gap.json()) as { message: string }).message]).toEqual([
-      500,
-      'createClientToken answered 501, which breaks the description: status 501 is not documented',
-    ]);
-    // Each said on the sandbox's log, as the answer says it.
-    expect(logger.lines).toEqual(broken.violations.map((violation) => `[sandbox] ${violation}`));
-    expect(logger.lines).toHaveLength(2);
-  }, 30_000);
-
-  it('answers a 500 naming the operation for any status its description does not document, 403 and 404 included (no exemption)', async () => {
-    const undocumented = { listBanks: 403, createToken: 404 } as const;
-    const logger = captureLogger();
-    const broken = await sandboxInTest({
-      store,
-      logger,
-      handlers: Object.fromEntries(
-        Object.entries(undocumented).map(([id, status]) => [
-          id,
-          async () => ({ status, body: { error: 'refused', message: 'no' } }),
-        ]),
-      ),
-    });
-    const banks = await fetch(`${broken.url}/api/parameters/banks`);
-    const token = await fetch(`${broken.url}/api/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect([banks.status, ((await banks.json()) as { message: string }).message]).toEqual([
-      500,
-      'listBanks answered 403, which breaks the description: status 403 is not documented',
-    ]);
-    expect([token.status, ((await token.json()) as { message: string }).message]).toEqual([
-      500,
-      'createToken answered 404, which breaks the description: status 404 is not documented',
-    ]);
-    expect(broken.violations).toHaveLength(2);
-    expect(logger.lines).toEqual([
-      '[sandbox] listBanks answered 403, which breaks the description: status 403 is not documented',
-      '[sandbox] createToken answered 404, which breaks the description: status 404 is not documented',
-    ]);
+  // Last, on the sandbox the tests above used: it removes every tenant they made.
+  it('resetSandbox removes every tenant and everything in it', async () => {
+    const t = await orThrow(control.createTenant({ body: {} }));
+    await orThrow(control.createBankAccount({ body: { clientId: t.clientId } }));
+    const { tenants } = await orThrow(control.listTenants());
+    expect(await orThrow(control.resetSandbox())).toEqual({ tenantsRemoved: tenants.length });
+    expect((await orThrow(control.listTenants())).tenants).toEqual([]);
+    const business = createBusinessClient({ baseUrl: sandbox.url, auth: { credentials: t.businessCredentials } });
+    await expect(business.listBankAccounts({ params: { path: { clientId: t.clientId } } })).rejects.toThrow(
+      'failed with HTTP 401',
+    );
+    expect((await control.createBankAccount({ body: { clientId: t.clientId } })).response.status).toBe(404);
   }, 30_000);
 
   it('gave no answer that breaks the description during the whole run', () => {
