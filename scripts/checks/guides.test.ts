@@ -206,6 +206,11 @@ const rewordings: [from: string, to: string][] = [
     'and reached every failing endpoint on the whole schedule (`deliverySchedule().calls` calls, each recorded): never fewer, and more only by a call the log shows made again;',
     'and was logged for every failing endpoint as the whole schedule (attempts 1 to `deliverySchedule().calls`, none repeated, each recorded or a claim of the killed instance logged as a timeout), with every recorded attempt reaching it and never more calls than the schedule;',
   ],
+  // The sandbox command refuses a busy port, or an address the machine does not have, before the store opens.
+  [
+    'a busy port, a PostgreSQL server',
+    'a busy port or an address the machine does not have (both refused at once, before the store opens), a PostgreSQL server',
+  ],
   // The tests that install the packed packages into a new project moved into `npm run test:e2e`.
   [
     '), and the consumer test (`scripts/checks/consumer.e2e.test.ts`: the setup and every TypeScript block of the README and the guides, as written, in a new project from the packed tarballs, with TypeScript 7 and 5.9, against `npx ramp-api-sandbox`; and the install budget of `ramp-api`). From',
@@ -231,7 +236,7 @@ const reword = (text: string) => rewordings.reduce((t, [from, to]) => t.replace(
 const runners: Record<string, Record<string, [file: string, needle: string]>> = {
   setup: {
     'npm ci': ['.ci/run', '\nnpm ci '],
-    'npm start': ['scripts/checks/processes.test.ts', "npm('start'"],
+    'npm start': ['scripts/checks/processes.test.ts', "script('start'"],
     'npm test': ['.ci/run', '\nnpm test\n'],
   },
   'consumer-setup': {
