@@ -63,7 +63,7 @@ forEachStore('the journeys', (store) => {
     expect(gap(second!, third!)).toBeLessThan(16000);
   });
 
-  it('ran the service-only journeys unchanged as against a deployment: no sandbox input, only the service`s API', () => {
+  it("ran the service-only journeys unchanged as against a deployment: no sandbox input, only the service's API", () => {
     // Their runs had a tenant's inputs as a deployment's run gives them, without the sandbox's address; the
     // journeys are service-only because each of their steps calls the v1 or the Business API (journeys.ts).
     const asDeployment = runs.filter((r) => r.tenant && !('sandboxUrl' in r.tenant)).flatMap((r) => r.results);

@@ -54,11 +54,16 @@ export const receiver = createWebhookReceiver({
 });
 `;
 
-/** The floor: the project's program made from its tsconfig.json and type-checked, nothing more. */
+/**
+ * The floor: the project's program made from its tsconfig.json and type-checked, nothing more, parsing JSDoc as
+ * tsc does (and as the usage command does).
+ */
 const FLOOR = `import { ts } from 'ts-morph';
 const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic() {} };
 const config = ts.getParsedCommandLineOfConfigFile(process.argv[1] + '/tsconfig.json', {}, host);
-const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
+const compilerHost = ts.createCompilerHost(config.options);
+compilerHost.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
+const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, host: compilerHost });
 ts.getPreEmitDiagnostics(program);`;
 
 async function timed(command: string, args: string[], cwd: string): Promise<number> {

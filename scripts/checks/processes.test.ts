@@ -27,8 +27,8 @@ function npm(script: string, env: Record<string, string> = {}, args: string[] = 
 
 /**
  * Runs the command of package.json's `script` as `npm run` does (`sh -c` in the repository, with
- * node_modules/.bin first on PATH), without npm itself: for a test of what the script does. npm's own start
- * costs about half a second of CPU; the tests of what npm passes on (SIGTERM) run npm.
+ * node_modules/.bin first on PATH), without npm itself: for a test of what the script does, which need not pay
+ * for npm's own start; the tests of what npm passes on (SIGTERM) run npm.
  */
 function script(name: string, env: Record<string, string> = {}) {
   const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
@@ -147,8 +147,8 @@ describe.concurrent('Prism mocks', () => {
         });
         if (status === 200) answered++;
         else failures.push(status);
-        // About one request every 20 ms, not as many as the machine can make (some 800 in the 2.5 s, half a test
-        // file's CPU): a restart of Prism drops connections for far longer than that.
+        // Paced, not as many requests as the machine can make: a restart of Prism drops connections for far
+        // longer than the pace, so a paced loop still meets it.
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       rewrites.forEach(clearTimeout);

@@ -59,7 +59,7 @@ export async function startPrism(options: {
   copyFileSync(options.bundle, served);
   // A mock logs only what stops it (a document it cannot serve, a port in use), which a failed start reports: its
   // lines for each request refused (the violations, which its answers carry in sl-violations) are read by no one,
-  // and writing them cost Prism and this process about 2 s of CPU per 3,000 requests (generated.test.ts).
+  // and writing and reading them cost CPU in every suite that sends many requests.
   const args = options.upstream
     ? ['proxy', served, options.upstream, '--errors', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn']
     : ['mock', served, '-h', '127.0.0.1', '-p', String(port), '-v', 'fatal'];

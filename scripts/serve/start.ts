@@ -34,33 +34,25 @@ const stop = async (code = 0) => {
 // half-way, leaving mocks running and their folders behind.
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
-const [{ withLiveAddresses }, { siteDir }, { listenOrExit, serveFolder }] = await Promise.all([
+const [{ withLiveAddresses }, { buildSite, siteDir }, { listenOrExit, serveFolder }] = await Promise.all([
   import('../site/live-addresses.js'),
   import('../site/site.js'),
   import('../site/static-server.js'),
 ]);
-// Each page shows the sandbox's address as it really started, not the documented one (./lib/live-addresses.ts).
+// Each page shows the sandbox's address as it really started, not the documented one (../site/live-addresses.ts).
 site = await listenOrExit(
   () => serveFolder(siteDir, ports.site, { html: (text) => withLiveAddresses(text, sandbox?.url) }),
   String(ports.site),
 );
-const [
-  { startSandbox },
-  { buildSandboxPages },
-  { apiFamilies },
-  { startPrism },
-  { writeTargets },
-  { createProgress },
-  { buildSite },
-] = await Promise.all([
-  import('../../src/sandbox/server.js'),
-  import('../build/build-sandbox-pages.js'),
-  import('../openapi/apis.js'),
-  import('../openapi/prism.js'),
-  import('../site/console-build.js'),
-  import('../site/progress.js'),
-  import('../site/site.js'),
-]);
+const [{ startSandbox }, { buildSandboxPages }, { apiFamilies }, { startPrism }, { writeTargets }, { createProgress }] =
+  await Promise.all([
+    import('../../src/sandbox/server.js'),
+    import('../build/build-sandbox-pages.js'),
+    import('../openapi/apis.js'),
+    import('../openapi/prism.js'),
+    import('../site/console-build.js'),
+    import('../site/progress.js'),
+  ]);
 // The first run takes a minute or more on two cores: each step says so as it begins.
 const progress = createProgress();
 console.log('Starting (the first run builds everything):');

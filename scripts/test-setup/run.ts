@@ -29,7 +29,7 @@ export default async function setup(project: TestProject): Promise<Teardown> {
     stopPrism = await prismSetup(project);
   };
   // A nested run (contract-tests/broken-server.test.ts starts vitest) uses what its parent just built, and does
-  // not load the build's modules either (about 1 s of CPU per nested run).
+  // not load the build's modules either.
   const built =
     process.env.CONTRACT_SKIP_BUNDLE === '1'
       ? startPrism()

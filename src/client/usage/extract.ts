@@ -20,7 +20,7 @@ const missingAnalyzer = () =>
     `Reading a project's usage needs the analyzer ts-morph: run \`npm i -D ts-morph@${TS_MORPH_VERSION}\`.`,
   );
 
-/** Finds the analyzer without loading it (loading it takes about a second). */
+/** Finds the analyzer without loading it (loading it is not instant: see extractUsage). */
 function findAnalyzer(): void {
   try {
     createRequire(import.meta.url).resolve('ts-morph');

@@ -7,7 +7,6 @@
 // query kept its own copy of the answer, and the same run passed the bound within a few dozen queries.
 
 import { randomUUID } from 'node:crypto';
-import { get } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
@@ -52,17 +51,13 @@ it(`keeps its memory within ${MEMORY_BOUND_MIB} MiB of its start while a tenant 
     );
   }
   const token = await sandboxToken(running.url, 'business', tenant.businessCredentials);
-  // Each answer is read whole and its bytes counted (node:http), not made into a string through fetch: the 180
-  // answers are over 600 MB, and fetch's text() cost this process about three times the CPU.
-  const read = (query: string) =>
-    new Promise<{ status: number; bytes: number }>((resolve, reject) => {
-      get(`${running.url}/sandbox/events${query}`, { headers: { authorization: `Bearer ${token}` } }, (answer) => {
-        let bytes = 0;
-        answer.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, bytes }));
-        answer.on('error', reject);
-      }).on('error', reject);
+  const read = async (query: string) => {
+    const answer = await fetch(`${running.url}/sandbox/events${query}`, {
+      headers: { authorization: `Bearer ${token}` },
     });
+    const text = await answer.text();
+    return { status: answer.status, bytes: text.length };
+  };
   const first = await read('');
   expect(first.status).toBe(200);
   expect(first.bytes).toBeGreaterThan(EVENTS * EVENT_BYTES);

@@ -33,8 +33,8 @@ const work = mkdtempSync(join(tmpdir(), 'ramp-snapshot-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the PGlite snapshot', () => {
-  // Two stores in memory started from the snapshot, for the tests that need one (a start costs about half a second
-  // of CPU): the tests that read a store as it started come first, those that write into them after.
+  // Two stores in memory started from the snapshot, shared by the tests that need one rather than a start each:
+  // the tests that read a store as it started come first, those that write into them after.
   const inMemory: Promise<Db>[] = [];
   const store = (which: 0 | 1) => (inMemory[which] ??= openPglite({ memory: true, schemaDigest: schema.digest }));
   afterAll(async () => {
