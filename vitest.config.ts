@@ -5,8 +5,21 @@ export default defineConfig({
   resolve: { alias: sourceAliases(import.meta.dirname) },
   test: {
     include: ['openapi/**/*.test.ts', 'scripts/**/*.test.ts', 'src/**/*.test.ts', 'contract-tests/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/*.e2e.test.ts', '**/*.interrupt.test.ts'],
-    // The build, the run's PostgreSQL cluster, its temporary folder and the Prism mocks, at once where they can be.
+    // Apart, each a command of its own that CI runs: the browser and new-project tests (`npm run test:e2e`), whole
+    // runs interrupted and the sandbox under attack (`test:interrupts`), the sandbox suites on PostgreSQL
+    // (`test:postgres`) and the commands run as processes (`test:commands`).
+    exclude: [
+      '**/node_modules/**',
+      '**/*.e2e.test.ts',
+      '**/*.interrupt.test.ts',
+      '**/*.postgres.test.ts',
+      '**/*.command.test.ts',
+    ],
+    // The sandbox suites run on PGlite in memory here; `npm run test:postgres` (vitest.postgres.config.ts) runs
+    // them on a PostgreSQL server.
+    provide: { stores: ['PGlite'] },
+    // The build, the run's temporary folder and the Prism mocks (and the PostgreSQL cluster of a run on
+    // PostgreSQL), at once where they can be.
     globalSetup: ['scripts/test-setup/run.ts'],
     testTimeout: 20_000,
     // Most of the suites' time is spent waiting on processes they start (sandboxes, Prism, PostgreSQL), so

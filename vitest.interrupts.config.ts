@@ -3,8 +3,9 @@ import { sourceAliases } from './scripts/test-setup/source-aliases.js';
 
 // `npm run test:interrupts`: whole runs (`npm start`, a vitest run of this repository) stopped by Ctrl-C or
 // SIGTERM at several points, and what they leave behind (scripts/checks/leftovers.interrupt.test.ts); and the sandbox
-// under slow attacks and a full disk (src/sandbox/*.interrupt.test.ts). Apart from
-// `npm test`, which it would slow by minutes of CPU; CI runs it after `npm test`.
+// under attack, its resident memory measured: slow bodies, a full disk, refused writes at a quota, large answers
+// under many queries (src/sandbox/**/*.interrupt.test.ts). Apart from `npm test`, which it would slow by minutes of
+// CPU; CI runs it after `npm test`.
 export default defineConfig({
   resolve: { alias: sourceAliases(import.meta.dirname) },
   test: {

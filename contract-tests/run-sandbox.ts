@@ -1,7 +1,7 @@
 // `npm run contract:sandbox`: the contract suite against a fresh sandbox on each store (PGlite in memory, then
 // PostgreSQL in a throwaway cluster when Debian's `postgresql` is installed; under CI a missing PostgreSQL is a
 // failure), as against a real deployment, writes included (contract-tests/sandbox-run.ts), with the coverage per
-// store. `npm test` runs the same on both stores (contract-tests/sandbox.test.ts).
+// store. `npm test` runs the same on PGlite and `npm run test:postgres` on PostgreSQL (contract-tests/sandbox.test.ts).
 import { join } from 'node:path';
 import { buildAll } from '../scripts/build/build-all.js';
 import { repoRoot } from '../scripts/openapi/apis.js';

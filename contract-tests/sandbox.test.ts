@@ -1,7 +1,8 @@
-// `npm run contract:sandbox` within `npm test`: the contract suite, unchanged, against a fresh sandbox on each
-// store (PGlite in memory; PostgreSQL in the run's cluster), writes included. It passes, the sandbox gives no
-// answer that breaks the description, and every documented cell (operation x status) is exercised, except, on
-// PGlite, the 503s: PGlite runs inside the sandbox's process and cannot be down while the sandbox answers.
+// `npm run contract:sandbox` within `npm test` (on PGlite in memory) and `npm run test:postgres` (on PostgreSQL,
+// in the run's cluster): the contract suite, unchanged, against a fresh sandbox on the run's store, writes
+// included. It passes, the sandbox gives no answer that breaks the description, and every documented cell
+// (operation x status) is exercised, except, on PGlite, the 503s: PGlite runs inside the sandbox's process and
+// cannot be down while the sandbox answers.
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../scripts/openapi/apis.js';

@@ -108,7 +108,7 @@ describe('nothing of the README before the guides is lost', () => {
 /** The tooling's files the old README named, and where they are now. */
 const moves: [from: string, to: string][] = [
   ['scripts/lib/consumer.test.ts', 'scripts/checks/consumer.e2e.test.ts'],
-  ['scripts/lib/sandbox-load.test.ts', 'scripts/bench/load.test.ts'],
+  ['scripts/lib/sandbox-load.test.ts', 'scripts/bench/load.postgres.test.ts'],
   ['scripts/lib/samples.test.ts', 'scripts/site/samples.test.ts'],
   ['scripts/lib/compat.test.ts', 'scripts/compat/rules.test.ts'],
   ['scripts/lib/leftovers.interrupt.test.ts', 'scripts/checks/leftovers.interrupt.test.ts'],
@@ -156,7 +156,7 @@ const rewordings: [from: string, to: string][] = [
       ['unavailable', 'store/unavailable'],
       ['isolation', 'resources/isolation'],
       ['pages', 'pages/pages'],
-      ['instances', 'store/instances'],
+      ['instances', 'store/instances.postgres'],
     ] as const
   ).map(([from, to]): [string, string] => [`src/sandbox/${from}.test.ts`, `src/sandbox/${to}.test.ts`]),
   // Bullets of the sandbox's list of choices that became sections of their own lost their bold lead.
@@ -224,6 +224,34 @@ const rewordings: [from: string, to: string][] = [
     "(the docs site and the sandbox's pages).",
     "(the docs site and the sandbox's pages in Chromium, and the packed packages in a new project).",
   ],
+  // The suites on PostgreSQL moved into `npm run test:postgres`.
+  [
+    'runs the same machinery with 3 clients for 3 s in `npm test` (skipped with the PostgreSQL suites where PostgreSQL is missing), and shows',
+    'runs the same machinery with 3 clients for 3 s in `npm run test:postgres`, and shows',
+  ],
+  ['they start a throwaway cluster from', '`npm run test:postgres` starts a throwaway cluster from'],
+  [
+    'and run the flow tests, the delivery tests and `npm run contract:sandbox` on PGlite and on it.',
+    'and runs the flow tests, the delivery tests and the contract suite on it, which `npm test` runs on PGlite.',
+  ],
+  [
+    'Without it those suites run on PGlite only and say why; under `CI` a missing PostgreSQL is a failure (`.ci/run` installs it).',
+    'Without it `npm run test:postgres` fails and says what to install; `.ci/run` installs it.',
+  ],
+  [
+    '`npm test` runs the same on both stores (`contract-tests/sandbox.test.ts`) and fails',
+    '`npm test` runs the same on PGlite and `npm run test:postgres` on PostgreSQL (`contract-tests/sandbox.test.ts`); each fails',
+  ],
+  ['Not part of `npm test`, which runs it small.', '`npm run test:postgres` runs it small.'],
+  [
+    "and meanwhile started the run's PostgreSQL cluster and, once the bundles are written, the Prism mocks): the description checks, staleness of the generated files, the compat gate, client, fault-matrix and webhook tests, the contract suite",
+    'and meanwhile, once the bundles are written, started the Prism mocks): the description checks, staleness of the generated files, the compat gate, client, fault-matrix and webhook tests, the sandbox suites on PGlite, the contract suite',
+  ],
+  ['and against the sandbox on both stores (what', 'and against the sandbox (what'],
+  [
+    '`contract-tests/sandbox.test.ts`). The consumer test, which installs',
+    '`contract-tests/sandbox.test.ts`). The same sandbox suites on PostgreSQL run in `npm run test:postgres`. The consumer test, which installs',
+  ],
   // Figures measured again (the third time).
   [
     "From a fresh clone on a quiet 2-core machine it took 91 s (vitest's Duration, 931 tests, the build in its setup included; 80 s with the 817 tests before the console, the ledger and the sandbox's protections), and, with 817 tests, 91 to 131 s with both cores kept busy by other work.",
@@ -241,7 +269,7 @@ const reword = (text: string) => rewordings.reduce((t, [from, to]) => t.replace(
 const runners: Record<string, Record<string, [file: string, needle: string]>> = {
   setup: {
     'npm ci': ['.ci/run', '\nnpm ci '],
-    'npm start': ['scripts/checks/processes.test.ts', "script('start'"],
+    'npm start': ['scripts/checks/processes.command.test.ts', "script('start'"],
     'npm test': ['.ci/run', '\nnpm test\n'],
   },
   'consumer-setup': {

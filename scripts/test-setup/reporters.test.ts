@@ -83,7 +83,7 @@ describe("npm test's last lines", () => {
         state: 'skipped',
       },
       {
-        file: 'src/sandbox/store/postgres.test.ts',
+        file: 'src/sandbox/store/server.postgres.test.ts',
         name: 'serves on PostgreSQL',
         fullName: 'the sandbox on PostgreSQL > serves on PostgreSQL',
         state: 'skipped',
@@ -96,7 +96,7 @@ describe("npm test's last lines", () => {
       '  contract-tests/contract.test.ts > createPayout > 422: unreachable in the sandbox: no body breaks it',
     );
     expect(printed).toContain(
-      '  src/sandbox/store/postgres.test.ts > the sandbox on PostgreSQL > serves on PostgreSQL: no PostgreSQL server on this machine',
+      '  src/sandbox/store/server.postgres.test.ts > the sandbox on PostgreSQL > serves on PostgreSQL: no PostgreSQL server on this machine',
     );
   });
 });

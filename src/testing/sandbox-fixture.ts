@@ -1,6 +1,7 @@
 // The one way a test gets a sandbox running in its own process, and the one place that says which stores the
-// sandbox suites run on (PGlite in memory always; PostgreSQL when the run's global setup,
-// scripts/test-setup/postgres.ts, started a cluster: each use gets a database of its own).
+// sandbox suites run on: the run's `stores` (its vitest config's `provide`). `npm test` runs them on PGlite in
+// memory; `npm run test:postgres` runs the same suites on PostgreSQL, in the cluster its global setup started
+// (scripts/test-setup/postgres.ts), each use with a database of its own.
 //
 //   useSandbox(options?)      in a describe body (or a file's top level): the sandbox starts before the block's
 //                             first test and is closed after its last, whether the tests passed or not. Returns a
@@ -10,6 +11,8 @@
 //   forEachStore(name, body)  one describe block per store under test: `forEachStore('flows', (store) => { const
 //                             sandbox = useSandbox({ store }); it(...) })`.
 //   storeNamed(name)          one store of the matrix, or undefined when this run has none (`describe.skipIf`).
+//   onPostgreSQL(name, body)  a describe block that exists only in a run on PostgreSQL, in a file that has tests
+//                             for every run; a file of PostgreSQL's tests alone is named `*.postgres.test.ts`.
 //   newPostgresDatabase()     a fresh database of the run's cluster, for a sandbox started as a process.
 //
 // `options` are startSandbox's, plus `store` (default: PGlite in memory) and `shareWith` (another sandbox of this
@@ -38,11 +41,14 @@ export type TestSandbox = Sandbox & { readonly databaseUrl: string | undefined }
 
 const PGLITE: StoreUnderTest = { name: 'PGlite', options: async () => ({ memory: true }) };
 
-/** The stores the sandbox suites run on, PGlite first. */
+const POSTGRESQL: StoreUnderTest = {
+  name: 'PostgreSQL',
+  options: async () => ({ databaseUrl: await newPostgresDatabase() }),
+};
+
+/** The stores the sandbox suites run on in this run, in the order its config names them (none named: PGlite). */
 export function storesUnderTest(): StoreUnderTest[] {
-  const adminUrl = inject('postgresUrl');
-  if (!adminUrl) return [PGLITE];
-  return [PGLITE, { name: 'PostgreSQL', options: async () => ({ databaseUrl: await newPostgresDatabase() }) }];
+  return (inject('stores') ?? ['PGlite']).map((name) => (name === 'PGlite' ? PGLITE : POSTGRESQL));
 }
 
 export function storeNamed(name: StoreName): StoreUnderTest | undefined {
@@ -51,12 +57,18 @@ export function storeNamed(name: StoreName): StoreUnderTest | undefined {
 
 export async function newPostgresDatabase(): Promise<string> {
   const adminUrl = inject('postgresUrl');
-  if (!adminUrl) throw new Error('This run has no PostgreSQL cluster: skip the suite with storeNamed.');
+  if (!adminUrl) throw new Error('This run has no PostgreSQL cluster: `npm run test:postgres` runs the suites on one.');
   return createDatabase(adminUrl);
 }
 
 export function forEachStore(name: string, body: (store: StoreUnderTest) => void): void {
   for (const store of storesUnderTest()) describe(`${name} on ${store.name}`, () => body(store));
+}
+
+/** A describe block for PostgreSQL alone: registered only when this run's stores include it; see the header. */
+export function onPostgreSQL(name: string, body: (store: StoreUnderTest) => void): void {
+  const postgres = storeNamed('PostgreSQL');
+  if (postgres) describe(name, () => body(postgres));
 }
 
 async function start(options: FixtureOptions): Promise<TestSandbox> {

@@ -18,8 +18,8 @@ import { createBusinessClient, createV1Client, orThrow } from '../../client/inde
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
 import {
   forEachStore,
+  onPostgreSQL,
   sandboxInTest,
-  storeNamed,
   type TestSandbox,
   useSandbox,
 } from '../../testing/sandbox-fixture.js';
@@ -220,9 +220,9 @@ forEachStore('delayed trigger values', (store) => {
   });
 });
 
-describe.skipIf(!storeNamed('PostgreSQL'))('delayed trigger values on two instances of one PostgreSQL database', () => {
+onPostgreSQL('delayed trigger values on two instances of one PostgreSQL database', (postgres) => {
   it('run once when both advance the clock past them at the same time', async () => {
-    const first = await sandboxInTest({ store: storeNamed('PostgreSQL')! });
+    const first = await sandboxInTest({ store: postgres });
     const second = await sandboxInTest({ shareWith: first });
     const control = createSandboxClient({ baseUrl: first.url });
     const other = createSandboxClient({ baseUrl: second.url });
@@ -247,7 +247,7 @@ describe.skipIf(!storeNamed('PostgreSQL'))('delayed trigger values on two instan
 
   it('run once when the timers of both instances pass them as real time moves', async () => {
     let realNow = Date.now();
-    const first = await sandboxInTest({ store: storeNamed('PostgreSQL')!, realNow: () => realNow });
+    const first = await sandboxInTest({ store: postgres, realNow: () => realNow });
     const second = await sandboxInTest({ shareWith: first, realNow: () => realNow });
     const control = createSandboxClient({ baseUrl: first.url });
     const w = await tenantWorld(first, control);

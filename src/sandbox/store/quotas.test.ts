@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPostgresDatabase, storeNamed } from '../../testing/sandbox-fixture.js';
+import { newPostgresDatabase, onPostgreSQL } from '../../testing/sandbox-fixture.js';
 import { type Db, openPglite, openPostgres } from './db.js';
 import { migrate, schema } from './migrate.js';
 import { TENANT_QUOTA } from './quotas.js';
@@ -40,7 +40,7 @@ describe('the tenant quota, as the migrations leave it', () => {
   });
 });
 
-describe.skipIf(!storeNamed('PostgreSQL'))('the tenant quota on PostgreSQL', () => {
+onPostgreSQL('the tenant quota on PostgreSQL', () => {
   it('lets a tenant’s second transaction write while its first, which wrote already, is still open', async () => {
     const url = await newPostgresDatabase();
     const db = await openPostgres(url);

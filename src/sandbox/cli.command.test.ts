@@ -171,7 +171,7 @@ describe.concurrent('one process per data folder', () => {
       ]);
       expect(second.code).toBe(2);
       // The first keeps its data and serves, and goes on serving the folder for the next test. (That a sandbox
-      // stopped with SIGTERM leaves the folder free for the next is bin.test.ts's 'stops cleanly on SIGTERM: exit
+      // stopped with SIGTERM leaves the folder free for the next is bin.command.test.ts's 'stops cleanly on SIGTERM: exit
       // code 0, port closed, data reusable', which starts a sandbox on the folder again.)
       const again = await orThrow(control(first).createTenant({ body: { name: 'Second' } }));
       expect(again.clientId).not.toBe(tenant.clientId);
