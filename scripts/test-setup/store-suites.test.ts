@@ -39,7 +39,7 @@ describe('the suites on PostgreSQL', () => {
     const files = storeSuiteFiles(join(import.meta.dirname, '..', '..'));
     expect(files).toEqual(
       expect.arrayContaining([
-        'openapi/workflows/workflows.test.ts',
+        'openapi/workflows/workflows.postgres.test.ts',
         'contract-tests/sandbox.test.ts',
         'scripts/bench/load.postgres.test.ts',
         'src/sandbox/resources/flow.test.ts',

@@ -1,5 +1,6 @@
 // One tenant cannot grow the sandbox's memory without bound by storing records, nor by sending writes that are
-// refused: against a sandbox process in memory (PGlite), a tenant's own token sends events of about 1 MB of
+// refused: against a sandbox process in memory (PGlite), and against one whose --data folder is on a tmpfs of its
+// own, a tenant's own token sends events of about 1 MB of
 // incompressible text each, in fields of at most the sandbox's text bound, until the tenant's quota refuses them
 // with 403 `quota_exceeded`; the process's resident memory stays within MEMORY_BOUND_MIB of its size after the
 // first event. Then REFUSED more such events and REFUSED_USERS `registerUser` calls with 8 KB of text, refused,
@@ -7,12 +8,14 @@
 // SECOND_HALF_BOUND_MIB (a refused write's rows and write-ahead log must not stay in the process). Other
 // tenants are still served.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { v1Operations } from '../../client/generated/v1-meta.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { launchSandbox, residentMib, type SandboxProcess, stopSandbox } from '../../testing/sandbox-process.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
+import { cannotMount, mountTmpfs, unmountTmpfs } from '../../testing/tmpfs.js';
 import { readBundleFile } from '../contract/document.js';
 import { MAX_TEXT_CHARS, TENANT_QUOTA } from './quotas.js';
 
@@ -32,14 +35,45 @@ const REFUSED_USERS = 3000;
 const REFUSED_BOUND_MIB = 96;
 const SECOND_HALF_BOUND_MIB = 48;
 
-let sandbox: SandboxProcess | undefined;
-beforeAll(async () => {
-  sandbox = await launchSandbox(['--memory']);
-}, 90_000);
-afterAll(() => stopSandbox(sandbox), 30_000);
+/** The tmpfs under --data: a new store (about 40 MB), the quota's bytes and the write-ahead log with room to spare. */
+const FS_MIB = 384;
 
-it(`refuses a tenant past its quota with 403 quota_exceeded, and keeps the process within ${MEMORY_BOUND_MIB} MiB of its start`, async () => {
-  const running = sandbox!;
+const why = cannotMount();
+if (why) console.log(`[quotas] the --data case is skipped: ${why}`);
+
+/** The stores the case runs on: in memory, and a --data folder on a tmpfs mounted for it. */
+const STORES = [
+  { name: 'in memory (--memory)', skip: null, args: async () => ['--memory'] },
+  {
+    name: `on a ${FS_MIB} MiB tmpfs (--data)`,
+    skip: why,
+    args: async (mounted: string[]) => {
+      const mountPoint = mountTmpfs('ramp-quotas-', FS_MIB);
+      mounted.push(mountPoint);
+      return ['--data', join(mountPoint, 'data')];
+    },
+  },
+];
+
+describe.each(STORES)('a tenant at its quota, $name', ({ name, skip, args }) => {
+  let sandbox: SandboxProcess | undefined;
+  const mounted: string[] = [];
+  beforeAll(async () => {
+    if (!skip) sandbox = await launchSandbox(await args(mounted));
+  }, 90_000);
+  afterAll(async () => {
+    await stopSandbox(sandbox);
+    for (const mountPoint of mounted) unmountTmpfs(mountPoint);
+  }, 30_000);
+
+  it.skipIf(skip !== null)(
+    `is refused with 403 quota_exceeded, the process staying within ${MEMORY_BOUND_MIB} MiB of its start; refusals cost bounded memory; the other tenant is served`,
+    () => quotaCase(sandbox!, name),
+    900_000,
+  );
+});
+
+async function quotaCase(running: SandboxProcess, store: string) {
   const control = createSandboxClient({ baseUrl: running.url });
   const [tenant, other] = await Promise.all([
     orThrow(control.createTenant({ body: { name: 'Writes without end' } })),
@@ -90,7 +124,7 @@ it(`refuses a tenant past its quota with 403 quota_exceeded, and keeps the proce
   const afterUsers = residentMib(pid);
   peak = Math.max(peak, midway, after, usersMidway, afterUsers);
   console.log(
-    `[quotas] resident memory: ${start.toFixed(0)} MiB after the first event, ${atRefusal.toFixed(0)} MiB when refused after ${stored} events of about ${((FIELDS * MAX_TEXT_CHARS) / 1e6).toFixed(2)} MB, ${midway.toFixed(0)} then ${after.toFixed(0)} MiB after twice ${REFUSED / 2} more refused, ${usersMidway.toFixed(0)} then ${afterUsers.toFixed(0)} MiB after twice ${REFUSED_USERS / 2} registerUser refused, peak ${peak.toFixed(0)} MiB (bounds +${MEMORY_BOUND_MIB} MiB; +${REFUSED_BOUND_MIB} MiB for each run of refusals, +${SECOND_HALF_BOUND_MIB} MiB for its second half; quota ${TENANT_QUOTA.records} records, ${TENANT_QUOTA.bytes / 2 ** 20} MiB)`,
+    `[quotas] ${store}: resident memory: ${start.toFixed(0)} MiB after the first event, ${atRefusal.toFixed(0)} MiB when refused after ${stored} events of about ${((FIELDS * MAX_TEXT_CHARS) / 1e6).toFixed(2)} MB, ${midway.toFixed(0)} then ${after.toFixed(0)} MiB after twice ${REFUSED / 2} more refused, ${usersMidway.toFixed(0)} then ${afterUsers.toFixed(0)} MiB after twice ${REFUSED_USERS / 2} registerUser refused, peak ${peak.toFixed(0)} MiB (bounds +${MEMORY_BOUND_MIB} MiB; +${REFUSED_BOUND_MIB} MiB for each run of refusals, +${SECOND_HALF_BOUND_MIB} MiB for its second half; quota ${TENANT_QUOTA.records} records, ${TENANT_QUOTA.bytes / 2 ** 20} MiB)`,
   );
   expect(refused?.status, `no refusal after ${stored} events`).toBe(403);
   expect(refused!.body.error).toBe('quota_exceeded');
@@ -107,7 +141,7 @@ it(`refuses a tenant past its quota with 403 quota_exceeded, and keeps the proce
     body: { tenantId: other.clientId, event: 'user.created', subject: { id: randomUUID() } },
   });
   expect(answer.response.status).toBe(201);
-}, 900_000);
+}
 
 /** `count` `registerUser` calls of the full tenant with 8 KB of text; how many were refused 403 `quota_exceeded`. */
 async function refusedUsers(url: string, tenant: { integrationRegister: string }, token: string, count: number) {

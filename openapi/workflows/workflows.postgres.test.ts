@@ -3,6 +3,8 @@
 // the step's success criteria; the service-only journeys among them with a deployment's inputs. Then what respect
 // cannot compute: the failing endpoint's calls came on the documented schedule (1000 ms after the first failed
 // call, then 4 times longer).
+// In `npm run test:postgres`, on PostgreSQL: `npm test` runs every journey with the journey console's runner
+// (scripts/site/journey-console.test.ts), which costs a fraction of respect's CPU.
 import { expect, it } from 'vitest';
 import { journeys, type RespectRun, runJourneysOnSandbox } from '../../scripts/journeys/respect.js';
 import { forEachStore, useSandbox } from '../../src/testing/sandbox-fixture.js';
