@@ -4,8 +4,9 @@ import base from './vitest.config.js';
 
 // `npm run test:postgres`: the sandbox suites of `npm test` on a PostgreSQL server instead of PGlite (a throwaway
 // cluster of Debian's `postgresql`, which the global setup starts and stops), with the suites that only
-// PostgreSQL has: several instances on one database, its outages, the load test. The same tests as on PGlite, on
-// the store a team runs for several instances; apart from `npm test` so that it stays fast. CI runs it.
+// PostgreSQL has (several instances on one database, its outages, the load test) and the journeys under `redocly
+// respect` (npm test runs them with the journey console's runner). Apart from `npm test` so that it stays fast; CI
+// runs it.
 export default defineConfig({
   ...base,
   test: {
