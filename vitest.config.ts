@@ -22,7 +22,7 @@ export default defineConfig({
     // PostgreSQL), at once where they can be.
     globalSetup: ['scripts/test-setup/run.ts'],
     testTimeout: 20_000,
-    // Most of the suites' time is spent waiting on processes they start (sandboxes, Prism, PostgreSQL), so
+    // Much of the suites' time is spent waiting on processes they start (sandboxes, Prism), so
     // two files at a time on two cores finish sooner than vitest's default of one per spare core.
     maxWorkers: 2,
     // A worker runs its test files one after another in one process, importing shared modules once: starting a

@@ -11,7 +11,7 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: storeSuiteFiles(import.meta.dirname),
+    include: storeSuiteFiles(import.meta.dirname, base.test ?? {}),
     exclude: ['**/node_modules/**'],
     provide: { stores: ['PostgreSQL'] },
     // The ledger of the source document is npm test's: a row's test file runs there.

@@ -4,14 +4,13 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundle, repoRoot } from '../scripts/openapi/apis.js';
 import { selectedFamilies } from '../scripts/openapi/targets.js';
 import { operationById, resolveRef } from '../src/sandbox/contract/lookup.js';
 import { json, type LocalServer, startLocalServer } from '../src/testing/local-server.js';
 
 const business = selectedFamilies().find((a) => a.name === 'business');
-const postgresUrl = inject('postgresUrl');
 let server: LocalServer;
 const reports = mkdtempSync(join(tmpdir(), 'ramp-broken-'));
 
@@ -63,8 +62,6 @@ describe.skipIf(!business)('the contract suite against a deployment that breaks 
             CONTRACT_FAMILIES: 'business',
             CONTRACT_REPORT_DIR: reports,
             CONTRACT_SKIP_BUNDLE: '1',
-            // Its setup takes this run's PostgreSQL cluster rather than starting one the suite does not use.
-            ...(postgresUrl ? { RAMP_TEST_POSTGRES_URL: postgresUrl } : {}),
             NO_COLOR: '1',
             FORCE_COLOR: '0',
           },

@@ -1,7 +1,8 @@
 // `npm run contract:sandbox`: the contract suite against a fresh sandbox on each store (PGlite in memory, then
 // PostgreSQL in a throwaway cluster when Debian's `postgresql` is installed; under CI a missing PostgreSQL is a
 // failure), as against a real deployment, writes included (contract-tests/sandbox-run.ts), with the coverage per
-// store. `npm test` runs the same on PGlite and `npm run test:postgres` on PostgreSQL (contract-tests/sandbox.test.ts).
+// store. `npm test` runs the same on PGlite and `npm run test:postgres` on PostgreSQL
+// (contract-tests/sandbox.test.ts).
 import { join } from 'node:path';
 import { buildAll } from '../scripts/build/build-all.js';
 import { repoRoot } from '../scripts/openapi/apis.js';
@@ -18,8 +19,7 @@ if (why && process.env.CI) {
   console.error(`contract:sandbox runs on PostgreSQL too under CI, but ${why}.`);
   process.exit(1);
 }
-// Started once, before both runs: the suite's own vitest setup reuses it (RAMP_TEST_POSTGRES_URL) instead
-// of starting another, on the PGlite run too.
+// Started once, before both runs; the PostgreSQL run's 503 recipes reach it as its admin (RAMP_TEST_POSTGRES_URL).
 const cluster: PostgresCluster | undefined = why ? undefined : await startPostgres();
 const results: { store: string; code: number; report: string; cells: string }[] = [];
 try {

@@ -119,9 +119,9 @@ export async function runContractOnSandbox({
           // What the suite reads is built already: its setup builds nothing.
           CONTRACT_SKIP_BUNDLE: '1',
           ...(capture ? { NO_COLOR: '1', FORCE_COLOR: '0' } : {}),
-          // The suite's vitest setup reuses this run's cluster rather than starting one it does not need.
+          // On PostgreSQL the 503 recipes make this database refuse connections for one call, as the cluster's
+          // admin (sandbox-recipes.ts).
           ...(postgresUrl ? { RAMP_TEST_POSTGRES_URL: postgresUrl } : {}),
-          // On PostgreSQL the 503 recipes make this database refuse connections for one call (sandbox-recipes.ts).
           ...(store.databaseUrl ? { SANDBOX_DATABASE_URL: store.databaseUrl } : {}),
         },
       },

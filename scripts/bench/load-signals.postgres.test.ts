@@ -1,6 +1,6 @@
 // `npm run sandbox:load` keeps the promise of the local servers to a person at a terminal (as
-// scripts/checks/processes.command.test.ts holds the others to it): SIGTERM to the npm process stops both sandboxes and the
-// PostgreSQL cluster it started within seconds, not when its load time ends. On PostgreSQL, so in
+// scripts/checks/processes.command.test.ts holds the others to it): SIGTERM to the npm process stops both
+// sandboxes and the PostgreSQL cluster it started within seconds, not when its load time ends. On PostgreSQL, so in
 // `npm run test:postgres`.
 import { createConnection } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { answers, scriptRunner } from '../../src/testing/npm-run.js';
 const { npm, stopAll } = scriptRunner();
 afterAll(stopAll);
 
-describe.concurrent('npm run sandbox:load', () => {
+describe('npm run sandbox:load', () => {
   it('stops both sandboxes and its PostgreSQL when the npm process itself gets SIGTERM', async () => {
     const run = npm('sandbox:load', {}, ['--clients', '1', '--seconds', '60']);
     const out = await run.printed('receivers:');

@@ -11,7 +11,7 @@ import { formatReport } from './load-report.js';
 
 const adminUrl = inject('postgresUrl');
 
-describe.skipIf(!adminUrl)('sandbox:load (needs PostgreSQL; skipped with the PostgreSQL suites)', () => {
+describe('sandbox:load, run small', () => {
   afterAll(stopAll, 30_000); // a test that timed out leaves no process behind
 
   it('runs flows on two instances of one database, survives a SIGKILL of one, and every check holds; the checks fail on a tampered database', async () => {

@@ -1,8 +1,8 @@
 // `npm run journeys`: runs the journeys (openapi/workflows/*.arazzo.yaml) with `redocly respect`, which checks each
 // answer against the descriptions. `--target sandbox` (default): every journey against SANDBOX_URL, or a sandbox
-// started in memory (fresh tenants: one for the journeys that leave sandbox time alone, with a deployment's inputs,
-// one for each file that moves it). `--target deployment`: the journeys that use only the service's own API, unchanged, against the deployment
-// the contract suite takes (docs/guides/real-deployment.md). `--json FILE` and `--junit FILE` write the results
+// started in memory (fresh tenants: one for the journeys that leave sandbox time alone, with a deployment's
+// inputs, one for each file that moves it). `--target deployment`: the journeys that use only the service's own
+// API, unchanged, against the deployment the contract suite takes (docs/guides/real-deployment.md). `--json FILE` and `--junit FILE` write the results
 // (per workflow and step: status, time, failed checks); exit 0 all passed, 1 a journey failed, 2 a wrong use.
 import { parseArgs } from 'node:util';
 import { freshRunId } from '../../src/console/fresh.js';

@@ -17,11 +17,6 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
   const stores = project.config.provide?.stores ?? ['PGlite'];
   project.provide('stores', stores);
-  // A caller that already runs a cluster (npm run contract:sandbox) passes its admin URL: nothing to start.
-  if (process.env.RAMP_TEST_POSTGRES_URL) {
-    project.provide('postgresUrl', process.env.RAMP_TEST_POSTGRES_URL);
-    return undefined;
-  }
   if (!stores.includes('PostgreSQL')) {
     project.provide('postgresUrl', null);
     return undefined;

@@ -7,6 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import base from '../../vitest.config.js';
 import { storeSuiteFiles } from './store-suites.js';
 
+/** npm test's folders and the suites it leaves to other commands (vitest.config.ts). */
+const globs = base.test ?? {};
+const repo = join(import.meta.dirname, '..', '..');
+
 describe('the suites on PostgreSQL', () => {
   const root = mkdtempSync(join(tmpdir(), 'ramp-store-suites-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -26,7 +30,7 @@ describe('the suites on PostgreSQL', () => {
     write('src/a/browser.e2e.test.ts', call('forEachStore'));
     write('src/a/node_modules/dep/x.test.ts', call('forEachStore'));
     write('contract-tests/sandbox.test.ts', call('storesUnderTest'));
-    expect(storeSuiteFiles(root)).toEqual([
+    expect(storeSuiteFiles(root, globs)).toEqual([
       'contract-tests/sandbox.test.ts',
       'src/a/alone.postgres.test.ts',
       'src/a/each.test.ts',
@@ -36,7 +40,7 @@ describe('the suites on PostgreSQL', () => {
   });
 
   it('include this repository’s journeys, contract suite on the sandbox and load test', () => {
-    const files = storeSuiteFiles(join(import.meta.dirname, '..', '..'));
+    const files = storeSuiteFiles(repo, globs);
     expect(files).toEqual(
       expect.arrayContaining([
         'openapi/workflows/workflows.postgres.test.ts',
@@ -50,8 +54,6 @@ describe('the suites on PostgreSQL', () => {
   it('are left out of npm test, which runs the store matrix on PGlite', () => {
     expect(base.test?.exclude).toContain('**/*.postgres.test.ts');
     expect(base.test?.provide).toEqual({ stores: ['PGlite'] });
-    expect(storeSuiteFiles(join(import.meta.dirname, '..', '..'))).not.toContain(
-      'scripts/test-setup/store-suites.test.ts',
-    );
+    expect(storeSuiteFiles(repo, globs)).not.toContain('scripts/test-setup/store-suites.test.ts');
   });
 });

@@ -1,26 +1,18 @@
 // The sandbox as a process: a 201 survives SIGKILL (same --data on restart), and SIGINT/SIGTERM stop it cleanly.
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBusinessClient, orThrow } from '../client/index.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
-import { launchSandbox, type SandboxProcess, sandboxRelay } from '../testing/sandbox-process.js';
+import { sandboxLauncher, sandboxRelay } from '../testing/sandbox-process.js';
 
-const started: ChildProcess[] = [];
+const { launch, killAll } = sandboxLauncher();
 const work = mkdtempSync(join(tmpdir(), 'ramp-sandbox-'));
 afterAll(() => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killAll();
   rmSync(work, { recursive: true, force: true });
 });
-
-/** Starts a sandbox process and remembers it, so afterAll can kill whatever a failed test left running. */
-async function launch(args: string[]): Promise<SandboxProcess> {
-  const running = await launchSandbox(args);
-  started.push(running.child);
-  return running;
-}
 
 // Concurrent: the sandbox in memory starts beside the --data folder's; starting processes is most of the time.
 describe.concurrent('the sandbox process', () => {

@@ -2,7 +2,6 @@
 // environment value is one line naming the option and what was wrong, exit status 2, no stack; options that
 // contradict each other are refused; a second sandbox on a --data folder in use is refused naming the folder
 // and the process holding it, and a folder left by a process killed with SIGKILL is taken over.
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,24 +9,18 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../client/core/client.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
-import { launchSandbox, runSandboxToExit, type SandboxProcess, sandboxRelay } from '../testing/sandbox-process.js';
+import { runSandboxToExit, type SandboxProcess, sandboxLauncher, sandboxRelay } from '../testing/sandbox-process.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-options-'));
-const started: ChildProcess[] = [];
+const { launch, killAll } = sandboxLauncher();
 let blocker: Server | undefined;
 afterAll(async () => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killAll();
   if (blocker) await new Promise<void>((resolve) => blocker!.close(() => resolve()));
   rmSync(work, { recursive: true, force: true });
 });
 
 const refused = runSandboxToExit;
-
-async function launch(args: string[]): Promise<SandboxProcess> {
-  const running = await launchSandbox(args);
-  started.push(running.child);
-  return running;
-}
 
 const aFile = join(work, 'not-a-folder');
 writeFileSync(aFile, 'x');
@@ -171,8 +164,8 @@ describe.concurrent('one process per data folder', () => {
       ]);
       expect(second.code).toBe(2);
       // The first keeps its data and serves, and goes on serving the folder for the next test. (That a sandbox
-      // stopped with SIGTERM leaves the folder free for the next is bin.command.test.ts's 'stops cleanly on SIGTERM: exit
-      // code 0, port closed, data reusable', which starts a sandbox on the folder again.)
+      // stopped with SIGTERM leaves the folder free for the next is bin.command.test.ts's 'stops cleanly on
+      // SIGTERM: exit code 0, port closed, data reusable', which starts a sandbox on the folder again.)
       const again = await orThrow(control(first).createTenant({ body: { name: 'Second' } }));
       expect(again.clientId).not.toBe(tenant.clientId);
       relay.leave(first);

@@ -118,6 +118,24 @@ export async function stopSandbox(sandbox: SandboxProcess | undefined, graceMs =
 }
 
 /**
+ * The sandbox processes of one test file: `launch(args)` starts one and remembers it; `killAll()`, for afterAll,
+ * kills with SIGKILL whatever a test that failed half-way left running.
+ */
+export function sandboxLauncher() {
+  const started: ChildProcess[] = [];
+  return {
+    async launch(args: string[]): Promise<SandboxProcess> {
+      const sandbox = await launchSandbox(args);
+      started.push(sandbox.child);
+      return sandbox;
+    },
+    killAll(): void {
+      for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/**
  * One --data folder that the tests of a sequential block go on with, each from where the one before left it:
  * `take()` gives the sandbox the test before left serving the folder (a start fewer for each test), or starts one
  * with `launch` when there is none (a test run alone); `leave()` hands a running one on to the next test;

@@ -1,8 +1,7 @@
 // One tenant cannot grow the sandbox's memory without bound by storing records, nor by sending writes that are
 // refused: against a sandbox process in memory (PGlite), and against one whose --data folder is on a tmpfs of its
-// own, a tenant's own token sends events of about 1 MB of
-// incompressible text each, in fields of at most the sandbox's text bound, until the tenant's quota refuses them
-// with 403 `quota_exceeded`; the process's resident memory stays within MEMORY_BOUND_MIB of its size after the
+// own, a tenant's own token sends events of about 1 MB of incompressible text each, in fields of at most the
+// sandbox's text bound, until the tenant's quota refuses them with 403 `quota_exceeded`; the process's resident memory stays within MEMORY_BOUND_MIB of its size after the
 // first event. Then REFUSED more such events and REFUSED_USERS `registerUser` calls with 8 KB of text, refused,
 // grow it by a bounded amount: each run by at most REFUSED_BOUND_MIB, its second half by at most
 // SECOND_HALF_BOUND_MIB (a refused write's rows and write-ahead log must not stay in the process). Other
