@@ -234,7 +234,7 @@ function databaseDown(): Recipe | Unreachable {
   if (!databaseUrl || !adminUrl) {
     return {
       unreachable:
-        "PGlite runs inside the sandbox's own process and is never down while it answers; the PostgreSQL run reaches this status (and src/sandbox/store/unavailable.test.ts for every operation of the three bundles)",
+        "PGlite runs inside the sandbox's own process and is never down while it answers; the PostgreSQL run reaches this status (and src/sandbox/store/unavailable.postgres.test.ts for every operation of the three bundles)",
     };
   }
   return {

@@ -153,7 +153,7 @@ const rewordings: [from: string, to: string][] = [
       ['flow', 'resources/flow'],
       ['tokens', 'resources/tokens'],
       ['odd-input', 'pipeline/odd-input'],
-      ['unavailable', 'store/unavailable'],
+      ['unavailable', 'store/unavailable.postgres'],
       ['isolation', 'resources/isolation'],
       ['pages', 'pages/pages'],
       ['instances', 'store/instances.postgres'],
@@ -300,10 +300,13 @@ const runners: Record<string, Record<string, [file: string, needle: string]>> = 
   },
   'compat-consumers': {
     'npm run compat -- --consumers usage/': [
-      'scripts/compat/consumers.test.ts',
+      'scripts/compat/compat.command.test.ts',
       "'scripts/compat/compat.ts', '--consumers'",
     ],
-    'npm run compat -- --consumers usage/ --fail-on consumers': ['scripts/compat/consumers.test.ts', "'--fail-on'"],
+    'npm run compat -- --consumers usage/ --fail-on consumers': [
+      'scripts/compat/compat.command.test.ts',
+      "'--fail-on'",
+    ],
   },
 };
 

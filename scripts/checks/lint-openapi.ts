@@ -1,19 +1,53 @@
-// `npm run lint:openapi`: `redocly lint` over every API of redocly.yaml (or those named), its report as it is,
-// without the Node 20 end-of-life box Redocly CLI 2.77 prints on every run (./lib/redocly.ts); its exit status.
+// `npm run lint:openapi`: `redocly lint` over every API of redocly.yaml, and over the journeys (the Arazzo files of
+// openapi/workflows/, with that folder's redocly.yaml); with arguments, the one run they name. Each report as
+// Redocly prints it, without the Node 20 end-of-life box Redocly CLI 2.77 prints on every run (../openapi/
+// redocly.ts); the two runs at once, their reports one after the other. Exit status 1 when a run failed.
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { repoRoot } from '../openapi/apis.js';
 import { redoclyBin, redoclyEnv, withoutNodeNotice } from '../openapi/redocly.js';
 
-const child = spawn(redoclyBin, ['lint', ...process.argv.slice(2)], {
-  cwd: repoRoot,
-  env: redoclyEnv,
-  stdio: ['ignore', 'inherit', 'pipe'],
-});
-let stderr = '';
-child.stderr.on('data', (chunk) => {
-  stderr += String(chunk);
-});
-child.on('close', (code, signal) => {
+interface Report {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+function lint(args: string[]): Promise<Report> {
+  const child = spawn(redoclyBin, ['lint', ...args], {
+    cwd: repoRoot,
+    env: redoclyEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const report: Report = { stdout: '', stderr: '', code: 1 };
+  child.stdout.on('data', (chunk) => {
+    report.stdout += String(chunk);
+  });
+  child.stderr.on('data', (chunk) => {
+    report.stderr += String(chunk);
+  });
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ ...report, stderr: `${report.stderr}${error.message}\n` }));
+    child.on('close', (code, signal) => resolve({ ...report, code: code ?? (signal ? 1 : 0) }));
+  });
+}
+
+/** The journeys' run: every Arazzo file of openapi/workflows/, with that folder's own configuration. */
+function journeysRun(): string[] {
+  const folder = join('openapi', 'workflows');
+  const files = readdirSync(join(repoRoot, folder))
+    .filter((name) => name.endsWith('.arazzo.yaml'))
+    .sort()
+    .map((name) => join(folder, name));
+  return ['--config', join(folder, 'redocly.yaml'), ...files];
+}
+
+const given = process.argv.slice(2);
+const runs = given.length > 0 ? [given] : [[], journeysRun()];
+const reports = await Promise.all(runs.map(lint));
+for (const { stdout, stderr } of reports) {
+  process.stdout.write(stdout);
   process.stderr.write(withoutNodeNotice(stderr));
-  process.exitCode = code ?? (signal ? 1 : 0);
-});
+}
+process.exitCode = reports.some((report) => report.code !== 0) ? 1 : 0;

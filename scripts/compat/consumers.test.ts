@@ -1,27 +1,22 @@
 // The gate with the example consumers' usage files (contract-tests/consumers/): a crafted breaking change to a
 // field a consumer reads names it with the file:line of the read; the same change to a field none reads says
 // "no known consumer"; a newly required request field flags the consumer that builds its body at run time;
-// the policy; the list of what nobody uses; and bad usage files refused with one named line and status 2.
-import { execFile } from 'node:child_process';
+// the policy; the list of what nobody uses; and bad usage files refused by name. The command itself, as a process
+// (its exit status and lines), is compat.command.test.ts.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject, OpenApiDocument } from '../../src/client/lookup/index.js';
-import { extractUsage } from '../../src/client/usage/extract.js';
 import { serializeUsage, type UsageFile } from '../../src/client/usage/format.js';
 import { compareDocuments } from '../../src/client/usage/rules.js';
-import { readBundleJson, repoRoot } from '../../src/testing/repo.js';
+import { readBundleJson } from '../../src/testing/repo.js';
+import { EXAMPLE_CONSUMERS, exampleConsumerUsages } from '../../src/testing/usage-project.js';
 import { consumerGate, type FailOn, readConsumers } from './consumers.js';
-
-const run = promisify(execFile);
-const CONSUMERS = join(repoRoot, 'contract-tests', 'consumers');
-const NAMES = ['kyc-onboarding', 'payout-service', 'webhook-listener'];
 
 /** `src/file.ts:N`: the first line of an example consumer's file that holds `text`. */
 function siteOf(consumer: string, file: string, text: string): string {
-  const index = readFileSync(join(CONSUMERS, consumer, file), 'utf8')
+  const index = readFileSync(join(EXAMPLE_CONSUMERS, consumer, file), 'utf8')
     .split('\n')
     .findIndex((line) => line.includes(text));
   if (index < 0) throw new Error(`${text} is not in ${consumer}/${file}`);
@@ -30,11 +25,7 @@ function siteOf(consumer: string, file: string, text: string): string {
 
 let usages: UsageFile[];
 beforeAll(async () => {
-  usages = [];
-  // The declaration files the three projects have in common (TypeScript's lib files, @types/node, ramp-api's
-  // types) parsed once for the three, as a provider reading its consumers in one process would.
-  const shared = {};
-  for (const name of NAMES) usages.push((await extractUsage({ projectDir: join(CONSUMERS, name), shared })).usage);
+  usages = await exampleConsumerUsages();
 }, 120_000);
 
 /** The gate's report for one family after `edit` changed a copy of its current bundle. */
@@ -135,58 +126,34 @@ it('lists what no known consumer uses: operations, events, fields', () => {
   expect(text).not.toContain('event user.created');
 });
 
-describe('npm run compat -- --consumers DIR', () => {
-  const compat = async (files: Record<string, string>, ...options: string[]) => {
+describe('the consumers folder (`--consumers DIR`; as a process in compat.command.test.ts)', () => {
+  /** What readConsumers makes of a folder holding `files`. */
+  const read = async (files: Record<string, string>) => {
     const dir = mkdtempSync(join(tmpdir(), 'consumers-'));
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     try {
-      // The script as `npm run compat` runs it (tsx), without npx and tsx's own process in front of it.
-      const script = ['--import', 'tsx', 'scripts/compat/compat.ts', '--consumers', dir, ...options];
-      const { stdout } = await run(process.execPath, script, { cwd: repoRoot });
-      return { code: 0, stderr: '', stdout };
-    } catch (error) {
-      const { code, stderr, stdout } = error as { code: number; stderr: string; stdout: string };
-      return { code, stderr: stderr.trim(), stdout };
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+      return await readConsumers(dir);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   };
 
-  it('reads the usage files and takes the policy --fail-on consumers', async () => {
-    const files = Object.fromEntries(usages.map((u) => [`${u.consumer}.json`, serializeUsage(u)]));
-    const { stdout } = await compat(files, '--fail-on', 'consumers');
-    expect(stdout).toContain(
-      'Known consumers: kyc-onboarding, payout-service, webhook-listener. Policy: --fail-on consumers.',
+  it('refuses two usage files of one consumer', async () => {
+    const file = serializeUsage(usages[0]!);
+    await expect(read({ 'a.json': file, 'b.json': file })).rejects.toThrow(
+      /b\.json names the consumer kyc-onboarding again/,
     );
-    expect(stdout).toContain('Not used by any known consumer (candidates for deprecation):');
-  }, 60_000);
+  });
 
   it('refuses a usage file of another format version', async () => {
     const other = { ...JSON.parse(serializeUsage(usages[0]!)), formatVersion: 2 };
-    const { code, stderr } = await compat({ 'a.json': JSON.stringify(other) });
-    expect(code).toBe(2);
-    expect(stderr).toMatch(
-      /^UsageFormatError: .*a\.json is a usage file of format version 2; this ramp-api reads version 1\.$/,
+    await expect(read({ 'a.json': JSON.stringify(other) })).rejects.toThrow(
+      /a\.json is a usage file of format version 2; this ramp-api reads version 1\.$/,
     );
-  }, 60_000);
-
-  it('refuses two usage files of one consumer', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'consumers-'));
-    try {
-      for (const name of ['a.json', 'b.json']) writeFileSync(join(dir, name), serializeUsage(usages[0]!));
-      await expect(readConsumers(dir)).rejects.toThrow(/b\.json names the consumer kyc-onboarding again/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
-  it('refuses a malformed file in the consumers folder', async () => {
-    const { code, stderr } = await compat({
-      'good.json': serializeUsage(usages[0]!),
-      'bad.json': '{"formatVersion": 1,',
-    });
-    expect(code).toBe(2);
-    expect(stderr.split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/^UsageFormatError: .*bad\.json is not a JSON usage file/);
-  }, 60_000);
+  it('refuses a malformed file', async () => {
+    const files = { 'good.json': serializeUsage(usages[0]!), 'bad.json': '{"formatVersion": 1,' };
+    await expect(read(files)).rejects.toThrow(/bad\.json is not a JSON usage file/);
+  });
 });

@@ -1,9 +1,12 @@
 // A small consuming project in a temporary folder, for the usage extractor's tests: its files as given, a
 // tsconfig.json like a consumer's, and node_modules linking this repository's built ramp-api (src/client, with
-// its dist/), openapi-fetch and @types, as an installed package would resolve.
+// its dist/), openapi-fetch and @types, as an installed package would resolve; and the usage files of the example
+// consumers in contract-tests/consumers/.
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { extractUsage } from '../client/usage/extract.js';
+import type { UsageFile } from '../client/usage/format.js';
 import { repoRoot } from './repo.js';
 
 export const CONSUMER_TSCONFIG = {
@@ -38,4 +41,20 @@ export function makeUsageProject(
     writeFileSync(join(dir, path), text);
   }
   return dir;
+}
+
+/** The example consuming projects of contract-tests/consumers/, each a folder of its own. */
+export const EXAMPLE_CONSUMERS = join(repoRoot, 'contract-tests', 'consumers');
+
+/**
+ * The usage files of the three example consumers, read by the extractor as `npx ramp-api usage` reads a project,
+ * the declaration files they have in common (TypeScript's lib files, @types/node, ramp-api's types) parsed once
+ * for the three, as a provider reading its consumers in one process would.
+ */
+export async function exampleConsumerUsages(): Promise<UsageFile[]> {
+  const shared = {};
+  const usages: UsageFile[] = [];
+  for (const name of ['kyc-onboarding', 'payout-service', 'webhook-listener'])
+    usages.push((await extractUsage({ projectDir: join(EXAMPLE_CONSUMERS, name), shared })).usage);
+  return usages;
 }

@@ -1,7 +1,8 @@
 // A database that is down or restarting: every operation of the three bundles (derived from them) answers the
 // documented 503 with Retry-After, never a 500, and the sandbox recovers by itself when the server is back, with
-// nothing lost. On a throwaway PostgreSQL cluster of its own, stopped and started again; skipped
-// where Debian's `postgresql` is not installed (under CI that is a failure, as for the other PostgreSQL suites).
+// nothing lost. In `npm run test:postgres`, on a throwaway PostgreSQL cluster of its own (not the run's, which
+// other files use), stopped and started again; skipped where Debian's `postgresql` is not installed (under CI that
+// is a failure, as for the other PostgreSQL suites).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
