@@ -17,11 +17,14 @@
 //
 // `options` are startSandbox's, plus `store` (default: PGlite in memory) and `shareWith` (another sandbox of this
 // fixture whose PostgreSQL database this one opens too: several instances on one database). Options naming a
-// store themselves (`db`, `databaseUrl`, `dataDir`, `memory`) are passed as they are. A test that starts the
-// sandbox as a separate process (the command line, SIGKILL) uses ./sandbox-process.ts instead.
+// store themselves (`db`, `databaseUrl`, `dataDir`, `memory`) are passed as they are. On PGlite in memory the
+// store is one an earlier sandbox of the worker gave back, emptied to what a new store holds (./store-pool.ts). A
+// test that starts the sandbox as a separate process (the command line, SIGKILL) uses ./sandbox-process.ts instead.
 import { afterAll, beforeAll, describe, inject, onTestFinished } from 'vitest';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/server.js';
+import type { Db } from '../sandbox/store/db.js';
 import { createDatabase } from './postgres.js';
+import { giveBack, takeStore } from './store-pool.js';
 
 export type StoreName = 'PGlite' | 'PostgreSQL';
 
@@ -74,10 +77,36 @@ export function onPostgreSQL(name: string, body: (store: StoreUnderTest) => void
 async function start(options: FixtureOptions): Promise<TestSandbox> {
   const { store = PGLITE, shareWith, ...rest } = options;
   const named = rest.db || rest.databaseUrl || rest.dataDir || rest.memory;
-  const storeOptions = named ? {} : shareWith ? { databaseUrl: shareWith.databaseUrl } : await store.options();
+  // PGlite in memory: a store kept from an earlier sandbox of this worker, emptied (./store-pool.ts).
+  const pooled = !named && !shareWith && store === PGLITE ? await takeStore() : undefined;
+  const storeOptions = named
+    ? {}
+    : pooled
+      ? { db: pooled }
+      : shareWith
+        ? { databaseUrl: shareWith.databaseUrl }
+        : await store.options();
   const sandboxOptions: SandboxOptions = { ...storeOptions, ...rest };
-  const sandbox = await startSandbox(sandboxOptions);
+  const sandbox = await startSandbox(sandboxOptions).catch(async (error: unknown) => {
+    if (pooled) await giveBack(pooled);
+    throw error;
+  });
+  if (pooled) givenBackOnClose(sandbox, pooled);
   return Object.assign(sandbox, { databaseUrl: sandboxOptions.databaseUrl });
+}
+
+/** The sandbox's close, once, then its store given back; a store whose sandbox did not close well is closed. */
+function givenBackOnClose(sandbox: Sandbox, db: Db): void {
+  const close = sandbox.close.bind(sandbox);
+  let closing: Promise<void> | undefined;
+  sandbox.close = () =>
+    (closing ??= close().then(
+      () => giveBack(db),
+      async (error: unknown) => {
+        await db.close().catch(() => undefined);
+        throw error;
+      },
+    ));
 }
 
 /** A sandbox for the tests of the enclosing block; see the header. */
