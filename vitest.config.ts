@@ -31,7 +31,7 @@ export default defineConfig({
     isolate: false,
     // The workers' PGlite stores live for seconds each: V8 keeps PGlite's WebAssembly on its baseline compiler, as
     // the sandbox command does for its start (src/sandbox/cli.ts), instead of recompiling it in every worker for a
-    // peak speed no test reaches. 8 sandboxes of 30 writes each: 6.3 s of CPU instead of 8.5 s (BENCHMARKS.md).
+    // peak speed no test reaches (the CPU it saves: BENCHMARKS.md).
     execArgv: ['--wasm-tiering-budget=1000000000'],
     // Starting PGlite (in memory) takes seconds when the machine is busy; the sandbox suites also run on
     // PostgreSQL beside it now, so a setup hook gets the same bound as a test.

@@ -77,11 +77,17 @@ describe("the fixture's stores in memory", () => {
 
   it('are closed, not kept, when their tables changed', async () => {
     const db = await takeStore();
-    await db.query('create table left_behind (id int)');
-    await expect(emptyStore(db)).rejects.toThrow('The store no longer has the tables it started with.');
-    await giveBack(db);
+    try {
+      await db.query('create table left_behind (id int)');
+      await expect(emptyStore(db)).rejects.toThrow('The store no longer has the tables it started with.');
+    } finally {
+      await giveBack(db);
+    }
     const next = await takeStore();
-    expect(next).not.toBe(db);
-    await giveBack(next);
+    try {
+      expect(next).not.toBe(db);
+    } finally {
+      await giveBack(next);
+    }
   });
 });

@@ -2,7 +2,7 @@
 // tsconfig.json like a consumer's, and node_modules linking this repository's built ramp-api (src/client, with
 // its dist/), openapi-fetch and @types, as an installed package would resolve; and the usage files of the example
 // consumers in contract-tests/consumers/.
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { extractUsage } from '../client/usage/extract.js';
@@ -47,14 +47,14 @@ export function makeUsageProject(
 export const EXAMPLE_CONSUMERS = join(repoRoot, 'contract-tests', 'consumers');
 
 /**
- * The usage files of the three example consumers, read by the extractor as `npx ramp-api usage` reads a project,
+ * The usage files of the example consumers (each folder of contract-tests/consumers/, in name order), read by the extractor as `npx ramp-api usage` reads a project,
  * the declaration files they have in common (TypeScript's lib files, @types/node, ramp-api's types) parsed once
- * for the three, as a provider reading its consumers in one process would.
+ * for all of them, as a provider reading its consumers in one process would.
  */
 export async function exampleConsumerUsages(): Promise<UsageFile[]> {
   const shared = {};
   const usages: UsageFile[] = [];
-  for (const name of ['kyc-onboarding', 'payout-service', 'webhook-listener'])
+  for (const name of readdirSync(EXAMPLE_CONSUMERS).sort())
     usages.push((await extractUsage({ projectDir: join(EXAMPLE_CONSUMERS, name), shared })).usage);
   return usages;
 }
