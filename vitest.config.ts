@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { sourceAliases } from './scripts/test-setup/source-aliases.js';
+import { BASELINE_WASM_FLAG } from './src/sandbox/store/wasm-tiering.js';
 
 export default defineConfig({
   resolve: { alias: sourceAliases(import.meta.dirname) },
@@ -30,9 +31,9 @@ export default defineConfig({
     // servers, processes and folders) in afterAll, as it must anyway.
     isolate: false,
     // The workers' PGlite stores live for seconds each: V8 keeps PGlite's WebAssembly on its baseline compiler, as
-    // the sandbox command does for its start (src/sandbox/cli.ts), instead of recompiling it in every worker for a
-    // peak speed no test reaches (the CPU it saves: BENCHMARKS.md).
-    execArgv: ['--wasm-tiering-budget=1000000000'],
+    // the sandbox command does for its start (src/sandbox/store/wasm-tiering.ts), instead of recompiling it in every
+    // worker for a peak speed no test reaches (the CPU it saves: BENCHMARKS.md).
+    execArgv: [BASELINE_WASM_FLAG],
     // Starting PGlite (in memory) takes seconds when the machine is busy; the sandbox suites also run on
     // PostgreSQL beside it now, so a setup hook gets the same bound as a test.
     hookTimeout: 20_000,

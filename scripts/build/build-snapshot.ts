@@ -13,6 +13,7 @@ import {
   type SnapshotManifest,
   snapshotKey,
 } from '../../src/sandbox/store/snapshot.js';
+import { favourStartOverPeakSpeed } from '../../src/sandbox/store/wasm-tiering.js';
 
 /**
  * Makes the snapshot in `dir` unless one with the current key is there; whether it wrote one. The store is made
@@ -24,6 +25,8 @@ import {
 export async function writeSnapshot(dir = sandboxDistDir()): Promise<boolean> {
   const key = snapshotKey(schema.digest);
   if (readManifest(dir)?.key === key) return false;
+  // One initdb and the migrations: the baseline compiler's code is enough for them (BENCHMARKS.md).
+  favourStartOverPeakSpeed();
   const { PGlite } = await import('@electric-sql/pglite');
   const work = mkdtempSync(join(tmpdir(), 'ramp-snapshot-'));
   const removeWork = () => {

@@ -21,7 +21,7 @@ describe.concurrent('the sandbox process', () => {
     expect(s.output()).toContain(`Control API docs:  ${s.url}/sandbox/docs`);
     expect(s.output()).toContain(`Dashboard:         ${s.url}/ `);
     expect(s.output()).toContain('in memory');
-    // The command sets one V8 flag for itself (cli.ts, favourStartOverPeakSpeed): a V8 that did not know it would say so here.
+    // The command sets one V8 flag for itself (store/wasm-tiering.ts, favourStartOverPeakSpeed): a V8 that did not know it would say so here.
     expect(s.output()).not.toMatch(/unrecognized flag/i);
     const docs = await fetch(`${s.url}/sandbox/docs`);
     expect(await docs.text()).toContain('advanceClock');

@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
 import { DEFAULT_ENDPOINT_NETWORKS, endpointPolicy } from './core/addresses.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS } from './http/connections.js';
 import { checkExposure } from './http/exposure.js';
@@ -12,6 +11,7 @@ import { parseAllowedHost, parseOrigin, parsePublicUrl } from './http/guards.js'
 import type { Sandbox } from './server.js';
 import { DataFolderError, prepareDataFolder } from './store/data-lock.js';
 import { DatabaseUnavailable, type Db, openPglite } from './store/db.js';
+import { favourStartOverPeakSpeed } from './store/wasm-tiering.js';
 
 export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST] [--idle-timeout SECONDS]
                         [--allowed-hosts LIST] [--allowed-origins LIST] [--public-url URL]
@@ -291,18 +291,6 @@ function addressRefusal(options: CliOptions): Promise<string | null> {
     });
     probe.listen({ port: options.port, host: options.host, exclusive: true }, () => probe.close(() => resolve(null)));
   });
-}
-
-/**
- * V8 compiles PGlite's WebAssembly with its baseline compiler, then recompiles each function that runs a lot with
- * its optimising one, on background threads. With V8's default threshold, PostgreSQL's start alone sets off so
- * much of that recompiling that on two cores it delays the first answer. A much higher threshold (a function is
- * recompiled once about 1 GB of its code has run) leaves a start to the baseline code, and a sandbox under load
- * reaches the same throughput within seconds (BENCHMARKS.md). Set for the command's own process only: the
- * library's `startSandbox` leaves its host's V8 as it is.
- */
-function favourStartOverPeakSpeed(): void {
-  setFlagsFromString('--wasm-tiering-budget=1000000000');
 }
 
 /** The longest the process takes to stop on SIGINT or SIGTERM: past it, it exits without waiting for the store. */

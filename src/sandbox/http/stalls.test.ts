@@ -2,7 +2,7 @@
 // open-files limit is 1,024 (a common default), over raw sockets: request targets that used to make a regular
 // expression backtrack for minutes are answered at once while others are served; 2,000 idle sockets do not
 // keep a normal request out, nor end a request being served; idle and trickling connections are closed
-// after a bounded time (--idle-timeout, 10 s by default: 2 s here, on a sandbox of their own).
+// after a bounded time (--idle-timeout, 10 s by default: 1 s, the least, here, on a sandbox of their own).
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,9 +17,9 @@ const OPEN_FILES = 1024;
 let sandbox: SandboxProcess;
 const sockets = new Set<Socket>();
 
-/** A sandbox that closes silent and trickling connections after 2 s, for the last test. */
+/** A sandbox that closes silent and trickling connections after 1 s, for the last test. */
 let brief: SandboxProcess | undefined;
-const IDLE_TIMEOUT_S = 2;
+const IDLE_TIMEOUT_S = 1;
 
 beforeAll(async () => {
   const launched = await Promise.allSettled([
