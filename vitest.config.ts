@@ -30,9 +30,9 @@ export default defineConfig({
     // fresh process per file cost about 0.6 s of CPU each, 27 s in all. Every file cleans up after itself (its
     // servers, processes and folders) in afterAll, as it must anyway.
     isolate: false,
-    // The workers' PGlite stores live for seconds each: V8 keeps PGlite's WebAssembly on its baseline compiler, as
-    // the sandbox command does for its start (src/sandbox/store/wasm-tiering.ts), instead of recompiling it in every
-    // worker for a peak speed no test reaches (the CPU it saves: BENCHMARKS.md).
+    // A worker starts PGlite stores often and uses each briefly: V8 keeps PGlite's WebAssembly on its baseline
+    // compiler, as the sandbox command does for its start (src/sandbox/store/wasm-tiering.ts), instead of
+    // recompiling it in every worker for a peak speed no test reaches (the CPU it saves: BENCHMARKS.md).
     execArgv: [BASELINE_WASM_FLAG],
     // Starting PGlite (in memory) takes seconds when the machine is busy; the sandbox suites also run on
     // PostgreSQL beside it now, so a setup hook gets the same bound as a test.

@@ -3,8 +3,8 @@
 // Redocly prints it, without the Node 20 end-of-life box Redocly CLI 2.77 prints on every run (../openapi/
 // redocly.ts); the two runs at once, their reports one after the other. Exit status 1 when a run failed.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { readJourneyFiles, workflowsDir } from '../journeys/respect.js';
 import { repoRoot } from '../openapi/apis.js';
 import { redoclyBin, redoclyEnv, withoutNodeNotice } from '../openapi/redocly.js';
 
@@ -35,12 +35,8 @@ function lint(args: string[]): Promise<Report> {
 
 /** The journeys' run: every Arazzo file of openapi/workflows/, with that folder's own configuration. */
 function journeysRun(): string[] {
-  const folder = join('openapi', 'workflows');
-  const files = readdirSync(join(repoRoot, folder))
-    .filter((name) => name.endsWith('.arazzo.yaml'))
-    .sort()
-    .map((name) => join(folder, name));
-  return ['--config', join(folder, 'redocly.yaml'), ...files];
+  const files = readJourneyFiles().map(({ file }) => relative(repoRoot, file));
+  return ['--config', relative(repoRoot, join(workflowsDir, 'redocly.yaml')), ...files];
 }
 
 const given = process.argv.slice(2);

@@ -14,7 +14,7 @@ interface Contents {
   sequences: { name: string; start: string }[];
 }
 
-/** At most this many stores wait between sandboxes: the most a test file of this repository has open at once. */
+/** At most this many stores wait between sandboxes: a few for the files that hold several at once, and no more. */
 const KEPT = 3;
 
 const waiting: Db[] = [];

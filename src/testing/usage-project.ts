@@ -47,9 +47,10 @@ export function makeUsageProject(
 export const EXAMPLE_CONSUMERS = join(repoRoot, 'contract-tests', 'consumers');
 
 /**
- * The usage files of the example consumers (each folder of contract-tests/consumers/, in name order), read by the extractor as `npx ramp-api usage` reads a project,
- * the declaration files they have in common (TypeScript's lib files, @types/node, ramp-api's types) parsed once
- * for all of them, as a provider reading its consumers in one process would.
+ * The usage files of the example consumers (each folder of contract-tests/consumers/, in name order), read by the
+ * extractor as `npx ramp-api usage` reads a project, the declaration files they have in common (TypeScript's lib
+ * files, @types/node, ramp-api's types) parsed once for all of them, as a provider reading its consumers in one
+ * process would.
  */
 export async function exampleConsumerUsages(): Promise<UsageFile[]> {
   const shared = {};

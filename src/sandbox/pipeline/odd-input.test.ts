@@ -10,7 +10,7 @@ import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { rawRequest } from '../../testing/raw-http.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
-import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
+import { exampleRequestValues, operationTarget } from '../../testing/sandbox-users.js';
 import { readBundleFile } from '../contract/document.js';
 import { bodyExamples, listOperations, type OperationEntry } from '../contract/lookup.js';
 import { REFUSALS } from '../core/refusals.js';
@@ -30,20 +30,7 @@ let records: Record<string, string>;
 let tokens: Record<'business' | 'v1', string>;
 
 beforeAll(async () => {
-  const control = createSandboxClient({ baseUrl: sandbox.url });
-  const tenant = await orThrow(control.createTenant({ body: { name: 'Odd input' } }));
-  const userId = await registerExampleUser(sandbox.url, tenant);
-  await orThrow(control.approveUser({ params: { path: { userId } } }));
-  tokens = {
-    business: await sandboxToken(sandbox.url, 'business', tenant.businessCredentials),
-    v1: await sandboxToken(sandbox.url, 'v1', tenant.v1Credentials),
-  };
-  records = {
-    clientId: tenant.clientId,
-    userId,
-    user_id: userId,
-    'x-integration-register': tenant.integrationRegister,
-  };
+  ({ tokens, records } = await exampleRequestValues(sandbox.url, 'Odd input', { approve: true }));
 }, 60_000);
 
 interface Sent {
@@ -65,14 +52,8 @@ async function send(
     contentType?: string | null;
   } = {},
 ): Promise<Sent> {
-  const path = entry.path.replace(/\{([^}]+)\}/g, (_, key: string) =>
-    encodeURIComponent(options.path?.[key] ?? records[key] ?? randomUUID()),
-  );
+  const { path, headers } = operationTarget({ tokens, records }, family, entry, options.path);
   const query = new URLSearchParams(options.query ?? {}).toString();
-  const headers: Record<string, string> = {};
-  for (const p of entry.parameters) if (p.in === 'header' && records[p.name]) headers[p.name] = records[p.name]!;
-  if (family !== 'sandbox' && entry.operation.security?.length !== 0)
-    headers.authorization = `Bearer ${tokens[family as 'business' | 'v1']}`;
   if (options.body !== undefined && options.contentType !== null)
     headers['content-type'] = options.contentType ?? 'application/json';
   if (options.body !== undefined && entry.method === 'get') {

@@ -3,14 +3,13 @@
 // nothing lost. In `npm run test:postgres`, on a throwaway PostgreSQL cluster of its own (not the run's, which
 // other files use), stopped and started again; skipped where Debian's `postgresql` is not installed (under CI that
 // is a failure, as for the other PostgreSQL suites).
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { captureLogger } from '../../testing/capture-logger.js';
 import { createDatabase, type PostgresCluster, postgresUnavailable, startPostgres } from '../../testing/postgres.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
-import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
+import { exampleRequestValues, operationTarget, type RequestValues } from '../../testing/sandbox-users.js';
 import { until } from '../../testing/until.js';
 import { readBundleFile } from '../contract/document.js';
 import { bodyExamples, listOperations } from '../contract/lookup.js';
@@ -22,7 +21,7 @@ if (why && process.env.CI) throw new Error(`The database-outage test needs Postg
 describe.skipIf(!!why)('a database that is down or restarting', () => {
   let cluster: PostgresCluster;
   let records: Record<string, string>;
-  let tokens: Record<string, string>;
+  let tokens: RequestValues['tokens'];
   // What the outage makes the sandbox say, kept for the assertions instead of printed.
   const logger = captureLogger();
 
@@ -36,20 +35,7 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
     store: { name: 'PostgreSQL', options: async () => ({ databaseUrl: await createDatabase(cluster.url, 'outage') }) },
   });
   beforeAll(async () => {
-    const tenant = await orThrow(
-      createSandboxClient({ baseUrl: sandbox.url }).createTenant({ body: { name: 'Outage' } }),
-    );
-    const userId = await registerExampleUser(sandbox.url, tenant);
-    tokens = {
-      business: await sandboxToken(sandbox.url, 'business', tenant.businessCredentials),
-      v1: await sandboxToken(sandbox.url, 'v1', tenant.v1Credentials),
-    };
-    records = {
-      clientId: tenant.clientId,
-      userId,
-      user_id: userId,
-      'x-integration-register': tenant.integrationRegister,
-    };
+    ({ tokens, records } = await exampleRequestValues(sandbox.url, 'Outage'));
   }, 60_000);
 
   it('every operation answers 503 with Retry-After while it is stopped, and the sandbox recovers by itself when it is back', async () => {
@@ -64,13 +50,7 @@ describe.skipIf(!!why)('a database that is down or restarting', () => {
     for (const family of SANDBOX_FAMILIES) {
       const doc = readBundleFile(family);
       for (const entry of listOperations(doc)) {
-        const path = entry.path.replace(/\{([^}]+)\}/g, (_, key: string) =>
-          encodeURIComponent(records[key] ?? randomUUID()),
-        );
-        const headers: Record<string, string> = {};
-        for (const p of entry.parameters) if (p.in === 'header' && records[p.name]) headers[p.name] = records[p.name]!;
-        if (family !== 'sandbox' && entry.operation.security?.length !== 0)
-          headers.authorization = `Bearer ${tokens[family]}`;
+        const { path, headers } = operationTarget({ tokens, records }, family, entry);
         const example = bodyExamples(doc, entry)[0]?.[1];
         if (entry.operation.requestBody) headers['content-type'] = 'application/json';
         const response = await fetch(`${sandbox.url}${path}`, {
