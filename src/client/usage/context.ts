@@ -9,7 +9,9 @@ export interface CallFound {
   family: string;
   operationId: string;
   site: string;
-  /** The function (or file) the call is in: the statuses told apart there are the call's. */
+  /** The call itself: the origin of the answers that flow from it. */
+  node: TS.CallExpression;
+  /** The function (or file) the call is in: where its statuses are looked for when their flow cannot be followed. */
   scope: TS.Node;
   parameters: string[];
   requestFields: { pointer: string; site: string }[];
@@ -23,6 +25,36 @@ export interface ReadFound {
   site: string;
   whole: boolean;
   node: TS.Node;
+  /** The value read from (the object of `a.b`, the destructured element): its origins are the read's. */
+  from: TS.Node;
+}
+
+/** A field read on a value whose type is a type parameter: resolved through each instantiation of its function. */
+export interface GenericReadFound {
+  parameter: TS.TypeParameter;
+  name: string;
+  site: string;
+  node: TS.Node;
+  from: TS.Node;
+}
+
+/** A status the code tells apart (`x.status === 404`), with the value whose status it is. */
+export interface StatusFound {
+  scope: TS.Node;
+  status: string;
+  /** The value compared (a fetch Response, an ApiError): its origins are the calls the status belongs to. */
+  holder: TS.Expression;
+}
+
+/**
+ * What the walk learns about how values move through the project, for following an answer to its reads: each
+ * project function's calls, the functions also used as values (called from code the walk cannot see), and the
+ * values assigned to each variable or property after its declaration.
+ */
+export interface FlowIndex {
+  callsOf: Map<TS.Node, TS.CallExpression[]>;
+  passedAsValue: Set<TS.Node>;
+  assigned: Map<TS.Symbol, TS.Expression[]>;
 }
 
 export interface HandlerFound {
@@ -42,7 +74,9 @@ export interface Context {
   calls: CallFound[];
   reads: ReadFound[];
   handlers: HandlerFound[];
-  statuses: { scope: TS.Node; status: string }[];
+  statuses: StatusFound[];
+  genericReads: GenericReadFound[];
+  flow: FlowIndex;
 }
 
 export function createContext(
@@ -58,7 +92,20 @@ export function createContext(
     if (found) families.set(family, found);
     return found;
   };
-  return { ts, checker, projectDir, bundle, families, calls: [], reads: [], handlers: [], statuses: [] };
+  const flow: FlowIndex = { callsOf: new Map(), passedAsValue: new Set(), assigned: new Map() };
+  return {
+    ts,
+    checker,
+    projectDir,
+    bundle,
+    families,
+    calls: [],
+    reads: [],
+    handlers: [],
+    statuses: [],
+    genericReads: [],
+    flow,
+  };
 }
 
 /** `src/file.ts:12`: where a node starts, relative to the project. */
@@ -77,4 +124,18 @@ export function scopeOf(ctx: Context, node: TS.Node): TS.Node {
   let at: TS.Node | undefined = node.parent;
   while (at && !ctx.ts.isFunctionLike(at) && !ctx.ts.isSourceFile(at)) at = at.parent;
   return at ?? node.getSourceFile();
+}
+
+/** Whether a type is a primitive's (or a union of them): no field of an answer can be read from such a value. */
+export function isPrimitive(ctx: Context, type: TS.Type): boolean {
+  const { ts } = ctx;
+  const flat =
+    ts.TypeFlags.StringLike |
+    ts.TypeFlags.NumberLike |
+    ts.TypeFlags.BooleanLike |
+    ts.TypeFlags.BigIntLike |
+    ts.TypeFlags.ESSymbolLike |
+    ts.TypeFlags.VoidLike |
+    ts.TypeFlags.Null;
+  return (type.isUnion() ? type.types : [type]).every((member) => (member.flags & flat) !== 0);
 }

@@ -8,6 +8,7 @@ import { assembleUsage } from './assemble.js';
 import { bundleLoader, type FamilyBundle } from './bundles.js';
 import { type Context, createContext } from './context.js';
 import { MissingPeerError, NoTsconfigError, ProjectCompileError, UsageError } from './errors.js';
+import { indexFlow } from './flow-index.js';
 import type { UsageFile } from './format.js';
 import { visitCall, visitHandlers } from './visit-calls.js';
 import { visitRead } from './visit-reads.js';
@@ -169,6 +170,7 @@ function createProgram(
 
 function walk(ctx: Context, node: Morph.ts.Node): void {
   const { ts } = ctx;
+  indexFlow(ctx, node);
   if (ts.isCallExpression(node)) visitCall(ctx, node);
   if (ts.isObjectLiteralExpression(node)) visitHandlers(ctx, node);
   visitRead(ctx, node);

@@ -48,8 +48,8 @@ function sitesIn(change: Change, family: string, usage: UsageFile): string[] {
   const op = sameFamily(usage.operations).find((o) => o.method === wanted.method && o.path === wanted.path);
   const sites = op ? operationSites(change, op) : [];
   if (location.part === 'response' && spot) {
-    // Reads are matched by pointer: a schema shared by several operations is the same schema wherever read.
-    const reads = [...sameFamily(usage.operations).flatMap((o) => o.responseFields), ...sameFamily(usage.otherFields)];
+    // The operation's own reads, and those the usage file could not give to any called operation.
+    const reads = [...(op?.responseFields ?? []), ...sameFamily(usage.otherFields)];
     return [...sites, ...readSites(reads, spot)];
   }
   return sites;

@@ -117,6 +117,7 @@ export function visitCall(ctx: Context, call: TS.CallExpression): void {
     family: operation.family,
     operationId: operation.operationId,
     site: siteOf(ctx, call),
+    node: call,
     scope: scopeOf(ctx, call),
     parameters: [],
     requestFields: [],

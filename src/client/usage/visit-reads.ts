@@ -1,17 +1,20 @@
 // The response fields a consuming project reads, found through the type checker: a property access, an
-// element access by name, a destructured property, optional chaining included, resolves to its declaration in
-// the generated types. Where the checker cannot follow a value further (a cast to any or unknown, a spread, a
-// value passed where any or unknown is taken, such as JSON.stringify's or console.log's argument), the whole
-// value counts as read. And the statuses the code tells apart (`response.status === 404`, `case 404:`).
+// element access by name, a destructured property, an `in` test, optional chaining included, resolves to its
+// declaration in the generated types. A read on a value typed by a type parameter is kept apart and resolved
+// through each instantiation of its function (assemble.ts). Where the checker cannot follow a value further, the
+// whole value counts as read: a cast to any or unknown, a spread or a rest element, a key only known at run time
+// (`v[key]`, `for (k in v)`), or a value handed to code outside the project (JSON.stringify, console.log,
+// Object.keys, a logger, a test's `expect`). And the statuses the code tells apart (`response.status === 404`,
+// `case 404:`, `e.status === 422` on an ApiError), each with the value whose status it is.
 import type { ts as TS } from 'ts-morph';
-import { type Context, placeOfDeclaration, scopeOf, siteOf } from './context.js';
+import { type Context, isPrimitive, placeOfDeclaration, scopeOf, siteOf } from './context.js';
 import type { Place } from './generated-place.js';
 
-function record(ctx: Context, node: TS.Node, places: (Place | undefined)[], whole: boolean): boolean {
+function record(ctx: Context, node: TS.Node, from: TS.Node, places: (Place | undefined)[], whole: boolean): boolean {
   let found = false;
   for (const place of places)
     if (place?.kind === 'schema') {
-      ctx.reads.push({ family: place.family, pointer: place.pointer, site: siteOf(ctx, node), whole, node });
+      ctx.reads.push({ family: place.family, pointer: place.pointer, site: siteOf(ctx, node), whole, node, from });
       found = true;
     }
   return found;
@@ -24,7 +27,7 @@ function membersOf(ctx: Context, type: TS.Type): TS.Type[] {
 }
 
 /** Where the field `name` of a value of type `type` is declared, for each member of the type. */
-function fieldPlaces(ctx: Context, type: TS.Type, name: string): (Place | undefined)[] {
+export function fieldPlaces(ctx: Context, type: TS.Type, name: string): (Place | undefined)[] {
   return membersOf(ctx, type).flatMap((member) => {
     const property = ctx.checker.getPropertyOfType(member, name);
     if (property) return (property.declarations ?? []).map((d) => placeOfDeclaration(ctx, d));
@@ -33,12 +36,20 @@ function fieldPlaces(ctx: Context, type: TS.Type, name: string): (Place | undefi
   });
 }
 
+/** Reads `name` of a value of type `type`; on a type parameter, kept to be resolved by its instantiations. */
+function readField(ctx: Context, node: TS.Node, from: TS.Node, type: TS.Type, name: string): void {
+  for (const member of membersOf(ctx, type))
+    if (member.flags & ctx.ts.TypeFlags.TypeParameter)
+      ctx.genericReads.push({ parameter: member as TS.TypeParameter, name, site: siteOf(ctx, node), node, from });
+  record(ctx, node, from, fieldPlaces(ctx, type, name), false);
+}
+
 /**
  * Where the type of a value is declared (an array's elements for an array). A type the client's helpers map
  * (openapi-fetch's `data`) is declared nowhere in the generated types: its fields are, and the objects that
  * declare them stand for it.
  */
-function typePlaces(ctx: Context, type: TS.Type): (Place | undefined)[] {
+export function typePlaces(ctx: Context, type: TS.Type): (Place | undefined)[] {
   return membersOf(ctx, type).flatMap((member) => {
     const element = ctx.checker.isArrayType(member)
       ? ctx.checker.getTypeArguments(member as TS.TypeReference)[0]
@@ -70,10 +81,11 @@ function wholeValue(ctx: Context, expression: TS.Expression): void {
   while (ts.isParenthesizedExpression(at) || ts.isNonNullExpression(at)) at = at.expression;
   if (ts.isPropertyAccessExpression(at) || ts.isElementAccessExpression(at)) {
     const name = ts.isPropertyAccessExpression(at) ? at.name.text : literalText(ctx, at.argumentExpression);
-    if (name !== undefined && record(ctx, at, fieldPlaces(ctx, checker.getTypeAtLocation(at.expression), name), true))
-      return;
+    const places = name === undefined ? [] : fieldPlaces(ctx, checker.getTypeAtLocation(at.expression), name);
+    if (record(ctx, at, at.expression, places, true)) return;
   }
-  record(ctx, expression, typePlaces(ctx, checker.getTypeAtLocation(at)), true);
+  const type = checker.getTypeAtLocation(at);
+  if (!isPrimitive(ctx, type)) record(ctx, expression, at, typePlaces(ctx, type), true);
 }
 
 const literalText = (ctx: Context, node: TS.Expression) =>
@@ -91,67 +103,127 @@ function parameterType(ctx: Context, signature: TS.Signature, index: number, cal
   return rest ? ctx.checker.getTypeArguments(type as TS.TypeReference)[0] : type;
 }
 
-/** A value passed where any or unknown is taken is used whole. */
-function visitArguments(ctx: Context, call: TS.CallExpression): void {
+const RAMP_API = /[/\\](ramp-api|src[/\\]client)[/\\]/;
+/** Lib interfaces whose methods move values without reading their fields. */
+const CONTAINERS =
+  /^(ReadonlyArray|Array|ArrayConstructor|Promise|PromiseConstructor|Set|ReadonlySet|SetConstructor|Map|ReadonlyMap|MapConstructor|WeakMap|WeakSet)$/;
+
+/**
+ * Whether a call hands its arguments to code outside the project that may read them: not the project's own
+ * functions, nor ramp-api's (an operation's init, orThrow), nor a container's methods, which only move values.
+ */
+function handsOutside(ctx: Context, signature: TS.Signature): boolean {
+  const declaration = signature.declaration;
+  if (!declaration) return true;
+  const file = declaration.getSourceFile();
+  if (!file.isDeclarationFile || RAMP_API.test(file.fileName)) return false;
+  const holder = declaration.parent;
+  const named = holder && (ctx.ts.isInterfaceDeclaration(holder) || ctx.ts.isClassDeclaration(holder)) && holder.name;
+  return !(named && CONTAINERS.test(named.text));
+}
+
+/** A value handed to code outside the project, or passed where any or unknown is taken, is used whole. */
+function visitArguments(ctx: Context, call: TS.CallExpression | TS.NewExpression): void {
   const signature = ctx.checker.getResolvedSignature(call);
   if (!signature) return;
-  for (const [index, argument] of call.arguments.entries()) {
+  const outside = handsOutside(ctx, signature);
+  for (const [index, argument] of (call.arguments ?? []).entries()) {
     const type = parameterType(ctx, signature, index, call);
-    if (type && isLoose(ctx, type)) wholeValue(ctx, ctx.ts.isSpreadElement(argument) ? argument.expression : argument);
+    if (outside || (type && isLoose(ctx, type)))
+      wholeValue(ctx, ctx.ts.isSpreadElement(argument) ? argument.expression : argument);
   }
 }
 
-/** A status compared with a number: `x.status === 404` (a fetch Response's status). */
-function statusCompared(ctx: Context, status: TS.Expression, value: TS.Expression): string | undefined {
+/** The value whose status is compared: `x.status === 404` on a fetch Response or a ramp-api ApiError. */
+function statusHolder(ctx: Context, status: TS.Expression, value: TS.Expression): TS.Expression | undefined {
   const { ts, checker } = ctx;
   if (!ts.isNumericLiteral(value) || !ts.isPropertyAccessExpression(status) || status.name.text !== 'status')
     return undefined;
-  const holder = checker.getSymbolAtLocation(status.name)?.declarations?.[0]?.parent;
-  return holder && ts.isInterfaceDeclaration(holder) && holder.name.text === 'Response' ? value.text : undefined;
+  const declaration = checker.getSymbolAtLocation(status.name)?.declarations?.[0];
+  const holder = declaration?.parent;
+  if (holder && ts.isInterfaceDeclaration(holder) && holder.name.text === 'Response') return status.expression;
+  const isApiError =
+    holder && ts.isClassDeclaration(holder) && holder.name?.text === 'ApiError' && RAMP_API.test(fileOfNode(holder));
+  return isApiError ? status.expression : undefined;
 }
 
+const fileOfNode = (node: TS.Node) => node.getSourceFile().fileName;
 const EQUALITY = new Set(['===', '==', '!==', '!=']);
 
 function visitStatus(ctx: Context, node: TS.Node): void {
   const { ts } = ctx;
-  let status: string | undefined;
+  let compared: { left: TS.Expression; right: TS.Expression } | undefined;
   if (ts.isBinaryExpression(node) && EQUALITY.has(node.operatorToken.getText()))
-    status = statusCompared(ctx, node.left, node.right) ?? statusCompared(ctx, node.right, node.left);
+    compared = { left: node.left, right: node.right };
   if (ts.isCaseClause(node) && ts.isSwitchStatement(node.parent.parent))
-    status = statusCompared(ctx, node.parent.parent.expression, node.expression);
-  if (status) ctx.statuses.push({ scope: scopeOf(ctx, node), status });
+    compared = { left: node.parent.parent.expression, right: node.expression };
+  if (!compared) return;
+  const { left, right } = compared;
+  const holder = statusHolder(ctx, left, right) ?? statusHolder(ctx, right, left);
+  const status = holder && (ts.isNumericLiteral(right) ? right.text : (left as TS.NumericLiteral).text);
+  if (holder && status) ctx.statuses.push({ scope: scopeOf(ctx, node), status, holder });
 }
 
-/** Records what `node` reads (field reads, whole values, statuses). */
-export function visitRead(ctx: Context, node: TS.Node): void {
+/** `v[key]` with a key known only at run time: every field of v may be read. */
+function visitElementAccess(ctx: Context, node: TS.ElementAccessExpression): void {
+  const { checker } = ctx;
+  const type = checker.getTypeAtLocation(node.expression);
+  if (checker.isArrayType(checker.getNonNullableType(type))) return;
+  const name = literalText(ctx, node.argumentExpression);
+  if (name !== undefined) readField(ctx, node, node.expression, type, name);
+  else wholeValue(ctx, node.expression);
+}
+
+function visitBinding(ctx: Context, node: TS.BindingElement): void {
   const { ts, checker } = ctx;
-  if (ts.isPropertyAccessExpression(node))
-    record(ctx, node.name, fieldPlaces(ctx, checker.getTypeAtLocation(node.expression), node.name.text), false);
-  else if (ts.isElementAccessExpression(node)) {
-    const name = literalText(ctx, node.argumentExpression);
-    if (
-      name !== undefined &&
-      !checker.isArrayType(checker.getNonNullableType(checker.getTypeAtLocation(node.expression)))
-    )
-      record(ctx, node, fieldPlaces(ctx, checker.getTypeAtLocation(node.expression), name), false);
-  } else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
-    const key = node.propertyName ?? node.name;
-    const name = ts.isIdentifier(key) || ts.isStringLiteralLike(key) ? key.text : undefined;
-    if (name !== undefined && !node.dotDotDotToken)
-      record(ctx, node, fieldPlaces(ctx, checker.getTypeAtLocation(node.parent), name), false);
-  } else if (
+  if (node.dotDotDotToken) {
+    record(ctx, node, node, typePlaces(ctx, checker.getTypeAtLocation(node.parent)), true);
+    return;
+  }
+  const key = node.propertyName ?? node.name;
+  const name = ts.isIdentifier(key) || ts.isStringLiteralLike(key) ? key.text : undefined;
+  if (name !== undefined) readField(ctx, node, node, checker.getTypeAtLocation(node.parent), name);
+}
+
+/** `[...items]`: an array spread into an array literal moves its elements, whose reads are followed by type. */
+function movesElements(ctx: Context, node: TS.SpreadElement): boolean {
+  const { ts, checker } = ctx;
+  return ts.isArrayLiteralExpression(node.parent) && checker.isArrayType(checker.getTypeAtLocation(node.expression));
+}
+
+/** Whether a cast or a declared type is to any or unknown: what the checker can follow ends there. */
+function castsLoose(ctx: Context, node: TS.Node): TS.Expression | undefined {
+  const { ts, checker } = ctx;
+  if (
     (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) &&
     isLoose(ctx, checker.getTypeFromTypeNode(node.type))
   )
-    wholeValue(ctx, node.expression);
-  else if (ts.isSpreadAssignment(node) || ts.isSpreadElement(node)) wholeValue(ctx, node.expression);
-  else if (
+    return node.expression;
+  if (
     ts.isVariableDeclaration(node) &&
     node.type &&
     node.initializer &&
     isLoose(ctx, checker.getTypeFromTypeNode(node.type))
   )
-    wholeValue(ctx, node.initializer);
-  else if (ts.isCallExpression(node)) visitArguments(ctx, node);
+    return node.initializer;
+  return undefined;
+}
+
+/** Records what `node` reads (field reads, whole values, statuses). */
+export function visitRead(ctx: Context, node: TS.Node): void {
+  const { ts, checker } = ctx;
+  const loose = castsLoose(ctx, node);
+  if (ts.isPropertyAccessExpression(node))
+    readField(ctx, node.name, node.expression, checker.getTypeAtLocation(node.expression), node.name.text);
+  else if (ts.isElementAccessExpression(node)) visitElementAccess(ctx, node);
+  else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) visitBinding(ctx, node);
+  else if (loose) wholeValue(ctx, loose);
+  else if (ts.isSpreadAssignment(node) || (ts.isSpreadElement(node) && !movesElements(ctx, node)))
+    wholeValue(ctx, node.expression);
+  else if (ts.isForInStatement(node)) wholeValue(ctx, node.expression);
+  else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.InKeyword) {
+    const name = literalText(ctx, node.left);
+    if (name !== undefined) readField(ctx, node, node.right, checker.getTypeAtLocation(node.right), name);
+  } else if (ts.isCallExpression(node) || ts.isNewExpression(node)) visitArguments(ctx, node);
   visitStatus(ctx, node);
 }
