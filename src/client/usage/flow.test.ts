@@ -76,6 +76,19 @@ export async function both(clientId: string, userId: string) {
   return [listed[0]?.supportedToken.status, created.userId]; // read:promise-all
 }
 `,
+  'src/open.ts': `import { orThrow } from 'ramp-api';
+import { business } from './clients.js';
+type Company = { legalName?: string };
+function audit(fields: Record<string, unknown>) {
+  return Object.keys(fields).length;
+}
+export async function company() {
+  const info = await orThrow(business.getClientInfo());
+  const users = await orThrow(business.listClientUsers({ params: { path: { clientId: 'c' } } }));
+  const hooks = await orThrow(business.listWebhooks({ params: { path: { clientId: 'c' } } }));
+  return [info.companyName, (users as Company).legalName, audit({ hooks })]; // read:open
+}
+`,
   'src/statuses.ts': `import { ApiError, orThrow } from 'ramp-api';
 import { v1 } from './clients.js';
 export async function pay(userId: string) {
@@ -152,6 +165,17 @@ describe('a value whose fields cannot be followed is recorded whole', () => {
     expect(wholes('getCustodyWalletBalance')).toContain('/components/schemas/CustodyWalletBalance');
     expect(wholes('listBankAccounts')).toContain('/components/schemas/BankAccount');
     expect(wholes('listBanks')).toContain('/components/schemas/Bank');
+  });
+});
+
+describe('open objects and values handed to a type of the project', () => {
+  it("a field of an open object, read through the client's mapped types", () => {
+    expect(pointers('getClientInfo')).toContain('/components/schemas/ClientInfo/properties/companyName');
+  });
+
+  it('a cast to a type of the project, or a value put where Record<string, unknown> is taken, is used whole', () => {
+    expect(wholes('listClientUsers')).toContain('/components/schemas/ClientUserList');
+    expect(wholes('listWebhooks')).toContain('/components/schemas/WebhookList');
   });
 });
 

@@ -26,13 +26,37 @@ function membersOf(ctx: Context, type: TS.Type): TS.Type[] {
   return plain.isUnion() ? plain.types : [plain];
 }
 
+/** The compiler's mapper of an instantiated type (not in the public typings). */
+type Mapper = { source?: TS.Type; target?: TS.Type; targets?: unknown[]; mapper1?: Mapper; mapper2?: Mapper };
+
+/**
+ * The types a mapped type was made from: the generated type behind openapi-fetch's `Readable<T>`, whose index
+ * signature (an open object's) keeps no declaration of its own. Read from the instantiation's type mapper, which the
+ * public typings do not expose.
+ */
+function mappedFrom(ctx: Context, type: TS.Type): TS.Type[] {
+  const { ts } = ctx;
+  if (!(type.flags & ts.TypeFlags.Object) || !((type as TS.ObjectType).objectFlags & ts.ObjectFlags.Mapped)) return [];
+  const found: TS.Type[] = [];
+  const visit = (mapper: Mapper | undefined, depth: number): void => {
+    if (!mapper || depth > 4) return;
+    for (const target of [mapper.target, ...(mapper.targets ?? [])])
+      if (target && typeof target === 'object' && 'flags' in target) found.push(target as TS.Type);
+    visit(mapper.mapper1, depth + 1);
+    visit(mapper.mapper2, depth + 1);
+  };
+  visit((type as unknown as { mapper?: Mapper }).mapper, 0);
+  return found.filter((t) => t !== type && t.flags & ts.TypeFlags.Object);
+}
+
 /** Where the field `name` of a value of type `type` is declared, for each member of the type. */
-export function fieldPlaces(ctx: Context, type: TS.Type, name: string): (Place | undefined)[] {
+export function fieldPlaces(ctx: Context, type: TS.Type, name: string, depth = 0): (Place | undefined)[] {
   return membersOf(ctx, type).flatMap((member) => {
     const property = ctx.checker.getPropertyOfType(member, name);
     if (property) return (property.declarations ?? []).map((d) => placeOfDeclaration(ctx, d));
     const index = ctx.checker.getIndexInfosOfType(member)[0]?.declaration;
-    return index ? [placeOfDeclaration(ctx, index, name)] : [];
+    if (index) return [placeOfDeclaration(ctx, index, name)];
+    return depth < 3 ? mappedFrom(ctx, member).flatMap((source) => fieldPlaces(ctx, source, name, depth + 1)) : [];
   });
 }
 
@@ -49,7 +73,7 @@ function readField(ctx: Context, node: TS.Node, from: TS.Node, type: TS.Type, na
  * (openapi-fetch's `data`) is declared nowhere in the generated types: its fields are, and the objects that
  * declare them stand for it.
  */
-export function typePlaces(ctx: Context, type: TS.Type): (Place | undefined)[] {
+export function typePlaces(ctx: Context, type: TS.Type, depth = 0): (Place | undefined)[] {
   return membersOf(ctx, type).flatMap((member) => {
     const element = ctx.checker.isArrayType(member)
       ? ctx.checker.getTypeArguments(member as TS.TypeReference)[0]
@@ -57,7 +81,13 @@ export function typePlaces(ctx: Context, type: TS.Type): (Place | undefined)[] {
     const target = element ?? member;
     const declarations = [...(target.aliasSymbol?.declarations ?? []), ...(target.getSymbol()?.declarations ?? [])];
     const places = declarations.map((d) => placeOfDeclaration(ctx, d)).filter((p) => p?.kind === 'schema');
-    return places.length ? places : holdersOfFields(ctx, target);
+    if (places.length) return places;
+    const fields = holdersOfFields(ctx, target);
+    if (fields.length) return fields;
+    // An open object the description declares no field of: its index signature stands for it.
+    const index = ctx.checker.getIndexInfosOfType(target)[0]?.declaration;
+    if (index) return [placeOfDeclaration(ctx, index)];
+    return depth < 3 ? mappedFrom(ctx, target).flatMap((source) => typePlaces(ctx, source, depth + 1)) : [];
   });
 }
 
@@ -209,6 +239,44 @@ function castsLoose(ctx: Context, node: TS.Node): TS.Expression | undefined {
   return undefined;
 }
 
+/** Whether an expression stands where its value is handed to a place with a type of its own. */
+function handedTo(ctx: Context, node: TS.Node): boolean {
+  const { ts } = ctx;
+  const parent = node.parent;
+  if (!parent) return false;
+  if (ts.isCallExpression(parent) || ts.isNewExpression(parent)) return parent.expression !== node;
+  return (
+    (ts.isPropertyAssignment(parent) && parent.initializer === node) ||
+    ts.isShorthandPropertyAssignment(parent) ||
+    ts.isArrayLiteralExpression(parent) ||
+    ts.isReturnStatement(parent) ||
+    (ts.isArrowFunction(parent) && parent.body === node) ||
+    (ts.isVariableDeclaration(parent) && parent.initializer === node && parent.type !== undefined) ||
+    (ts.isBinaryExpression(parent) && parent.right === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken)
+  );
+}
+
+const hasTypeParameter = (ctx: Context, type: TS.Type) =>
+  membersOf(ctx, type).some(
+    (m) =>
+      m.isTypeParameter() ||
+      (ctx.checker.isArrayType(m) &&
+        ctx.checker.getTypeArguments(m as TS.TypeReference).some((a) => a.isTypeParameter())),
+  );
+
+/**
+ * A value of the generated types handed to a place typed otherwise (`unknown`, `object`, `Record<string, unknown>`,
+ * an interface of the project's own) can no longer be followed by its type: it is used whole. A type parameter is
+ * not such a place: its reads are resolved through each instantiation.
+ */
+function visitHandOver(ctx: Context, node: TS.Expression, target: TS.Type | undefined): void {
+  const { checker } = ctx;
+  if (!target || hasTypeParameter(ctx, target)) return;
+  const type = checker.getTypeAtLocation(node);
+  if (isPrimitive(ctx, type) || !typePlaces(ctx, type).length) return;
+  if (isLoose(ctx, target) || !typePlaces(ctx, target).length) wholeValue(ctx, node);
+}
+
 /** Records what `node` reads (field reads, whole values, statuses). */
 export function visitRead(ctx: Context, node: TS.Node): void {
   const { ts, checker } = ctx;
@@ -225,5 +293,8 @@ export function visitRead(ctx: Context, node: TS.Node): void {
     const name = literalText(ctx, node.left);
     if (name !== undefined) readField(ctx, node, node.right, checker.getTypeAtLocation(node.right), name);
   } else if (ts.isCallExpression(node) || ts.isNewExpression(node)) visitArguments(ctx, node);
+  if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && !loose && !ts.isConstTypeReference(node.type))
+    visitHandOver(ctx, node.expression, checker.getTypeFromTypeNode(node.type));
+  else if (ts.isExpression(node) && handedTo(ctx, node)) visitHandOver(ctx, node, checker.getContextualType(node));
   visitStatus(ctx, node);
 }
