@@ -8,13 +8,15 @@ export default defineConfig({
     include: ['openapi/**/*.test.ts', 'scripts/**/*.test.ts', 'src/**/*.test.ts', 'contract-tests/**/*.test.ts'],
     // Apart, each a command of its own that CI runs: the browser and new-project tests (`npm run test:e2e`), whole
     // runs interrupted and the sandbox under attack (`test:interrupts`), the sandbox suites on PostgreSQL
-    // (`test:postgres`) and the commands run as processes (`test:commands`).
+    // (`test:postgres`) and the commands run as processes (`test:commands`), which also runs the example consumers'
+    // own tests (vitest.consumers.config.ts) for the trace of what they read.
     exclude: [
       '**/node_modules/**',
       '**/*.e2e.test.ts',
       '**/*.interrupt.test.ts',
       '**/*.postgres.test.ts',
       '**/*.command.test.ts',
+      'contract-tests/consumers/**',
     ],
     // The sandbox suites run on PGlite in memory here; `npm run test:postgres` (vitest.postgres.config.ts) runs
     // them on a PostgreSQL server.

@@ -41,7 +41,7 @@ describe('npm run compat -- --consumers DIR', () => {
     const files = Object.fromEntries(usages.map((u) => [`${u.consumer}.json`, serializeUsage(u)]));
     const { stdout } = await compat(files, '--fail-on', 'consumers');
     expect(stdout).toContain(
-      'Known consumers: kyc-onboarding, payout-service, webhook-listener. Policy: --fail-on consumers.',
+      'Known consumers: kyc-onboarding, payout-service, treasury-service, webhook-listener. Policy: --fail-on consumers.',
     );
     expect(stdout).toContain('Not used by any known consumer (candidates for deprecation):');
   }, 60_000);
