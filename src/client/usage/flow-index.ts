@@ -34,7 +34,11 @@ export function functionOf(ctx: Context, declaration: TS.Node | undefined): TS.S
 function targetSymbol(ctx: Context, target: TS.Expression): TS.Symbol | undefined {
   const { ts, checker } = ctx;
   if (ts.isIdentifier(target)) return checker.getSymbolAtLocation(target);
-  if (ts.isPropertyAccessExpression(target)) return checker.getSymbolAtLocation(target.name);
+  // A field an index signature stands for has no symbol of its own: the value joins what the container holds.
+  if (ts.isPropertyAccessExpression(target))
+    return checker.getSymbolAtLocation(target.name) ?? targetSymbol(ctx, target.expression);
+  // `byId[key] = v`: the value joins what the container holds.
+  if (ts.isElementAccessExpression(target)) return targetSymbol(ctx, target.expression);
   return undefined;
 }
 

@@ -89,6 +89,24 @@ export async function company() {
   return [info.companyName, (users as Company).legalName, audit({ hooks })]; // read:open
 }
 `,
+  'src/unsure.ts': `import { orThrow } from 'ramp-api';
+import { business, type Wallet } from './clients.js';
+interface Sink {
+  take(wallet: Wallet): string;
+}
+class CustodianSink implements Sink {
+  take(wallet: Wallet) {
+    return wallet.supportedCustodian.name; // read:through-interface
+  }
+}
+export async function fill(sink: Sink, direct: CustodianSink, clientId: string, userId: string) {
+  const path = { clientId, userId };
+  const listed = await orThrow(business.listCustodyWallets({ params: { path } }));
+  const byId: Record<string, Wallet> = { first: listed[0]! };
+  byId.latest = await orThrow(business.createCustodyWallet({ params: { path }, body: { token: 'USDC', network: 'POLYGON' } }));
+  return [direct.take(listed[0]!), sink.take(byId.latest), byId.latest.supportedCustodian.code]; // read:index-signature
+}
+`,
   'src/statuses.ts': `import { ApiError, orThrow } from 'ramp-api';
 import { v1 } from './clients.js';
 export async function pay(userId: string) {
@@ -152,6 +170,16 @@ describe('reads are followed to the operation whose answer flows to them', () =>
     expect(pointers('createCustodyWallet')).not.toContain('/components/schemas/SupportedToken/properties/status');
     expect(pointers('createCustodyWallet')).toContain(`${W}/userId`);
     expect(pointers('listCustodyWallets')).not.toContain(`${W}/userId`);
+  });
+});
+
+describe('where the flow is only partly seen, the read goes to every operation it may come from', () => {
+  it('a method also called through the interface its class implements', () => {
+    expect(pointers('createCustodyWallet')).toContain('/components/schemas/SupportedCustodian/properties/name');
+  });
+
+  it('a value put into a container through an index signature after its declaration', () => {
+    expect(pointers('createCustodyWallet')).toContain('/components/schemas/SupportedCustodian/properties/code');
   });
 });
 

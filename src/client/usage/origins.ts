@@ -14,8 +14,10 @@ export type Origins = Set<Origin> | undefined;
 /** The functions of ramp-api that return (or throw) what the answer they are given holds. */
 const PASS_THROUGH = new Set(['orThrow', 'unwrap']);
 const PROMISE_COMBINERS = new Set(['all', 'allSettled', 'race', 'any', 'resolve']);
-/** Container methods whose result holds what their callbacks return (the others' callbacks only test or visit). */
-const MAPPING = new Set(['map', 'flatMap', 'reduce', 'reduceRight', 'then', 'catch']);
+/** Container methods whose result is what their callbacks return, not the elements they are called on. */
+const MAPPING = new Set(['map', 'flatMap', 'reduce', 'reduceRight', 'then']);
+/** Promise methods whose result is either the settled value or what their callback returns. */
+const RECOVERING = new Set(['catch', 'finally']);
 /** How far a flow is followed before it is given up as not followed. */
 const MAX_DEPTH = 40;
 
@@ -243,7 +245,7 @@ function parameterOrigins(t: Tracer, parameter: TS.ParameterDeclaration, depth: 
         ...own,
       ]);
   }
-  if (t.ctx.flow.passedAsValue.has(fn)) return undefined;
+  if (t.ctx.flow.passedAsValue.has(fn) || mayBeCalledThroughAnotherType(t.ctx, fn)) return undefined;
   const calls = t.ctx.flow.callsOf.get(fn);
   if (!calls?.length) return undefined;
   const index = fn.parameters.indexOf(parameter);
@@ -256,6 +258,20 @@ function parameterOrigins(t: Tracer, parameter: TS.ParameterDeclaration, depth: 
         ? call.arguments.slice(index)
         : [call.arguments[index]];
   return union([...own, ...calls.flatMap(argumentsOf).map((a) => (a ? originsOf(t, a, depth) : new Set<Origin>()))]);
+}
+
+/**
+ * A method of a class that implements an interface or extends a class: calls through the other type resolve to
+ * that type's declaration, so the calls recorded for this one may not be all of them.
+ */
+function mayBeCalledThroughAnotherType(ctx: Context, fn: TS.SignatureDeclaration): boolean {
+  const { ts } = ctx;
+  const owner = ts.isMethodDeclaration(fn)
+    ? fn.parent
+    : ts.isPropertyDeclaration(fn.parent)
+      ? fn.parent.parent
+      : undefined;
+  return Boolean(owner && ts.isClassLike(owner) && owner.heritageClauses?.length);
 }
 
 /** A call: an operation's answer, what ramp-api's helpers pass on, a method's receiver, or a function's returns. */
@@ -275,8 +291,13 @@ function callOrigins(t: Tracer, call: TS.CallExpression, depth: number): Origins
     const receiver = callee.expression;
     if (ts.isIdentifier(receiver) && receiver.text === 'Promise' && PROMISE_COMBINERS.has(callee.name.text))
       return union(args(false));
-    if (isContainerMethod(t.ctx, declaration))
-      return union([originsOf(t, receiver, depth), ...args(MAPPING.has(callee.name.text))]);
+    if (isContainerMethod(t.ctx, declaration)) {
+      const method = callee.name.text;
+      const mapped =
+        MAPPING.has(method) && call.arguments.some((a) => ts.isArrowFunction(a) || ts.isFunctionExpression(a));
+      if (mapped) return union(args(true));
+      return union([originsOf(t, receiver, depth), ...args(RECOVERING.has(method))]);
+    }
   }
   return undefined;
 }
@@ -305,7 +326,7 @@ function argumentOrigins(t: Tracer, argument: TS.Expression, callbacks: boolean,
 function returnsOf(t: Tracer, fn: TS.Node, depth: number): Origins {
   const { ts } = t.ctx;
   const body = (fn as { body?: TS.Node }).body;
-  if (!body) return undefined;
+  if (!body || (fn as { asteriskToken?: TS.Node }).asteriskToken) return undefined;
   if (!ts.isBlock(body)) return originsOf(t, body, depth);
   const values: Origins[] = [];
   const visit = (node: TS.Node): void => {
