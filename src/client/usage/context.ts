@@ -77,6 +77,8 @@ export interface Context {
   statuses: StatusFound[];
   genericReads: GenericReadFound[];
   flow: FlowIndex;
+  /** Where each type met so far is declared in the descriptions (visit-reads.ts typePlaces), kept for the run. */
+  typePlaces: Map<TS.Type, (Place | undefined)[]>;
 }
 
 export function createContext(
@@ -105,6 +107,7 @@ export function createContext(
     statuses: [],
     genericReads: [],
     flow,
+    typePlaces: new Map(),
   };
 }
 

@@ -73,7 +73,13 @@ function readField(ctx: Context, node: TS.Node, from: TS.Node, type: TS.Type, na
  * (openapi-fetch's `data`) is declared nowhere in the generated types: its fields are, and the objects that
  * declare them stand for it.
  */
-export function typePlaces(ctx: Context, type: TS.Type, depth = 0): (Place | undefined)[] {
+export function typePlaces(ctx: Context, type: TS.Type): (Place | undefined)[] {
+  let places = ctx.typePlaces.get(type);
+  if (!places) ctx.typePlaces.set(type, (places = placesOfType(ctx, type, 0)));
+  return places;
+}
+
+function placesOfType(ctx: Context, type: TS.Type, depth: number): (Place | undefined)[] {
   return membersOf(ctx, type).flatMap((member) => {
     const element = ctx.checker.isArrayType(member)
       ? ctx.checker.getTypeArguments(member as TS.TypeReference)[0]
@@ -87,7 +93,7 @@ export function typePlaces(ctx: Context, type: TS.Type, depth = 0): (Place | und
     // An open object the description declares no field of: its index signature stands for it.
     const index = ctx.checker.getIndexInfosOfType(target)[0]?.declaration;
     if (index) return [placeOfDeclaration(ctx, index)];
-    return depth < 3 ? mappedFrom(ctx, target).flatMap((source) => typePlaces(ctx, source, depth + 1)) : [];
+    return depth < 3 ? mappedFrom(ctx, target).flatMap((source) => placesOfType(ctx, source, depth + 1)) : [];
   });
 }
 
