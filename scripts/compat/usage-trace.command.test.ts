@@ -9,15 +9,14 @@
 //   the same change should make the gate say `no known consumer`, for 95% of them or more.
 // Fields the bundles do not declare (of open objects) cannot be changed, and a change the rules do not find
 // breaking (a field an `allOf`'s other part still declares) names nobody: both are listed, and counted in neither.
-import { readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { UsageFile } from '../../src/client/usage/format.js';
 import { gateVerdict, responseFields } from '../../src/testing/usage-mutations.js';
-import { EXAMPLE_CONSUMERS, exampleConsumerUsages } from '../../src/testing/usage-project.js';
+import { exampleConsumerNames, exampleConsumerUsages } from '../../src/testing/usage-project.js';
 import type { TracedRead } from '../../src/testing/usage-trace.js';
 import { describeRead, traceConsumer, uncoveredReads } from '../../src/testing/usage-trace-run.js';
 
-const CONSUMERS = readdirSync(EXAMPLE_CONSUMERS).sort();
+const CONSUMERS = exampleConsumerNames();
 let usages: UsageFile[];
 const traces = new Map<string, TracedRead[]>();
 
