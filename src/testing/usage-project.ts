@@ -46,6 +46,13 @@ export function makeUsageProject(
 /** The example consuming projects of contract-tests/consumers/, each a folder of its own. */
 export const EXAMPLE_CONSUMERS = join(repoRoot, 'contract-tests', 'consumers');
 
+/** The names of the example consumers: the folders of contract-tests/consumers/, in name order. */
+export const exampleConsumerNames = (): string[] =>
+  readdirSync(EXAMPLE_CONSUMERS, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+
 /**
  * The usage files of the example consumers (each folder of contract-tests/consumers/, in name order), read by the
  * extractor as `npx ramp-api usage` reads a project, the declaration files they have in common (TypeScript's lib
@@ -55,7 +62,7 @@ export const EXAMPLE_CONSUMERS = join(repoRoot, 'contract-tests', 'consumers');
 export async function exampleConsumerUsages(): Promise<UsageFile[]> {
   const shared = {};
   const usages: UsageFile[] = [];
-  for (const name of readdirSync(EXAMPLE_CONSUMERS).sort())
+  for (const name of exampleConsumerNames())
     usages.push((await extractUsage({ projectDir: join(EXAMPLE_CONSUMERS, name), shared })).usage);
   return usages;
 }

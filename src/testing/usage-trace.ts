@@ -28,6 +28,11 @@ export interface TracedRead {
   trail: string[];
   /** `src/file.ts:line` in the consumer's folder. */
   site: string;
+  /**
+   * Every place the field's object declares it (the parts of an `allOf`, `oneOf` or `anyOf` each may), `pointer`
+   * first: a breaking change to the field is one to all of them.
+   */
+  declarations: string[];
 }
 
 interface Place {
@@ -38,6 +43,7 @@ interface Place {
   node: unknown;
   pointer: string;
   trail: string[];
+  declarations: string[];
 }
 
 const reads = new Map<string, TracedRead>();
@@ -90,6 +96,7 @@ function record(place: Place): void {
     status: place.status,
     pointer: place.pointer,
     trail: place.trail,
+    declarations: place.declarations,
   };
   reads.set(JSON.stringify([read.consumer, read.family, read.operation, read.status, read.pointer, read.site]), read);
 }
@@ -103,15 +110,33 @@ const raw = new WeakMap<object, { target: object; place: Place }>();
 
 /** The place of the field `key` of the object at `place`. */
 function fieldPlace(place: Place, key: string): Place {
-  const declared = declaredAt(place.bundle.doc, place.node, place.pointer);
-  const field = fieldAt(place.bundle.doc, place.node, place.pointer, key);
+  const { doc } = place.bundle;
+  const declared = declaredAt(doc, place.node, place.pointer);
+  const field = fieldAt(doc, place.node, place.pointer, key);
   const trail = [...new Set([...place.trail, place.pointer, declared.pointer])];
-  return { ...place, node: field.node, pointer: field.pointer, trail };
+  const declarations = [...new Set([field.pointer, ...declarationsOf(doc, place.node, place.pointer, key)])];
+  return { ...place, node: field.node, pointer: field.pointer, trail, declarations };
+}
+
+/** The pointers of every declaration of the field `name` in the schema at `pointer` and its composed parts. */
+function declarationsOf(doc: OpenApiDocument, node: unknown, pointer: string, name: string, depth = 0): string[] {
+  const at = declaredAt(doc, node, pointer);
+  if (!at.node || typeof at.node !== 'object' || depth > 20) return [];
+  const own = (at.node.properties as Record<string, unknown> | undefined)?.[name];
+  const found = own === undefined ? [] : [childPointer(at.pointer, 'properties', name)];
+  for (const keyword of ['allOf', 'oneOf', 'anyOf']) {
+    const parts = at.node[keyword];
+    if (Array.isArray(parts))
+      for (const [i, part] of parts.entries())
+        found.push(...declarationsOf(doc, part, childPointer(at.pointer, keyword, String(i)), name, depth + 1));
+  }
+  return found;
 }
 
 function itemPlace(place: Place): Place {
   const items = itemsAt(place.bundle.doc, place.node, place.pointer);
-  return { ...place, node: items.node, pointer: items.pointer, trail: [...new Set([...place.trail, place.pointer])] };
+  const trail = [...new Set([...place.trail, place.pointer])];
+  return { ...place, node: items.node, pointer: items.pointer, trail, declarations: [items.pointer] };
 }
 
 const isIndex = (key: string) => /^(0|[1-9]\d*)$/.test(key);
@@ -197,7 +222,7 @@ function contentPlace(
   const schema = media === undefined ? undefined : content[media]?.schema;
   if (schema === undefined) return undefined;
   const pointer = childPointer(holder.pointer, 'content', media!, 'schema');
-  return { bundle, operation, kind, status, node: schema, pointer, trail: [] };
+  return { bundle, operation, kind, status, node: schema, pointer, trail: [], declarations: [pointer] };
 }
 
 /** Whether `name` is an operationId of the family. */

@@ -153,7 +153,14 @@ describe('on-ramps', () => {
     const external = await orThrow(run.control.createExternalWallet({ body: { userId } }));
     const ticket = await treasury.onRamps.start(userId, 400_000, '+573104567890', external.externalWalletId);
     expect(ticket).toMatchObject({ status: 'PENDING_DEPOSIT', escalation: null });
-    expect(treasury.onRamps.statusOf(ticket.operationId)).toBe('PENDING_DEPOSIT');
+    expect(treasury.onRamps.statusOf((ticket as { operationId: string }).operationId)).toBe('PENDING_DEPOSIT');
+  });
+
+  it("says what the service asks first of an on-ramp over the user's tier limit", async () => {
+    const external = await orThrow(run.control.createExternalWallet({ body: { userId } }));
+    await orThrow(run.control.setTierLimit({ params: { path: { userId } }, body: { maxAmount: 300_000 } }));
+    const refused = await treasury.onRamps.start(userId, 400_000, '+573104567890', external.externalWalletId);
+    expect(refused).toEqual({ refused: true, action: 'DOC_UPLOAD', message: expect.any(String) });
   });
 });
 

@@ -1,5 +1,5 @@
 // On-ramps: started for a user, their operations remembered, the instructions handed back.
-import { orThrow } from 'ramp-api';
+import { ApiError, orThrow } from 'ramp-api';
 import type { Clients } from '../api/clients.js';
 import type { OnRamp } from '../api/types.js';
 import type { AuditLog } from '../util/logger.js';
@@ -13,6 +13,13 @@ export interface OnRampTicket {
   pay: string | undefined;
 }
 
+/** An on-ramp over the user's tier limit: what the service asks of the user first. */
+export interface Escalation {
+  refused: true;
+  action: string;
+  message: string;
+}
+
 export class OnRampService {
   readonly operations = new Map<string, OnRamp['operation']>();
 
@@ -21,13 +28,25 @@ export class OnRampService {
     private readonly log: AuditLog,
   ) {}
 
-  async start(userId: string, amount: number, phone: string, walletId: string): Promise<OnRampTicket> {
-    const { operation, tierEscalation, depositInfo } = await orThrow(
-      this.clients.v1.createOnRamp({
-        params: { path: { user_id: userId } },
-        body: onRampRequest(amount, phone, walletId),
-      }),
-    );
+  async start(userId: string, amount: number, phone: string, walletId: string): Promise<OnRampTicket | Escalation> {
+    try {
+      return this.ticketOf(
+        await orThrow(
+          this.clients.v1.createOnRamp({
+            params: { path: { user_id: userId } },
+            body: onRampRequest(amount, phone, walletId),
+          }),
+        ),
+      );
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 422)) throw e;
+      const { tierEscalation } = e.body as { tierEscalation?: OnRamp['tierEscalation'] };
+      if (!tierEscalation) throw e;
+      return { refused: true, action: tierEscalation.actionType, message: tierEscalation.message };
+    }
+  }
+
+  private ticketOf({ operation, tierEscalation, depositInfo }: OnRamp): OnRampTicket {
     this.operations.set(operation.id, operation);
     this.log.info('on-ramp started', { id: operation.id, rate: operation.rate });
     return {
