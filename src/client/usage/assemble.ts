@@ -9,7 +9,7 @@ import { USAGE_FORMAT_VERSION } from './format.js';
 import { resolveGenericReads } from './generic-reads.js';
 import { type Origin, type Origins, originTracer } from './origins.js';
 import { childPointer } from './pointers.js';
-import { holds, payloadPointers, responsePointers } from './reachable.js';
+import { errorSchemaPointers, holds, payloadPointers, responsePointers } from './reachable.js';
 
 /** Field reads merged by pointer: their sites, and `whole` if any of them uses the whole value. */
 function mergeReads(reads: ReadFound[]): FieldUse[] {
@@ -154,9 +154,34 @@ class ReadPlacer {
   }
 }
 
+/**
+ * `e.body` of an ApiError, typed `unknown`: the error answers of the calls `e` comes from (or, when that is not
+ * known, of every call) are used whole.
+ */
+function readErrorBodies(ctx: Context, origins: (node: TS.Node) => Origins): void {
+  for (const body of ctx.errorBodies) {
+    const from = [...(origins(body.from) ?? [])].filter((o): o is CallFound => 'operationId' in o);
+    for (const call of from.length ? from : ctx.calls) {
+      const bundle = ctx.families.get(call.family);
+      const pointer = bundle?.pointers.get(call.operationId);
+      if (!bundle || !pointer) continue;
+      for (const schema of errorSchemaPointers(bundle, pointer))
+        ctx.reads.push({
+          family: call.family,
+          pointer: schema,
+          site: body.site,
+          whole: true,
+          node: body.node,
+          from: call.node,
+        });
+    }
+  }
+}
+
 export function assembleUsage(ctx: Context, consumer: string): UsageFile {
   resolveGenericReads(ctx);
   const origins = originTracer(ctx);
+  readErrorBodies(ctx, origins);
   const operations = operationsOf(ctx, statusesByCall(ctx, origins));
   const events = eventsOf(ctx);
   const byKey = new Map(operations.map((op) => [`${op.family} ${op.operationId}`, op]));

@@ -38,6 +38,13 @@ export interface GenericReadFound {
   from: TS.Node;
 }
 
+/** `e.body` of a ramp-api ApiError: the error answer of the calls `e` comes from, used whole (typed `unknown`). */
+export interface ErrorBodyFound {
+  site: string;
+  node: TS.Node;
+  from: TS.Node;
+}
+
 /** A status the code tells apart (`x.status === 404`), with the value whose status it is. */
 export interface StatusFound {
   scope: TS.Node;
@@ -76,6 +83,7 @@ export interface Context {
   handlers: HandlerFound[];
   statuses: StatusFound[];
   genericReads: GenericReadFound[];
+  errorBodies: ErrorBodyFound[];
   flow: FlowIndex;
   /** Where each type met so far is declared in the descriptions (visit-reads.ts typePlaces), kept for the run. */
   typePlaces: Map<TS.Type, (Place | undefined)[]>;
@@ -106,6 +114,7 @@ export function createContext(
     handlers: [],
     statuses: [],
     genericReads: [],
+    errorBodies: [],
     flow,
     typePlaces: new Map(),
   };

@@ -114,7 +114,7 @@ export async function pay(userId: string) {
   try {
     await orThrow(v1.createPayout({ params: { path: { user_id: userId } }, body: { amount: 5, currency: 'COP', destinationId: 'd' } }));
   } catch (e) {
-    if (e instanceof ApiError && e.status === 422) return 'refused'; // status:api-error
+    if (e instanceof ApiError && e.status === 422) return (e.body as { message?: string }).message; // status:api-error
     throw e;
   }
   const link = await v1.generateKycUrl({ params: { path: { user_id: userId } } });
@@ -210,6 +210,11 @@ describe('open objects and values handed to a type of the project', () => {
 describe('statuses belong to the call whose answer they tell apart', () => {
   it('instanceof ApiError and e.status around orThrow', () => {
     expect(op('createPayout').statuses).toEqual(['422']);
+  });
+
+  it("an ApiError's body is the error answer of the calls it comes from, used whole", () => {
+    expect(wholes('createPayout')).toContain('/components/schemas/ErrorBody');
+    expect(wholes('listAdminBanks')).not.toContain('/components/schemas/ErrorBody');
   });
 
   it('switch (res.response.status), and no status for a call in the same function that tells none apart', () => {

@@ -41,6 +41,20 @@ export function responsePointers(bundle: FamilyBundle, operationPointer: string)
   return out;
 }
 
+/** Where the schemas of an operation's error answers (every status but 2xx) are declared. */
+export function errorSchemaPointers(bundle: FamilyBundle, operationPointer: string): string[] {
+  const out = new Set<string>();
+  const operation = nodeAt(bundle.doc, operationPointer) as JsonObject | undefined;
+  for (const [status, response] of Object.entries((operation?.responses ?? {}) as JsonObject)) {
+    if (status.startsWith('2')) continue;
+    const at = declaredAt(bundle.doc, response, childPointer(operationPointer, 'responses', status));
+    for (const [media, entry] of Object.entries((at.node?.content ?? {}) as JsonObject))
+      if (isJsonObject(entry) && entry.schema !== undefined)
+        out.add(declaredAt(bundle.doc, entry.schema, childPointer(at.pointer, 'content', media, 'schema')).pointer);
+  }
+  return [...out];
+}
+
 /** Every pointer under an event's payload. */
 export function payloadPointers(bundle: FamilyBundle, event: string): Set<string> {
   const out = new Set<string>();

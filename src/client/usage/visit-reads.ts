@@ -283,13 +283,24 @@ function visitHandOver(ctx: Context, node: TS.Expression, target: TS.Type | unde
   if (isLoose(ctx, target) || !typePlaces(ctx, target).length) wholeValue(ctx, node);
 }
 
+/** Whether a property access is `e.body` of ramp-api's ApiError. */
+function isErrorBody(ctx: Context, node: TS.PropertyAccessExpression): boolean {
+  const { ts } = ctx;
+  if (node.name.text !== 'body') return false;
+  const holder = ctx.checker.getSymbolAtLocation(node.name)?.declarations?.[0]?.parent;
+  return Boolean(
+    holder && ts.isClassDeclaration(holder) && holder.name?.text === 'ApiError' && RAMP_API.test(fileOfNode(holder)),
+  );
+}
+
 /** Records what `node` reads (field reads, whole values, statuses). */
 export function visitRead(ctx: Context, node: TS.Node): void {
   const { ts, checker } = ctx;
   const loose = castsLoose(ctx, node);
-  if (ts.isPropertyAccessExpression(node))
+  if (ts.isPropertyAccessExpression(node)) {
     readField(ctx, node.name, node.expression, checker.getTypeAtLocation(node.expression), node.name.text);
-  else if (ts.isElementAccessExpression(node)) visitElementAccess(ctx, node);
+    if (isErrorBody(ctx, node)) ctx.errorBodies.push({ site: siteOf(ctx, node), node, from: node.expression });
+  } else if (ts.isElementAccessExpression(node)) visitElementAccess(ctx, node);
   else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) visitBinding(ctx, node);
   else if (loose) wholeValue(ctx, loose);
   else if (ts.isSpreadAssignment(node) || (ts.isSpreadElement(node) && !movesElements(ctx, node)))
