@@ -1,11 +1,13 @@
-// `ramp-api usage --check NEW`: a consuming team's "can I upgrade". The descriptions NEW (a bundle file, a URL,
-// or the folder of a newer ramp-api) are compared with those the project was built against by the gate's own
-// rules, and each breaking change is matched with the project's usage.
+// `ramp-api usage --check NEW`: a consuming team's "can I upgrade". The descriptions NEW (a bundle file in JSON or
+// YAML, a URL, or the folder of a newer ramp-api) are compared with those the project was built against by the
+// gate's own rules, and each breaking change is matched with the project's usage.
+import { lookup as systemLookup } from 'node:dns/promises';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { basename, join } from 'node:path';
 import { isJsonObject, type OpenApiDocument } from '../lookup/index.js';
-import type { FamilyBundle } from './bundles.js';
-import { CheckTargetError } from './errors.js';
+import { type FamilyBundle, otherDescriptions } from './bundles.js';
+import { CheckTargetError, MissingPeerError } from './errors.js';
 import type { UsageFile } from './format.js';
 import { affectedBy, describeAffected } from './match.js';
 import { compareDocuments } from './rules.js';
@@ -22,6 +24,79 @@ function parseJson(text: string, source: string): unknown {
   } catch {
     throw new CheckTargetError(`${source} is not an OpenAPI description in JSON.`);
   }
+}
+
+/** The version of the YAML parser (an optional peer of this package) that reads a description in YAML. */
+export const YAML_VERSION = '2.9.1';
+
+async function parseYaml(text: string, source: string): Promise<unknown> {
+  let yaml: typeof import('yaml');
+  try {
+    yaml = await import('yaml');
+  } catch {
+    throw new MissingPeerError(
+      `${source} is in YAML, which needs the parser yaml: run \`npm i -D yaml@${YAML_VERSION}\`, or give the JSON bundle.`,
+    );
+  }
+  try {
+    return yaml.parse(text);
+  } catch {
+    throw new CheckTargetError(`${source} is not an OpenAPI description in JSON or YAML.`);
+  }
+}
+
+/** A description's text, in JSON or in YAML (the two forms of the bundles the package ships). */
+async function parseDescription(text: string, source: string): Promise<OpenApiDocument> {
+  const start = text.trimStart()[0];
+  if (start === '<') throw new CheckTargetError(`${source} is not an OpenAPI description (it looks like HTML).`);
+  const value = start === '{' || start === '[' ? parseJson(text, source) : await parseYaml(text, source);
+  return asDescription(value, source);
+}
+
+export interface FetchOptions {
+  /** How long to wait for the description, headers and body, in milliseconds. */
+  timeoutMs?: number;
+  /** Resolves a host name: the system's resolver unless given. */
+  lookup?: (host: string) => Promise<unknown>;
+}
+
+const FETCH_TIMEOUT_MS = 30_000;
+
+/** The code of a network error, or of the error it wraps (fetch's `cause`, or the first of several attempts). */
+function errorCode(error: unknown): string | undefined {
+  const found = error as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined;
+  if (!found || typeof found !== 'object') return undefined;
+  if (typeof found.code === 'string') return found.code;
+  return errorCode(found.cause) ?? errorCode(found.errors?.[0]);
+}
+
+/** Why `host` could not be reached, in the words a person looks for. */
+function unreachable(error: unknown, host: string, timeoutMs: number): string {
+  if ((error as Error | undefined)?.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
+  const code = errorCode(error);
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_NONAME' || code === 'EAI_AGAIN') return `unknown host ${host}`;
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `no answer within ${timeoutMs / 1000} s`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed before the answer';
+  return code ?? (error as Error).message;
+}
+
+/** The description at `url`: its host resolved first, so that an unknown one is named as such. */
+async function fetchDescription(url: string, options: FetchOptions): Promise<OpenApiDocument> {
+  const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  const failed = (error: unknown) =>
+    new CheckTargetError(`${url} could not be fetched: ${unreachable(error, host, timeoutMs)}.`);
+  let text: string;
+  try {
+    if (!isIP(host)) await (options.lookup ?? systemLookup)(host);
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) throw new CheckTargetError(`${url} answered HTTP ${response.status}.`);
+    text = await response.text();
+  } catch (error) {
+    throw error instanceof CheckTargetError ? error : failed(error);
+  }
+  return parseDescription(text, url);
 }
 
 /** The bundles of a folder: a ramp-api package's, a project's installed one, or a folder of `<family>.json`. */
@@ -46,17 +121,11 @@ export type Target =
  * Reads and checks the new descriptions (a bundle file, a URL, or a folder), before the project is read: a
  * target that is no description is refused at once rather than after the seconds of the project's analysis.
  */
-export async function readTarget(target: string): Promise<Target> {
-  if (/^https?:\/\//.test(target)) {
-    const response = await fetch(target).catch((cause: Error) => {
-      throw new CheckTargetError(`${target} could not be fetched: ${cause.message}`);
-    });
-    if (!response.ok) throw new CheckTargetError(`${target} answered HTTP ${response.status}.`);
-    return { source: target, doc: asDescription(parseJson(await response.text(), target), target) };
-  }
+export async function readTarget(target: string, options: FetchOptions = {}): Promise<Target> {
+  if (/^https?:\/\//.test(target)) return { source: target, doc: await fetchDescription(target, options) };
   if (!existsSync(target)) throw new CheckTargetError(`${target} does not exist.`);
   if (statSync(target).isDirectory()) return { source: target, byFamily: folderDescriptions(target) };
-  return { source: target, doc: asDescription(parseJson(readFileSync(target, 'utf8'), target), target) };
+  return { source: target, doc: await parseDescription(readFileSync(target, 'utf8'), target) };
 }
 
 /** The new descriptions, by family: a folder's by file name; a single description by its title. */
@@ -77,13 +146,23 @@ export interface CheckResult {
   breaking: number;
 }
 
+/** A line for each family the usage file was built against other descriptions of than the installed package's. */
+function builtAgainstOthers(usage: UsageFile, current: Map<string, FamilyBundle>): string[] {
+  return [...current].flatMap(([family, { digest }]) => {
+    const built = usage.descriptions[family];
+    if (!built || !digest || built === digest) return [];
+    const line = otherDescriptions(usage.consumer, family, built, digest, "the installed ramp-api's");
+    return [`${line}: run \`npx ramp-api usage\` again.`];
+  });
+}
+
 /** Each breaking change between the project's descriptions and `next`, with what of the project it breaks. */
 export function checkUsage(
   usage: UsageFile,
   current: Map<string, FamilyBundle>,
   next: Map<string, OpenApiDocument>,
 ): CheckResult {
-  const lines: string[] = [];
+  const lines = builtAgainstOthers(usage, current);
   let breaking = 0;
   for (const [family, bundle] of current) {
     const doc = next.get(family);
