@@ -1,17 +1,19 @@
 // The gate with the example consumers' usage files (contract-tests/consumers/): a crafted breaking change to a
 // field a consumer reads names it with the file:line of the read; the same change to a field none reads says
 // "no known consumer"; a newly required request field flags the consumer that builds its body at run time;
-// the policy; the list of what nobody uses; and bad usage files refused by name. The command itself, as a process
-// (its exit status and lines), is compat.command.test.ts.
+// the sandbox's control API compared with its own baseline, and a usage file built against other descriptions
+// than the baseline named; the policy; the list of what nobody uses; and bad usage files (or JSON files that are
+// none) refused by name. The command itself, as a process (its exit status and lines), is compat.command.test.ts.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject, OpenApiDocument } from '../../src/client/lookup/index.js';
+import { extractUsage } from '../../src/client/usage/extract.js';
 import { serializeUsage, USAGE_FORMAT_VERSION, type UsageFile } from '../../src/client/usage/format.js';
 import { compareDocuments } from '../../src/client/usage/rules.js';
 import { readBundleJson } from '../../src/testing/repo.js';
-import { EXAMPLE_CONSUMERS, exampleConsumerUsages } from '../../src/testing/usage-project.js';
+import { EXAMPLE_CONSUMERS, exampleConsumerUsages, makeUsageProject } from '../../src/testing/usage-project.js';
 import { compareWithBaselines } from './baseline.js';
 import { consumerGate, type FailOn, readConsumers } from './consumers.js';
 
@@ -148,6 +150,29 @@ describe("the sandbox's control API is compared with its baseline like the servi
     expect(verdict(report.text, 'v1Credentials: no longer always present')).toBe('breaks team-tests (test/setup.ts:9)');
     expect(report.failing).toBe(1);
   });
+
+  it('the same, with the usage file `npx ramp-api usage` writes for tests that call the sandbox', async () => {
+    const project = makeUsageProject('tenant-tests', {
+      'src/tenant.ts': `import { createSandboxClient } from 'ramp-api/sandbox';
+const sandbox = createSandboxClient({ baseUrl: 'http://127.0.0.1:9' });
+export async function newTenant() {
+  const { data } = await sandbox.createTenant({ body: { name: 'team' } });
+  return data?.v1Credentials;
+}
+`,
+    });
+    try {
+      const { usage } = await extractUsage({ projectDir: project });
+      const { results } = withoutRequiredCredentials();
+      expect(usage.descriptions).toEqual({ sandbox: results[0]!.baselineDigest });
+      const report = consumerGate(results, [usage], 'consumers');
+      expect(verdict(report.text, 'v1Credentials: no longer always present')).toBe(
+        'breaks tenant-tests (src/tenant.ts:5)',
+      );
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('says, in one line, which consumer was built against other descriptions than the baseline', () => {
     const { results } = withoutRequiredCredentials();

@@ -75,8 +75,9 @@ function unreachable(error: unknown, host: string, timeoutMs: number): string {
   if ((error as Error | undefined)?.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
   const code = errorCode(error);
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ENOTFOUND' || code === 'EAI_NONAME' || code === 'EAI_AGAIN') return `unknown host ${host}`;
-  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `no answer within ${timeoutMs / 1000} s`;
+  if (code === 'ENOTFOUND' || code === 'EAI_NONAME') return `unknown host ${host}`;
+  if (code === 'EAI_AGAIN') return `unknown host ${host} (the resolver did not answer)`;
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'connection timed out';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed before the answer';
   return code ?? (error as Error).message;
 }
