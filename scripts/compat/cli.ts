@@ -8,13 +8,7 @@ import type { OpenApiDocument } from '../../src/client/lookup/index.js';
 import { oneLine, UsageError } from '../../src/client/usage/errors.js';
 import { renderCompatReport } from '../../src/client/usage/rules.js';
 import { type ApiFamily, readBundle } from '../openapi/apis.js';
-import {
-  acceptBaselines,
-  BASELINE_DIR,
-  type BaselineResult,
-  compareWithBaselines,
-  missingBaseline,
-} from './baseline.js';
+import { acceptBaselines, type BaselineResult, compareWithBaselines, missingBaseline } from './baseline.js';
 import { consumerGate, FAIL_ON, type FailOn, readConsumers } from './consumers.js';
 
 export const COMPAT_HELP =
@@ -108,7 +102,7 @@ async function run(args: string[], setup: CompatSetup): Promise<number> {
   const { results, missing } = compareWithBaselines(current, setup.baselineDir);
   const code =
     options.consumers === undefined ? plainGate(results, setup) : await gateWithConsumers(results, options, setup);
-  for (const family of missing) setup.error(missingBaseline(family, setup.baselineDir ?? BASELINE_DIR));
+  for (const family of missing) setup.error(missingBaseline(family, setup.baselineDir));
   return missing.length ? 1 : code;
 }
 

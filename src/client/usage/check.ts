@@ -1,13 +1,12 @@
 // `ramp-api usage --check NEW`: a consuming team's "can I upgrade". The descriptions NEW (a bundle file in JSON or
 // YAML, a URL, or the folder of a newer ramp-api) are compared with those the project was built against by the
 // gate's own rules, and each breaking change is matched with the project's usage.
-import { lookup as systemLookup } from 'node:dns/promises';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { basename, join } from 'node:path';
 import { isJsonObject, type OpenApiDocument } from '../lookup/index.js';
 import { type FamilyBundle, otherDescriptions } from './bundles.js';
 import { CheckTargetError, MissingPeerError } from './errors.js';
+import { type FetchOptions, fetchText } from './fetch-text.js';
 import type { UsageFile } from './format.js';
 import { affectedBy, describeAffected } from './match.js';
 import { compareDocuments } from './rules.js';
@@ -53,53 +52,6 @@ async function parseDescription(text: string, source: string): Promise<OpenApiDo
   return asDescription(value, source);
 }
 
-export interface FetchOptions {
-  /** How long to wait for the description, headers and body, in milliseconds. */
-  timeoutMs?: number;
-  /** Resolves a host name: the system's resolver unless given. */
-  lookup?: (host: string) => Promise<unknown>;
-}
-
-const FETCH_TIMEOUT_MS = 30_000;
-
-/** The code of a network error, or of the error it wraps (fetch's `cause`, or the first of several attempts). */
-function errorCode(error: unknown): string | undefined {
-  const found = error as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined;
-  if (!found || typeof found !== 'object') return undefined;
-  if (typeof found.code === 'string') return found.code;
-  return errorCode(found.cause) ?? errorCode(found.errors?.[0]);
-}
-
-/** Why `host` could not be reached, in the words a person looks for. */
-function unreachable(error: unknown, host: string, timeoutMs: number): string {
-  if ((error as Error | undefined)?.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
-  const code = errorCode(error);
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ENOTFOUND' || code === 'EAI_NONAME') return `unknown host ${host}`;
-  if (code === 'EAI_AGAIN') return `unknown host ${host} (the resolver did not answer)`;
-  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'connection timed out';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed before the answer';
-  return code ?? (error as Error).message;
-}
-
-/** The description at `url`: its host resolved first, so that an unknown one is named as such. */
-async function fetchDescription(url: string, options: FetchOptions): Promise<OpenApiDocument> {
-  const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
-  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
-  const failed = (error: unknown) =>
-    new CheckTargetError(`${url} could not be fetched: ${unreachable(error, host, timeoutMs)}.`);
-  let text: string;
-  try {
-    if (!isIP(host)) await (options.lookup ?? systemLookup)(host);
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok) throw new CheckTargetError(`${url} answered HTTP ${response.status}.`);
-    text = await response.text();
-  } catch (error) {
-    throw error instanceof CheckTargetError ? error : failed(error);
-  }
-  return parseDescription(text, url);
-}
-
 /** The bundles of a folder: a ramp-api package's, a project's installed one, or a folder of `<family>.json`. */
 function folderDescriptions(dir: string): Map<string, OpenApiDocument> {
   const candidates = [join(dir, 'dist', 'openapi'), join(dir, 'node_modules', 'ramp-api', 'dist', 'openapi'), dir];
@@ -123,7 +75,8 @@ export type Target =
  * target that is no description is refused at once rather than after the seconds of the project's analysis.
  */
 export async function readTarget(target: string, options: FetchOptions = {}): Promise<Target> {
-  if (/^https?:\/\//.test(target)) return { source: target, doc: await fetchDescription(target, options) };
+  if (/^https?:\/\//.test(target))
+    return { source: target, doc: await parseDescription(await fetchText(target, options), target) };
   if (!existsSync(target)) throw new CheckTargetError(`${target} does not exist.`);
   if (statSync(target).isDirectory()) return { source: target, byFamily: folderDescriptions(target) };
   return { source: target, doc: await parseDescription(readFileSync(target, 'utf8'), target) };
