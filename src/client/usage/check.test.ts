@@ -67,6 +67,14 @@ describe('an unreachable URL is refused with its cause', () => {
     );
   });
 
+  it('timeout: a resolver that never answers', async () => {
+    const lookup = () => new Promise<never>(() => {});
+    const url = 'http://slow.invalid/openapi/v1.json';
+    await expect(readTarget(url, { lookup, timeoutMs: 200 })).rejects.toThrow(
+      `${url} could not be fetched: no answer within 0.2 s.`,
+    );
+  }, 5_000);
+
   it('timeout: a server that takes the request and never answers', async () => {
     const server = await startLocalServer(() => new Promise<void>(() => {}));
     try {

@@ -33,15 +33,27 @@ function unreachable(error: unknown, host: string, timeoutMs: number): string {
   return code ?? (error as Error).message;
 }
 
+/** Rejects with the signal's reason once it aborts (never settles before). */
+function expiry(signal: AbortSignal): Promise<never> {
+  const expired = new Promise<never>((_, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  // Nobody awaits it once the race is won: its later rejection is not an unhandled one.
+  expired.catch(() => {});
+  return expired;
+}
+
 /** The text at `url` (a description): its host resolved first, so that an unknown one is named as such. */
 export async function fetchText(url: string, options: FetchOptions = {}): Promise<string> {
   const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
   const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
   const failed = (error: unknown) =>
     new CheckTargetError(`${url} could not be fetched: ${unreachable(error, host, timeoutMs)}.`);
+  // One bound for the whole: the name's resolution, the connection, the headers and the body.
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    if (!isIP(host)) await (options.lookup ?? systemLookup)(host);
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!isIP(host)) await Promise.race([(options.lookup ?? systemLookup)(host), expiry(signal)]);
+    const response = await fetch(url, { signal });
     if (!response.ok) throw new CheckTargetError(`${url} answered HTTP ${response.status}.`);
     return await response.text();
   } catch (error) {
