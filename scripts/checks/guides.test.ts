@@ -314,10 +314,7 @@ const runners: Record<string, Record<string, [file: string, needle: string]>> = 
     'npx ramp-api usage': ['scripts/checks/consumer.e2e.test.ts', "marked('consumer-usage')"],
   },
   'compat-consumers': {
-    'npm run compat -- --consumers usage/': [
-      'scripts/compat/compat.command.test.ts',
-      "'scripts/compat/compat.ts', '--consumers'",
-    ],
+    'npm run compat -- --consumers usage/': ['scripts/compat/compat.command.test.ts', "compatRun(['--consumers', dir"],
     'npm run compat -- --consumers usage/ --fail-on consumers': [
       'scripts/compat/compat.command.test.ts',
       "'--fail-on'",

@@ -1,7 +1,8 @@
 // `npm run compat -- --consumers DIR` as a process, as a CI job runs it: it reads the example consumers' usage files
 // (contract-tests/consumers/, read here with the extractor as `npx ramp-api usage` reads them) and takes the policy
-// `--fail-on consumers`; a usage file it cannot read ends it with one named line and status 2. What it does with the
-// files is tested in process by consumers.test.ts.
+// `--fail-on consumers`, with `--consumers=DIR` as with `--consumers DIR`; a usage file it cannot read, a JSON file
+// that is no usage file, and options it does not take end it with one named line and status 2. What it does with
+// the files is tested in process by consumers.test.ts.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,21 +20,36 @@ beforeAll(async () => {
   usages = await exampleConsumerUsages();
 }, 120_000);
 
-/** `npm run compat -- --consumers DIR ...options`, DIR holding `files`: its exit status and output. */
-async function compat(files: Record<string, string>, ...options: string[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'consumers-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+/** `npm run compat -- ...args` as a process: its exit status and output. */
+async function compatRun(args: string[]) {
   try {
     // The script as `npm run compat` runs it (tsx), without npx and tsx's own process in front of it.
-    const script = ['--import', 'tsx', 'scripts/compat/compat.ts', '--consumers', dir, ...options];
+    const script = ['--import', 'tsx', 'scripts/compat/compat.ts', ...args];
     const { stdout } = await run(process.execPath, script, { cwd: repoRoot });
     return { code: 0, stderr: '', stdout };
   } catch (error) {
     const { code, stderr, stdout } = error as { code: number; stderr: string; stdout: string };
     return { code, stderr: stderr.trim(), stdout };
+  }
+}
+
+/** `npm run compat -- --consumers DIR ...options`, DIR holding `files`. */
+async function compat(files: Record<string, string>, ...options: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'consumers-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  try {
+    return await compatRun(['--consumers', dir, ...options]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The one line a refused command printed, and that it exited with status 2 having printed nothing else. */
+function refused(result: { code: number; stderr: string; stdout: string }): string {
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.split('\n')).toHaveLength(1);
+  return result.stderr;
 }
 
 describe('npm run compat -- --consumers DIR', () => {
@@ -46,13 +62,29 @@ describe('npm run compat -- --consumers DIR', () => {
     expect(stdout).toContain('Not used by any known consumer (candidates for deprecation):');
   }, 60_000);
 
+  it('--consumers=DIR is --consumers DIR', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'consumers-'));
+    writeFileSync(join(dir, 'a.json'), serializeUsage(usages[0]!));
+    try {
+      const { stdout } = await compatRun([`--consumers=${dir}`, '--fail-on=consumers']);
+      expect(stdout).toContain(`Known consumers: ${usages[0]!.consumer}. Policy: --fail-on consumers.`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('refuses a usage file of another format version: one line, status 2', async () => {
-    const other = { ...JSON.parse(serializeUsage(usages[0]!)), formatVersion: 2 };
+    const other = { ...JSON.parse(serializeUsage(usages[0]!)), formatVersion: 1 };
     const { code, stderr } = await compat({ 'a.json': JSON.stringify(other) });
     expect(code).toBe(2);
     expect(stderr).toMatch(
-      /^UsageFormatError: .*a\.json is a usage file of format version 2; this ramp-api reads version 1\.$/,
+      /^UsageFormatError: .*a\.json is a usage file of format version 1; this ramp-api reads version 2: make it again with `npx ramp-api usage`\.$/,
     );
+  }, 60_000);
+
+  it('names a JSON file that is not a usage file (a package.json): one line, status 2', async () => {
+    const line = refused(await compat({ 'a.json': serializeUsage(usages[0]!), 'package.json': '{"name": "x"}' }));
+    expect(line).toMatch(/^UsageFormatError: .*package\.json is not a usage file \(no formatVersion/);
   }, 60_000);
 
   it('refuses a malformed file in the consumers folder: one line, status 2', async () => {
@@ -63,5 +95,27 @@ describe('npm run compat -- --consumers DIR', () => {
     expect(code).toBe(2);
     expect(stderr.split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/^UsageFormatError: .*bad\.json is not a JSON usage file/);
+  }, 60_000);
+});
+
+describe('npm run compat reads its options strictly: bad ones get one line and status 2, never a plain run', () => {
+  it('an unknown option', async () => {
+    expect(refused(await compatRun(['--consumer', 'usage/']))).toMatch(/^UsageError: Unknown option '--consumer'/);
+  }, 60_000);
+
+  it('--fail-on without --consumers', async () => {
+    expect(refused(await compatRun(['--fail-on', 'consumers']))).toMatch(
+      /^UsageError: --fail-on goes with --consumers DIR/,
+    );
+  }, 60_000);
+
+  it('--consumers without a folder', async () => {
+    expect(refused(await compatRun(['--consumers']))).toMatch(
+      /^UsageError: Option '--consumers <value>' argument missing/,
+    );
+  }, 60_000);
+
+  it('a word that is no option', async () => {
+    expect(refused(await compatRun(['usage/']))).toMatch(/^UsageError: Unexpected argument 'usage\/'/);
   }, 60_000);
 });

@@ -1,17 +1,20 @@
 // The gate with the example consumers' usage files (contract-tests/consumers/): a crafted breaking change to a
 // field a consumer reads names it with the file:line of the read; the same change to a field none reads says
 // "no known consumer"; a newly required request field flags the consumer that builds its body at run time;
-// the policy; the list of what nobody uses; and bad usage files refused by name. The command itself, as a process
-// (its exit status and lines), is compat.command.test.ts.
+// the sandbox's control API compared with its own baseline, and a usage file built against other descriptions
+// than the baseline named; the policy; the list of what nobody uses; and bad usage files (or JSON files that are
+// none) refused by name. The command itself, as a process (its exit status and lines), is compat.command.test.ts.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject, OpenApiDocument } from '../../src/client/lookup/index.js';
-import { serializeUsage, type UsageFile } from '../../src/client/usage/format.js';
+import { extractUsage } from '../../src/client/usage/extract.js';
+import { serializeUsage, USAGE_FORMAT_VERSION, type UsageFile } from '../../src/client/usage/format.js';
 import { compareDocuments } from '../../src/client/usage/rules.js';
 import { readBundleJson } from '../../src/testing/repo.js';
-import { EXAMPLE_CONSUMERS, exampleConsumerUsages } from '../../src/testing/usage-project.js';
+import { EXAMPLE_CONSUMERS, exampleConsumerUsages, makeUsageProject } from '../../src/testing/usage-project.js';
+import { compareWithBaselines } from './baseline.js';
 import { consumerGate, type FailOn, readConsumers } from './consumers.js';
 
 /** `src/file.ts:N`: the first line of an example consumer's file that holds `text`. */
@@ -116,6 +119,82 @@ describe('the gate names the consumers a change breaks', () => {
   });
 });
 
+/** A team's tests that make a sandbox tenant and read its v1 credentials, built against `digest` (written by hand). */
+const sandboxTests = (digest: string): UsageFile => ({
+  formatVersion: USAGE_FORMAT_VERSION,
+  consumer: 'team-tests',
+  descriptions: { sandbox: digest },
+  operations: [
+    {
+      family: 'sandbox',
+      operationId: 'createTenant',
+      method: 'post',
+      path: '/sandbox/tenants',
+      calls: ['test/setup.ts:6'],
+      parameters: [],
+      requestFields: [],
+      responseFields: [{ pointer: '/components/schemas/Tenant/properties/v1Credentials', sites: ['test/setup.ts:9'] }],
+      statuses: [],
+    },
+  ],
+  events: [],
+  otherFields: [],
+});
+
+describe("the sandbox's control API is compared with its baseline like the service's", () => {
+  /** The gate's results for a copy of the sandbox bundle without v1Credentials in Tenant's `required`. */
+  const withoutRequiredCredentials = () => {
+    const next = readBundleJson<JsonObject>('sandbox');
+    const tenant = next.components.schemas.Tenant;
+    tenant.required = tenant.required.filter((name: string) => name !== 'v1Credentials');
+    return compareWithBaselines(new Map([['sandbox', next as OpenApiDocument]]));
+  };
+
+  it('Tenant.v1Credentials no longer required: BREAKING, naming the team whose tests read it', () => {
+    const { results, missing } = withoutRequiredCredentials();
+    expect(missing).toEqual([]);
+    const report = consumerGate(results, [...usages, sandboxTests(results[0]!.baselineDigest)], 'consumers');
+    expect(report.text).toContain('sandbox: 1 breaking');
+    expect(verdict(report.text, 'v1Credentials: no longer always present')).toBe('breaks team-tests (test/setup.ts:9)');
+    expect(report.failing).toBe(1);
+  });
+
+  it('the same, with the usage file `npx ramp-api usage` writes for tests that call the sandbox', async () => {
+    const project = makeUsageProject('tenant-tests', {
+      'src/tenant.ts': `import { createSandboxClient } from 'ramp-api/sandbox';
+const sandbox = createSandboxClient({ baseUrl: 'http://127.0.0.1:9' });
+export async function newTenant() {
+  const { data } = await sandbox.createTenant({ body: { name: 'team' } });
+  return data?.v1Credentials;
+}
+`,
+    });
+    try {
+      const { usage } = await extractUsage({ projectDir: project });
+      const { results } = withoutRequiredCredentials();
+      expect(usage.descriptions).toEqual({ sandbox: results[0]!.baselineDigest });
+      const report = consumerGate(results, [usage], 'consumers');
+      expect(verdict(report.text, 'v1Credentials: no longer always present')).toBe(
+        'breaks tenant-tests (src/tenant.ts:5)',
+      );
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('says, in one line, which consumer was built against other descriptions than the baseline', () => {
+    const { results } = withoutRequiredCredentials();
+    const other = `sha256:${'0'.repeat(64)}`;
+    const lines = consumerGate(results, [sandboxTests(other)], 'any').text.split('\n');
+    const short = results[0]!.baselineDigest.slice(0, 'sha256:'.length + 12);
+    expect(lines).toContain(
+      `team-tests was built against other sandbox descriptions (sha256:000000000000) than the baseline's (${short}).`,
+    );
+    const same = consumerGate(results, [sandboxTests(results[0]!.baselineDigest)], 'any').text;
+    expect(same).not.toContain('was built against other');
+  });
+});
+
 describe('the policy', () => {
   it('--fail-on any fails on a breaking change nobody is known to use; --fail-on consumers does not', () => {
     expect(gate('v1', removeField('Payout', 'paymentMethod'), 'any').failing).toBe(1);
@@ -153,15 +232,24 @@ describe('the consumers folder (`--consumers DIR`; as a process in compat.comman
     );
   });
 
-  it('refuses a usage file of another format version', async () => {
-    const other = { ...JSON.parse(serializeUsage(usages[0]!)), formatVersion: 2 };
+  it('refuses a usage file of an older format version, saying how to make it again', async () => {
+    const other = { ...JSON.parse(serializeUsage(usages[0]!)), formatVersion: 1 };
     await expect(read({ 'a.json': JSON.stringify(other) })).rejects.toThrow(
-      /a\.json is a usage file of format version 2; this ramp-api reads version 1\.$/,
+      /a\.json is a usage file of format version 1; this ramp-api reads version 2: make it again with `npx ramp-api usage`\.$/,
     );
   });
 
+  it('names a JSON file that is not a usage file as such (a package.json, an empty object)', async () => {
+    const good = serializeUsage(usages[0]!);
+    await expect(read({ 'good.json': good, 'package.json': '{"name": "x", "version": "1.0.0"}' })).rejects.toThrow(
+      /package\.json is not a usage file \(no formatVersion: write one with `npx ramp-api usage`\)\.$/,
+    );
+    await expect(read({ 'empty.json': '{}' })).rejects.toThrow(/empty\.json is not a usage file \(no formatVersion/);
+    await expect(read({ 'list.json': '[]' })).rejects.toThrow(/list\.json is not a usage file \(no formatVersion/);
+  });
+
   it('refuses a malformed file', async () => {
-    const files = { 'good.json': serializeUsage(usages[0]!), 'bad.json': '{"formatVersion": 1,' };
+    const files = { 'good.json': serializeUsage(usages[0]!), 'bad.json': '{"formatVersion": 2,' };
     await expect(read(files)).rejects.toThrow(/bad\.json is not a JSON usage file/);
   });
 });

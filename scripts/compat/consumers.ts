@@ -1,11 +1,12 @@
 // The compatibility gate with the consuming teams' usage files (`npm run compat -- --consumers DIR`): each
 // breaking change names the consumers it breaks, with the file:line of their use, or says that no known
-// consumer uses what changed; the policy decides whether only the latter may pass; and what no known consumer
-// uses is listed, the candidates for deprecation.
+// consumer uses what changed; the policy decides whether only the latter may pass; a usage file built against other
+// descriptions than the baseline is named; and what no known consumer uses is listed, the candidates for
+// deprecation.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
-import { familyBundle } from '../../src/client/usage/bundles.js';
+import { familyBundle, otherDescriptions } from '../../src/client/usage/bundles.js';
 import { UsageFormatError } from '../../src/client/usage/errors.js';
 import { readUsageFile, type UsageFile } from '../../src/client/usage/format.js';
 import { affectedBy, describeAffected } from '../../src/client/usage/match.js';
@@ -43,6 +44,8 @@ export interface FamilyResult {
   changes: Change[];
   /** The family's current bundle (what the unused list is taken from). */
   current: OpenApiDocument;
+  /** The digest of the baseline's bytes, which each usage file's digest of the family is compared with. */
+  baselineDigest?: string;
 }
 
 export interface ConsumerGate {
@@ -51,9 +54,23 @@ export interface ConsumerGate {
   failing: number;
 }
 
+/** A line for each usage file built against other descriptions of a family than the baseline. */
+function builtAgainstOthers(results: FamilyResult[], usages: UsageFile[]): string[] {
+  return usages.flatMap((usage) =>
+    results.flatMap(({ api, baselineDigest }) => {
+      const built = usage.descriptions[api];
+      if (!built || !baselineDigest || built === baselineDigest) return [];
+      return [`${otherDescriptions(usage.consumer, api, built, baselineDigest, "the baseline's")}.`];
+    }),
+  );
+}
+
 /** The gate's report with the consumers: each change, whom a breaking one breaks, then what nobody uses. */
 export function consumerGate(results: FamilyResult[], usages: UsageFile[], failOn: FailOn): ConsumerGate {
-  const lines = [`Known consumers: ${usages.map((u) => u.consumer).join(', ')}. Policy: --fail-on ${failOn}.`];
+  const lines = [
+    `Known consumers: ${usages.map((u) => u.consumer).join(', ')}. Policy: --fail-on ${failOn}.`,
+    ...builtAgainstOthers(results, usages),
+  ];
   let failing = 0;
   for (const { api, changes } of results) {
     const breaking = changes.filter((c) => c.breaking);

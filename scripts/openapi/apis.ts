@@ -21,12 +21,12 @@ export interface ApiFamily {
 /** The family in redocly.yaml that describes the sandbox's own control API, not the service. */
 export const SANDBOX_FAMILY = 'sandbox';
 
-/** The service's API families (`business`, `v1`): what Prism mocks, the contract suite and the compat gate cover. */
+/** The service's API families (`business`, `v1`): what Prism mocks and the contract suite covers. */
 export function apiFamilies(): ApiFamily[] {
   return allApiFamilies().filter((api) => api.name !== SANDBOX_FAMILY);
 }
 
-/** Every API in redocly.yaml, the sandbox's control API included: what is bundled, typed and rendered. */
+/** Every API in redocly.yaml, the sandbox's control API included: what is bundled, typed, rendered and gated. */
 export function allApiFamilies(): ApiFamily[] {
   const config = parse(readFileSync(join(repoRoot, 'redocly.yaml'), 'utf8')) as {
     apis?: Record<string, { root: string }>;

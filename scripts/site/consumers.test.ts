@@ -2,14 +2,14 @@
 // them and the fields they read, one that nobody uses says so, and the page of what nobody uses lists it.
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
-import type { UsageFile } from '../../src/client/usage/format.js';
+import { USAGE_FORMAT_VERSION, type UsageFile } from '../../src/client/usage/format.js';
 import { readBundleJson } from '../../src/testing/repo.js';
 import { fieldName, unusedPage, withConsumers } from './consumers.js';
 
 const usage: UsageFile = {
-  formatVersion: 1,
+  formatVersion: USAGE_FORMAT_VERSION,
   consumer: 'payout-service',
-  descriptions: { v1: 'v1' },
+  descriptions: { v1: `sha256:${'0'.repeat(64)}` },
   operations: [
     {
       family: 'v1',

@@ -193,7 +193,7 @@ export function assembleUsage(ctx: Context, consumer: string): UsageFile {
   return {
     formatVersion: USAGE_FORMAT_VERSION,
     consumer,
-    descriptions: Object.fromEntries([...families].map((f) => [f, ctx.families.get(f)!.doc.info.version])),
+    descriptions: Object.fromEntries([...families].map((f) => [f, ctx.families.get(f)!.digest!])),
     operations,
     events: [...events.values()].map(({ reads, ...use }) => ({ ...use, payloadFields: mergeReads(reads) })),
     otherFields: [...new Set(other.map((r) => r.family))].flatMap((family) =>

@@ -1,11 +1,12 @@
-// `ramp-api usage --check NEW`: a consuming team's "can I upgrade". The descriptions NEW (a bundle file, a URL,
-// or the folder of a newer ramp-api) are compared with those the project was built against by the gate's own
-// rules, and each breaking change is matched with the project's usage.
+// `ramp-api usage --check NEW`: a consuming team's "can I upgrade". The descriptions NEW (a bundle file in JSON or
+// YAML, a URL, or the folder of a newer ramp-api) are compared with those the project was built against by the
+// gate's own rules, and each breaking change is matched with the project's usage.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isJsonObject, type OpenApiDocument } from '../lookup/index.js';
-import type { FamilyBundle } from './bundles.js';
-import { CheckTargetError } from './errors.js';
+import { type FamilyBundle, otherDescriptions } from './bundles.js';
+import { CheckTargetError, MissingPeerError } from './errors.js';
+import { type FetchOptions, fetchText } from './fetch-text.js';
 import type { UsageFile } from './format.js';
 import { affectedBy, describeAffected } from './match.js';
 import { compareDocuments } from './rules.js';
@@ -22,6 +23,33 @@ function parseJson(text: string, source: string): unknown {
   } catch {
     throw new CheckTargetError(`${source} is not an OpenAPI description in JSON.`);
   }
+}
+
+/** The version of the YAML parser (an optional peer of this package) that reads a description in YAML. */
+export const YAML_VERSION = '2.9.1';
+
+async function parseYaml(text: string, source: string): Promise<unknown> {
+  let yaml: typeof import('yaml');
+  try {
+    yaml = await import('yaml');
+  } catch {
+    throw new MissingPeerError(
+      `${source} is in YAML, which needs the parser yaml: run \`npm i -D yaml@${YAML_VERSION}\`, or give the JSON bundle.`,
+    );
+  }
+  try {
+    return yaml.parse(text);
+  } catch {
+    throw new CheckTargetError(`${source} is not an OpenAPI description in JSON or YAML.`);
+  }
+}
+
+/** A description's text, in JSON or in YAML (the two forms of the bundles the package ships). */
+async function parseDescription(text: string, source: string): Promise<OpenApiDocument> {
+  const start = text.trimStart()[0];
+  if (start === '<') throw new CheckTargetError(`${source} is not an OpenAPI description (it looks like HTML).`);
+  const value = start === '{' || start === '[' ? parseJson(text, source) : await parseYaml(text, source);
+  return asDescription(value, source);
 }
 
 /** The bundles of a folder: a ramp-api package's, a project's installed one, or a folder of `<family>.json`. */
@@ -46,17 +74,12 @@ export type Target =
  * Reads and checks the new descriptions (a bundle file, a URL, or a folder), before the project is read: a
  * target that is no description is refused at once rather than after the seconds of the project's analysis.
  */
-export async function readTarget(target: string): Promise<Target> {
-  if (/^https?:\/\//.test(target)) {
-    const response = await fetch(target).catch((cause: Error) => {
-      throw new CheckTargetError(`${target} could not be fetched: ${cause.message}`);
-    });
-    if (!response.ok) throw new CheckTargetError(`${target} answered HTTP ${response.status}.`);
-    return { source: target, doc: asDescription(parseJson(await response.text(), target), target) };
-  }
+export async function readTarget(target: string, options: FetchOptions = {}): Promise<Target> {
+  if (/^https?:\/\//.test(target))
+    return { source: target, doc: await parseDescription(await fetchText(target, options), target) };
   if (!existsSync(target)) throw new CheckTargetError(`${target} does not exist.`);
   if (statSync(target).isDirectory()) return { source: target, byFamily: folderDescriptions(target) };
-  return { source: target, doc: asDescription(parseJson(readFileSync(target, 'utf8'), target), target) };
+  return { source: target, doc: await parseDescription(readFileSync(target, 'utf8'), target) };
 }
 
 /** The new descriptions, by family: a folder's by file name; a single description by its title. */
@@ -77,13 +100,23 @@ export interface CheckResult {
   breaking: number;
 }
 
+/** A line for each family the usage file was built against other descriptions of than the installed package's. */
+function builtAgainstOthers(usage: UsageFile, current: Map<string, FamilyBundle>): string[] {
+  return [...current].flatMap(([family, { digest }]) => {
+    const built = usage.descriptions[family];
+    if (!built || !digest || built === digest) return [];
+    const line = otherDescriptions(usage.consumer, family, built, digest, "the installed ramp-api's");
+    return [`${line}: run \`npx ramp-api usage\` again.`];
+  });
+}
+
 /** Each breaking change between the project's descriptions and `next`, with what of the project it breaks. */
 export function checkUsage(
   usage: UsageFile,
   current: Map<string, FamilyBundle>,
   next: Map<string, OpenApiDocument>,
 ): CheckResult {
-  const lines: string[] = [];
+  const lines = builtAgainstOthers(usage, current);
   let breaking = 0;
   for (const [family, bundle] of current) {
     const doc = next.get(family);

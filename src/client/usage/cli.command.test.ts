@@ -1,7 +1,8 @@
 // `npx ramp-api usage` as a consuming team runs it (the built command): the usage file written, `--check`
-// against a newer description given as a bundle file, a URL (a server on loopback) or the folder of a newer
-// ramp-api, `--from` checking the usage file an earlier run wrote (the same report, the project not read again),
-// and bad input refused with one named line, exit status 2 and no file written. The project's analysis takes
+// against a newer description given as a bundle file (JSON or YAML), a URL (a server on loopback) or the folder of
+// a newer ramp-api, `--from` checking the usage file an earlier run wrote (the same report, the project not read
+// again; a line if it was built against other descriptions), and bad input refused with one named line, exit
+// status 2 and no file written (an unreachable URL with its cause). The project's analysis takes
 // seconds: it runs for the usage file, for one --check and for the project that does not compile; the other
 // checks take the usage file the first run wrote.
 import { execFile } from 'node:child_process';
@@ -9,7 +10,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer } from '../../testing/local-server.js';
+import { stringify } from 'yaml';
+import { freePort, startLocalServer } from '../../testing/local-server.js';
 import { readBundleJson, repoRoot } from '../../testing/repo.js';
 import { makeUsageProject } from '../../testing/usage-project.js';
 
@@ -111,11 +113,36 @@ describe('npx ramp-api usage', () => {
       }
     }, 60_000);
 
+    it('a YAML bundle: a newer one, and the one the package ships (nothing changed)', async () => {
+      const file = join(project, 'v1-next.yaml');
+      writeFileSync(file, stringify(newerV1()));
+      expectBreaks(await checkSaved('--check', file));
+      const shipped = await checkSaved('--check', join(repoRoot, 'src', 'client', 'dist', 'openapi', 'v1.yaml'));
+      expect(shipped.code).toBe(0);
+      expect(shipped.stdout).toContain('No breaking change affects pay-app.');
+    }, 60_000);
+
     it('the folder of a newer ramp-api', async () => {
       const folder = join(project, 'next-ramp-api');
       mkdirSync(join(folder, 'dist', 'openapi'), { recursive: true });
       writeFileSync(join(folder, 'dist', 'openapi', 'v1.json'), JSON.stringify(newerV1()));
       expectBreaks(await checkSaved('--check', folder));
+    }, 60_000);
+
+    it('--from a usage file built against other descriptions than the installed ramp-api: one line says so', async () => {
+      expect((await written()).code).toBe(0);
+      const old = join(project, 'old-usage.json');
+      const saved = JSON.parse(readFileSync(usageFile, 'utf8'));
+      const other = `sha256:${'0'.repeat(64)}`;
+      writeFileSync(old, JSON.stringify({ ...saved, descriptions: { v1: other } }));
+      const installed = saved.descriptions.v1 as string;
+      const target = join(project, 'v1-target.json');
+      writeFileSync(target, JSON.stringify(readBundleJson('v1')));
+      const result = await usage(project, '--check', target, '--from', old);
+      expect(result.code).toBe(0);
+      expect(result.stdout.split('\n')).toContain(
+        `pay-app was built against other v1 descriptions (sha256:000000000000) than the installed ramp-api's (${installed.slice(0, 19)}): run \`npx ramp-api usage\` again.`,
+      );
     }, 60_000);
 
     it('nothing the project uses changed: exit 0', async () => {
@@ -163,19 +190,9 @@ describe('npx ramp-api usage', () => {
       );
     }, 60_000);
 
-    it('--from a usage file written against other descriptions than the project has', async () => {
-      expect((await written()).code).toBe(0);
-      const old = join(project, 'old-usage.json');
-      const saved = JSON.parse(readFileSync(usageFile, 'utf8'));
-      writeFileSync(old, JSON.stringify({ ...saved, descriptions: { v1: '0.0.1' } }));
-      const target = join(project, 'v1-target.json');
-      writeFileSync(target, JSON.stringify(readBundleJson('v1')));
-      const result = await usage(project, '--check', target, '--from', old);
-      expect(result.code).toBe(2);
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr.trim()).toMatch(
-        /^StaleUsageError: .*old-usage\.json was written against the v1 descriptions 0\.0\.1; the project's ramp-api has /,
-      );
+    it('an unreachable URL, with its cause', async () => {
+      const url = `http://127.0.0.1:${await freePort()}/openapi/v1.json`;
+      await refused(project, ['--check', url], /^CheckTargetError: .* could not be fetched: connection refused\.$/);
     }, 60_000);
 
     it('--from with --out and without --check', async () => {

@@ -12,7 +12,7 @@ import { serializeUsage } from './format.js';
 import { savedUsage } from './saved.js';
 
 export const USAGE_HELP =
-  'Usage: ramp-api usage [--project DIR] [--name NAME] [--out FILE] [--check NEW [--from FILE]]   (writes DIR/ramp-api-usage.json by default; NEW is a bundle file, a URL or the folder of a newer ramp-api; --from checks the usage file FILE an earlier run wrote instead of reading the project again)';
+  'Usage: ramp-api usage [--project DIR] [--name NAME] [--out FILE] [--check NEW [--from FILE]]   (writes DIR/ramp-api-usage.json by default; NEW is a bundle file (JSON or YAML), a URL or the folder of a newer ramp-api; --from checks the usage file FILE an earlier run wrote instead of reading the project again)';
 
 interface Options {
   project?: string;

@@ -32,7 +32,7 @@ export class MissingPeerError extends UsageError {
 /** One line: the error's name and its message, without a stack. */
 export const oneLine = (error: Error) => `${error.name}: ${error.message.replace(/\s*\n\s*/g, ' ')}`;
 
-/** A usage file given to `--from` that was written against other descriptions than the project's ramp-api ships. */
+/** A usage file given to `--from` that names an API family the project's ramp-api does not ship. */
 export class StaleUsageError extends UsageError {
   override name = 'StaleUsageError';
 }

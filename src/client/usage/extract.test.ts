@@ -2,9 +2,12 @@
 // destructuring, optional chaining, array elements, values handed to functions typed with the generated
 // types, statuses told apart, webhook handlers and their payload fields), both call styles, the request's
 // parameters and fields, and each conservative fallback that counts the whole value as read.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../testing/repo.js';
 import { makeUsageProject } from '../../testing/usage-project.js';
+import { bundleDigest } from './bundles.js';
 import { extractUsage } from './extract.js';
 import { type FieldUse, serializeUsage, type UsageFile, validateUsage } from './format.js';
 
@@ -103,9 +106,12 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ramp-api usage reads a project', () => {
-  it('names the consumer and the descriptions version of each family it uses', async () => {
+  it('names the consumer and pins the bundle of each family it uses by its digest', async () => {
     expect(usage.consumer).toBe('fixture-consumer');
-    expect(Object.keys(usage.descriptions).sort()).toEqual(['business', 'v1']);
+    expect(usage.descriptions).toEqual({
+      business: bundleDigest(readFileSync(join(repoRoot, 'src', 'client', 'dist', 'openapi', 'business.json'))),
+      v1: bundleDigest(readFileSync(join(repoRoot, 'src', 'client', 'dist', 'openapi', 'v1.json'))),
+    });
     await expect(validateUsage(JSON.parse(serializeUsage(usage)), 'the fixture')).resolves.toBeTruthy();
   });
 

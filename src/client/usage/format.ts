@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { MissingPeerError, UsageFormatError } from './errors.js';
 import schema from './usage.schema.json' with { type: 'json' };
 
-export const USAGE_FORMAT_VERSION = 1;
+export const USAGE_FORMAT_VERSION = 2;
 
 export interface FieldUse {
   pointer: string;
@@ -35,6 +35,7 @@ export interface EventUse {
 export interface UsageFile {
   formatVersion: number;
   consumer: string;
+  /** Each family's bundle the file was built against, by its digest (`sha256:<hex>`, bundleDigest). */
   descriptions: Record<string, string>;
   operations: OperationUse[];
   events: EventUse[];
@@ -93,13 +94,26 @@ export function serializeUsage(usage: UsageFile): string {
 /** The JSON Schema of the usage file, as shipped in the package. */
 export const usageSchema = schema;
 
+/** Refuses a value that is no usage file, or one of another format version, naming it and what to do. */
+function checkFormatVersion(value: unknown, source: string): void {
+  const version = value && typeof value === 'object' ? (value as { formatVersion?: unknown }).formatVersion : undefined;
+  if (version === undefined)
+    throw new UsageFormatError(
+      `${source} is not a usage file (no formatVersion: write one with \`npx ramp-api usage\`).`,
+    );
+  if (version === USAGE_FORMAT_VERSION) return;
+  const remedy =
+    typeof version === 'number' && version < USAGE_FORMAT_VERSION
+      ? 'make it again with `npx ramp-api usage`'
+      : 'read it with the ramp-api that wrote it';
+  throw new UsageFormatError(
+    `${source} is a usage file of format version ${JSON.stringify(version)}; this ramp-api reads version ${USAGE_FORMAT_VERSION}: ${remedy}.`,
+  );
+}
+
 /** Checks a parsed usage file against the schema (with Ajv, an optional peer of this package). */
 export async function validateUsage(value: unknown, source: string): Promise<UsageFile> {
-  const version = (value as { formatVersion?: unknown } | null)?.formatVersion;
-  if (version !== USAGE_FORMAT_VERSION)
-    throw new UsageFormatError(
-      `${source} is a usage file of format version ${JSON.stringify(version)}; this ramp-api reads version ${USAGE_FORMAT_VERSION}.`,
-    );
+  checkFormatVersion(value, source);
   let Ajv2020: typeof import('ajv/dist/2020.js').Ajv2020;
   try {
     ({ Ajv2020 } = await import('ajv/dist/2020.js'));
