@@ -33,6 +33,10 @@ type Brief = Pick<Wallet, 'id' | 'status'>;
 const briefly = (wallet: Brief) => wallet.status; // read:pick
 export class WalletBook {
   private wallets: Wallet[] = [];
+  constructor(private readonly userId: string) {}
+  owner() {
+    return this.userId; // read:this-field
+  }
   async load(clientId: string, userId: string) {
     this.wallets = newestFirst(await orThrow(business.listCustodyWallets({ params: { path: { clientId, userId } } })));
     const created = await orThrow(business.createCustodyWallet({ params: { path: { clientId, userId } }, body: { token: 'USDC', network: 'POLYGON' } }));

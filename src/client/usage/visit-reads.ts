@@ -60,10 +60,18 @@ export function fieldPlaces(ctx: Context, type: TS.Type, name: string, depth = 0
   });
 }
 
+/** A type parameter declared in a `<...>` list (not a class's polymorphic `this`, whose fields are its own). */
+function isDeclaredTypeParameter(ctx: Context, type: TS.Type): boolean {
+  const declaration = type.getSymbol()?.declarations?.[0];
+  return Boolean(
+    type.flags & ctx.ts.TypeFlags.TypeParameter && declaration && ctx.ts.isTypeParameterDeclaration(declaration),
+  );
+}
+
 /** Reads `name` of a value of type `type`; on a type parameter, kept to be resolved by its instantiations. */
 function readField(ctx: Context, node: TS.Node, from: TS.Node, type: TS.Type, name: string): void {
   for (const member of membersOf(ctx, type))
-    if (member.flags & ctx.ts.TypeFlags.TypeParameter)
+    if (isDeclaredTypeParameter(ctx, member))
       ctx.genericReads.push({ parameter: member as TS.TypeParameter, name, site: siteOf(ctx, node), node, from });
   record(ctx, node, from, fieldPlaces(ctx, type, name), false);
 }
@@ -74,8 +82,10 @@ function readField(ctx: Context, node: TS.Node, from: TS.Node, type: TS.Type, na
  * declare them stand for it.
  */
 export function typePlaces(ctx: Context, type: TS.Type): (Place | undefined)[] {
-  let places = ctx.typePlaces.get(type);
-  if (!places) ctx.typePlaces.set(type, (places = placesOfType(ctx, type, 0)));
+  const known = ctx.typePlaces.get(type);
+  if (known) return known;
+  const places = placesOfType(ctx, type, 0);
+  ctx.typePlaces.set(type, places);
   return places;
 }
 

@@ -6,11 +6,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { orThrow } from 'ramp-api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ConsumerSandbox, startConsumerSandbox } from '../../../../src/testing/consumer-sandbox.js';
 import type { Applicant } from '../src/users/applicant.js';
+import { startTreasurySandbox, type TreasurySandbox } from './sandbox.js';
 
 type Service = typeof import('../src/index.js');
-let run: ConsumerSandbox;
+let run: TreasurySandbox;
 let service: Service;
 let treasury: InstanceType<Service['Treasury']>;
 let userId: string;
@@ -33,7 +33,7 @@ const applicant = (overrides: Partial<Applicant> = {}): Applicant => ({
 });
 
 beforeAll(async () => {
-  run = await startConsumerSandbox('Treasury');
+  run = await startTreasurySandbox();
   service = await import('../src/index.js');
   treasury = new service.Treasury(service.configFromEnv());
   const registered = await service.register(treasury.clients, run.tenant.integrationRegister, applicant());
