@@ -4,9 +4,12 @@
 // mocks; production code is untouched) so that every answer's `data` and `error` and every event's payload is a
 // Proxy that records each property read: the consumer, the family, the operation or event, the status, the
 // field's schema pointer (the usage file's kind: resolved in the family's bundle with src/client/usage/pointers.ts
-// from the response's or payload's schema) and the site, the first frame of the read in the consumer's own src/.
-// Reads made elsewhere (by the consumer's tests, or by library code no src/ frame called) are not recorded.
-import { relative, sep } from 'node:path';
+// from the response's or payload's schema) and the site, the first frame of the read in the consumer's own code: the
+// folders its tsconfig.json includes, which its usage file covers (src/, and test/ where a consumer includes its
+// tests). Reads made elsewhere (by tests the usage file does not cover, or by library code none of the consumer's
+// frames called) are not recorded.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import type { OpenApiDocument } from '../client/lookup/index.js';
 import { type FamilyBundle, familyBundle } from '../client/usage/bundles.js';
 import { childPointer, declaredAt, fieldAt, itemsAt, nodeAt } from '../client/usage/pointers.js';
@@ -61,6 +64,14 @@ function bundleOf(family: string): FamilyBundle {
   return bundle;
 }
 
+/** The folders a consumer's tsconfig.json includes (`src`, and `test` where its tests are part of its usage). */
+function includedFolders(consumer: string): string[] {
+  const tsconfig = join(EXAMPLE_CONSUMERS, consumer, 'tsconfig.json');
+  if (!existsSync(tsconfig)) return [];
+  const { include } = JSON.parse(readFileSync(tsconfig, 'utf8')) as { include?: string[] };
+  return (include ?? []).map((path) => path.split('/')[0]!);
+}
+
 const FRAME = /\(?((?:file:\/\/)?\/[^():]+):(\d+):\d+\)?$/;
 
 /** The consumer and `src/file.ts:line` of the first frame of the stack in an example consumer, if in its src/. */
@@ -71,8 +82,8 @@ export function consumerSite(stack: string): { consumer: string; site: string } 
     const file = relative(EXAMPLE_CONSUMERS, match[1]!.replace(/^file:\/\//, ''));
     if (file.startsWith('..')) continue;
     const [consumer, folder, ...rest] = file.split(sep);
-    if (folder !== 'src' || !consumer) return undefined;
-    return { consumer, site: `src/${rest.join('/')}:${match[2]}` };
+    if (!consumer || !folder || !includedFolders(consumer).includes(folder)) return undefined;
+    return { consumer, site: `${folder}/${rest.join('/')}:${match[2]}` };
   }
   return undefined;
 }

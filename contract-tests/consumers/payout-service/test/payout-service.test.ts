@@ -3,15 +3,15 @@
 import { randomUUID } from 'node:crypto';
 import { createBusinessClient, orThrow } from 'ramp-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsumerSandbox, startConsumerSandbox } from '../../../../src/testing/consumer-sandbox.js';
+import { type PayoutSandbox, startPayoutSandbox } from './sandbox.js';
 
-let run: ConsumerSandbox;
+let run: PayoutSandbox;
 let clientId: string;
 let service: typeof import('../src/payouts.js');
 let balance: typeof import('../src/balance.js');
 
 beforeAll(async () => {
-  run = await startConsumerSandbox('Payout service');
+  run = await startPayoutSandbox();
   clientId = run.tenant.clientId;
   service = await import('../src/payouts.js');
   balance = await import('../src/balance.js');
@@ -54,7 +54,7 @@ describe('payOut', () => {
 describe('hasBalance', () => {
   it('compares a custody wallet balance with what is needed', async () => {
     const business = createBusinessClient({
-      baseUrl: run.url,
+      baseUrl: run.sandbox.url,
       auth: { token: process.env.RAMP_BUSINESS_TOKEN ?? '' },
     });
     const wallet = await orThrow(

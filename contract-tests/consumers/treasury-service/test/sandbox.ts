@@ -1,6 +1,7 @@
 // The sandbox the service's tests run against, started as the guides start one (docs/guides/sandbox-in-tests.md):
 // in the test process, with a tenant of the service's own made through the sandbox's control client, and the
-// settings the service reads (src/config.ts) set in the environment from that tenant.
+// settings the service reads (src/config.ts) set in the environment from that tenant. The service's usage file
+// covers src/ only (its tsconfig.json); payout-service is the example whose usage file includes its tests.
 import { orThrow } from 'ramp-api';
 import { createSandboxClient, type SandboxClient, type sandboxComponents } from 'ramp-api/sandbox';
 import { type Sandbox, startSandbox } from 'ramp-api-sandbox';
