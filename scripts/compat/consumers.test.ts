@@ -155,7 +155,12 @@ describe("the sandbox's control API is compared with its baseline like the servi
     expect(missing).toEqual([]);
     const report = consumerGate(results, [...usages, sandboxTests(results[0]!.baselineDigest)], 'consumers');
     expect(report.text).toContain('sandbox: 1 breaking');
-    expect(verdict(report.text, 'v1Credentials: no longer always present')).toBe('breaks team-tests (test/setup.ts:9)');
+    const line = verdict(report.text, 'v1Credentials: no longer always present');
+    expect(partFor(line, 'team-tests')).toBe('team-tests (test/setup.ts:9)');
+    // The example consumer whose tests start their tenant as the guides do, read from its own code.
+    expect(partFor(line, 'payout-service')).toBe(
+      `payout-service (${siteOf('payout-service', 'test/sandbox.ts', 'body: tenant.v1Credentials')})`,
+    );
     expect(report.failing).toBe(1);
   });
 
@@ -192,6 +197,18 @@ export async function newTenant() {
     );
     const same = consumerGate(results, [sandboxTests(results[0]!.baselineDigest)], 'any').text;
     expect(same).not.toContain('was built against other');
+  });
+});
+
+describe('the token calls the clients make', () => {
+  it('a newly required field of the token request names the consumers that exchange credentials', () => {
+    const report = gate('v1', (doc) => {
+      const request = doc.components.schemas.ClientTokenRequest;
+      request.properties = { ...(request.properties ?? {}), audience: { type: 'string' } };
+      request.required = [...(request.required ?? []), 'audience'];
+    });
+    const line = verdict(report.text, 'audience: required field added');
+    expect(partFor(line, 'payout-service')).toContain(siteOf('payout-service', 'test/sandbox.ts', 'createClientToken'));
   });
 });
 
