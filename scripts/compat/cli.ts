@@ -1,4 +1,4 @@
-// The options `--consumers DIR` and `--fail-on any|consumers` of `npm run compat`: the gate's report with the
+// The options `--consumers DIR` and `--fail-on any|consumers|seen` of `npm run compat`: the gate's report with the
 // consuming teams' usage files, and its exit status (0, 1 for a breaking change the policy fails on, 2 for bad
 // input such as a malformed usage file).
 import { parseArgs } from 'node:util';
@@ -22,7 +22,7 @@ export async function gateWithConsumers(
   });
   const failOn = values['fail-on'] as FailOn;
   if (!FAIL_ON.includes(failOn)) {
-    console.error(`UsageError: --fail-on takes ${FAIL_ON.join(' or ')}, not ${failOn}.`);
+    console.error(`UsageError: --fail-on takes ${FAIL_ON.join(', ')}, not ${failOn}.`);
     return 2;
   }
   try {

@@ -47,18 +47,18 @@ describe('npm run compat -- --consumers DIR', () => {
   }, 60_000);
 
   it('refuses a usage file of another format version: one line, status 2', async () => {
-    const other = { ...JSON.parse(serializeUsage(usages[0]!)), formatVersion: 2 };
+    const other = { ...JSON.parse(serializeUsage(usages[0]!)), formatVersion: 1 };
     const { code, stderr } = await compat({ 'a.json': JSON.stringify(other) });
     expect(code).toBe(2);
     expect(stderr).toMatch(
-      /^UsageFormatError: .*a\.json is a usage file of format version 2; this ramp-api reads version 1\.$/,
+      /^UsageFormatError: .*a\.json is a usage file of format version 1; this ramp-api reads version 2\.$/,
     );
   }, 60_000);
 
   it('refuses a malformed file in the consumers folder: one line, status 2', async () => {
     const { code, stderr } = await compat({
       'good.json': serializeUsage(usages[0]!),
-      'bad.json': '{"formatVersion": 1,',
+      'bad.json': '{"formatVersion": 2,',
     });
     expect(code).toBe(2);
     expect(stderr.split('\n')).toHaveLength(1);

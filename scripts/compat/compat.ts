@@ -1,7 +1,8 @@
 // `npm run compat`: compares the descriptions with the released baseline in openapi/baseline/ and fails on
 // anything that would break a consuming team. `--accept` makes the current descriptions the new baseline.
 // `--consumers DIR` reads the consuming teams' usage files (`npx ramp-api usage`) and names whom each breaking
-// change breaks; `--fail-on any|consumers` (default any) fails on every breaking change or only on those.
+// change breaks or may break; `--fail-on any|consumers|seen` (default any) fails on every breaking change, on
+// those that break or may break a known consumer, or only on those seen to break one.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareDocuments, renderCompatReport } from '../../src/client/usage/rules.js';

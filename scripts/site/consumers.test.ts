@@ -7,7 +7,7 @@ import { readBundleJson } from '../../src/testing/repo.js';
 import { fieldName, unusedPage, withConsumers } from './consumers.js';
 
 const usage: UsageFile = {
-  formatVersion: 1,
+  formatVersion: 2,
   consumer: 'payout-service',
   descriptions: { v1: 'v1' },
   operations: [

@@ -44,7 +44,8 @@ function operationsOf(ctx: Context): OperationUse[] {
     use.requestFields.push(
       ...mergeReads(call.requestFields.map((f) => ({ ...f, family: call.family, whole: false }) as ReadFound)),
     );
-    if (call.dynamic) use.requestDynamic = [...(use.requestDynamic ?? []), call.site];
+    if (call.dynamic.length)
+      use.requestDynamic = [...(use.requestDynamic ?? []), ...call.dynamic.map((d) => ({ site: call.site, ...d }))];
     use.statuses.push(...ctx.statuses.filter((s) => s.scope === call.scope).map((s) => s.status));
     byOperation.set(key, use);
   }

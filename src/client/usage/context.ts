@@ -13,8 +13,8 @@ export interface CallFound {
   scope: TS.Node;
   parameters: string[];
   requestFields: { pointer: string; site: string }[];
-  /** Set when the request body is built where the extractor cannot follow it. */
-  dynamic: boolean;
+  /** The parts of the request body built where the extractor cannot follow them: why, and where they go. */
+  dynamic: { reason: string; pointer?: string }[];
 }
 
 export interface ReadFound {

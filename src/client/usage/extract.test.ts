@@ -51,7 +51,7 @@ export function describePayout(payout: components['schemas']['Payout']): string 
 `,
   'src/fallbacks.ts': `import type { components } from 'ramp-api/v1';
 import { v1 } from './client.js';
-export async function register(form: Record<string, unknown>) {
+export async function register(form: Record<string, unknown>) { // param:form
   const { data } = await v1.POST('/api/v1/users/register', { // call:registerUser
     params: { header: { 'x-integration-register': 'i' } },
     body: form as components['schemas']['RegisterUserRequest'],
@@ -130,7 +130,12 @@ describe('ramp-api usage reads a project', () => {
       ['amount', 'currency', 'destinationId'].map((name) => `${V1}/CreatePayoutRequest/properties/${name}`),
     );
     expect(op('createPayout').requestDynamic).toBeUndefined();
-    expect(op('registerUser').requestDynamic).toEqual([site('call:registerUser')]);
+    expect(op('registerUser').requestDynamic).toEqual([
+      {
+        site: site('call:registerUser'),
+        reason: `the body is built at run time (a parameter at ${site('param:form')})`,
+      },
+    ]);
   });
 
   it('reads a property access', () => {
