@@ -18,12 +18,14 @@ import { compareDocuments } from './rules.js';
 const FILES: Record<string, string> = {
   'src/client.ts': `import { createBusinessClient } from 'ramp-api/business';
 import { createV1Client } from 'ramp-api/v1';
+import * as ramp from 'ramp-api/v1';
 import { businessCredentials } from './credentials.js';
 const baseUrl = 'http://127.0.0.1:9';
 export const v1 = createV1Client({ baseUrl, auth: { credentials: { clientId: 'c', clientSecret: 's' } } }); // token:v1
 export const business = createBusinessClient({ baseUrl, auth: { credentials: businessCredentials() } }); // token:business
 export const fixed = createV1Client({ baseUrl, auth: { token: 't' } });
 export const open = createBusinessClient({ baseUrl });
+export const namespaced = ramp.createV1Client({ baseUrl, auth: { credentials: { clientId: 'n' } } }); // token:namespace
 export function clientFor(credentials: Record<string, unknown>) { // param:credentials
   return createV1Client({ baseUrl, auth: { credentials } }); // token:param
 }
@@ -45,6 +47,10 @@ export async function endpoint() {
       retryConfig: { max_attempts: 5 }, // field:max_attempts
     },
   });
+}
+export async function withRetry(retry: components['schemas']['RetryConfig']) { // param:retry
+  const body = { name: 'n', direction: 'OUTBOUND' as const, url: 'https://example.test/hook', httpMethod: 'POST' as const };
+  return v1.createIntegrationEndpoint({ body: { ...body, retryConfig: retry } }); // call:withRetry
 }
 export async function register() {
   return v1.registerUser({ // call:register
@@ -146,7 +152,17 @@ describe('request bodies down to the leaf field', () => {
       `${SCHEMAS}/CreateIntegrationEndpointRequest/properties/retryConfig`,
       `${SCHEMAS}/RetryConfig/properties/max_attempts`,
     ]);
-    expect(op('createIntegrationEndpoint').requestDynamic).toBeUndefined();
+    expect(dynamicAt('createIntegrationEndpoint', 'call:endpoint')).toEqual([]);
+  });
+
+  it('a field whose value cannot be followed: recorded with its reason and its pointer', () => {
+    expect(dynamicAt('createIntegrationEndpoint', 'call:withRetry')).toEqual([
+      {
+        site: site('call:withRetry'),
+        reason: `the body's retryConfig is built at run time (a parameter at ${site('param:retry')})`,
+        pointer: `${SCHEMAS}/CreateIntegrationEndpointRequest/properties/retryConfig`,
+      },
+    ]);
   });
 
   it('an inline nested object and the object elements of an array', () => {
@@ -215,7 +231,7 @@ describe('a body it cannot follow is recorded with its reason', () => {
 
 describe('the token exchange of each client made with credentials', () => {
   it("is a call of the family's token operation at the client's creation, with the credentials' fields", () => {
-    expect(op('createClientToken').calls).toEqual([site('token:v1'), site('token:param')]);
+    expect(op('createClientToken').calls).toEqual([site('token:v1'), site('token:namespace'), site('token:param')]);
     expect(fieldsAt('createClientToken', 'token:v1')).toEqual(
       ['clientId', 'clientSecret'].map((n) => `${SCHEMAS}/ClientTokenRequest/properties/${n}`),
     );
@@ -259,7 +275,9 @@ describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
       request.properties = { tenant: { type: 'string' } };
       request.required = ['tenant'];
     }, 'tenant');
-    expect(text).toBe(`breaks request-consumer (${site('token:v1')}, ${site('token:param')})`);
+    expect(text).toBe(
+      `breaks request-consumer (${site('token:v1')}, ${site('token:namespace')}, ${site('token:param')})`,
+    );
   });
 
   it('a tightened field the consumer sends: breaks, at the fields seen; one only assumed: may break', () => {
@@ -281,6 +299,32 @@ describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
         `${site('call:passedOn')}: the body is built at run time (passed to other code at ${site('passed:fill')}); ` +
         `${site('call:outside')}: the body is built at run time (a value from outside the project at ${site('call:outside')}))`,
     );
+  });
+
+  it('a field whose value is built at run time: a change under it may break, one beside it does not', () => {
+    const assumedOnly = {
+      ...usage,
+      consumer: 'another-consumer',
+      operations: usage.operations.map((o) => ({ ...o, requestFields: [] })),
+    };
+    const under = verdict(
+      (doc) => {
+        doc.components.schemas.RetryConfig.properties.max_attempts.maximum = 4;
+      },
+      'max_attempts',
+      [assumedOnly],
+    );
+    expect(under).toBe(
+      `may break another-consumer (${site('call:withRetry')}: the body's retryConfig is built at run time (a parameter at ${site('param:retry')}))`,
+    );
+    const beside = verdict(
+      (doc) => {
+        doc.components.schemas.CreateIntegrationEndpointRequest.properties.name.maxLength = 3;
+      },
+      'maxLength',
+      [assumedOnly],
+    );
+    expect(beside).toBe('no known consumer');
   });
 
   it('a field only a body built at run time may send: may break alone', () => {

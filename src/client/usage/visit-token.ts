@@ -14,8 +14,10 @@ const TOKEN_OPERATIONS: Record<string, string> = { ...TokenOperation };
 /** The family of the ramp-api client a call returns, if it is a call of a function outside the project. */
 function clientFamily(ctx: Context, call: TS.CallExpression): string | undefined {
   const { ts, checker } = ctx;
-  if (!call.arguments.length || !ts.isIdentifier(call.expression)) return undefined;
-  const symbol = checker.getSymbolAtLocation(call.expression);
+  // `createV1Client(...)`, or through a namespace import: `ramp.createV1Client(...)`.
+  const name = ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
+  if (!call.arguments.length || !ts.isIdentifier(name)) return undefined;
+  const symbol = checker.getSymbolAtLocation(name);
   const callee = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
   const declaration = callee?.valueDeclaration ?? callee?.declarations?.[0];
   if (!declaration || inProject(ctx, declaration)) return undefined;
