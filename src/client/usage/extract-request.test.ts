@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundleJson } from '../../testing/repo.js';
-import { makeUsageProject } from '../../testing/usage-project.js';
+import { makeUsageProject, markerSite } from '../../testing/usage-project.js';
 import type { JsonObject, OpenApiDocument } from '../lookup/index.js';
 import type { FamilyBundle } from './bundles.js';
 import { checkUsage } from './check.js';
@@ -117,13 +117,7 @@ export async function outside(text: string) {
 };
 
 /** `src/file.ts:N`, the line of the marker comment `// marker` in the fixture. */
-function site(marker: string): string {
-  for (const [file, text] of Object.entries(FILES)) {
-    const index = text.split('\n').findIndex((line) => line.includes(`// ${marker}`));
-    if (index >= 0) return `${file}:${index + 1}`;
-  }
-  throw new Error(`No marker ${marker}`);
-}
+const site = (marker: string) => markerSite(FILES, marker);
 
 const SCHEMAS = '/components/schemas';
 let dir: string;
@@ -262,6 +256,13 @@ function verdict(edit: (doc: JsonObject) => void, what: string, usages = [usage]
 }
 
 describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
+  /** A second consumer that makes the same calls but sends no field seen: only its assumed uses remain. */
+  const assumedOnly = (): UsageFile => ({
+    ...usage,
+    consumer: 'another-consumer',
+    operations: usage.operations.map((o) => ({ ...o, requestFields: [] })),
+  });
+
   it('a lower maximum of a nested leaf the consumer sends: breaks, at the field', () => {
     const text = verdict((doc) => {
       doc.components.schemas.RetryConfig.properties.max_attempts.maximum = 4;
@@ -287,13 +288,7 @@ describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
     expect(verdict(edit, 'maxLength')).toBe(
       `breaks request-consumer (src/bodies.ts:3, ${site('assign:paymentMethod')}, ${site('call:conditional')})`,
     );
-    // A second consumer that makes the same calls but sends no payout field seen: only its assumed uses remain.
-    const assumedOnly = {
-      ...usage,
-      consumer: 'another-consumer',
-      operations: usage.operations.map((o) => ({ ...o, requestFields: [] })),
-    };
-    expect(verdict(edit, 'maxLength', [usage, assumedOnly])).toBe(
+    expect(verdict(edit, 'maxLength', [usage, assumedOnly()])).toBe(
       `breaks request-consumer (src/bodies.ts:3, ${site('assign:paymentMethod')}, ${site('call:conditional')}); ` +
         `may break another-consumer (${site('call:parameter')}: the body is built at run time (a parameter at ${site('param:body')}); ` +
         `${site('call:passedOn')}: the body is built at run time (passed to other code at ${site('passed:fill')}); ` +
@@ -302,17 +297,12 @@ describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
   });
 
   it('a field whose value is built at run time: a change under it may break, one beside it does not', () => {
-    const assumedOnly = {
-      ...usage,
-      consumer: 'another-consumer',
-      operations: usage.operations.map((o) => ({ ...o, requestFields: [] })),
-    };
     const under = verdict(
       (doc) => {
         doc.components.schemas.RetryConfig.properties.max_attempts.maximum = 4;
       },
       'max_attempts',
-      [assumedOnly],
+      [assumedOnly()],
     );
     expect(under).toBe(
       `may break another-consumer (${site('call:withRetry')}: the body's retryConfig is built at run time (a parameter at ${site('param:retry')}))`,
@@ -322,7 +312,7 @@ describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
         doc.components.schemas.CreateIntegrationEndpointRequest.properties.name.maxLength = 3;
       },
       'maxLength',
-      [assumedOnly],
+      [assumedOnly()],
     );
     expect(beside).toBe('no known consumer');
   });
@@ -345,20 +335,17 @@ describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
 });
 
 describe('usage --check tells the same apart', () => {
-  const next = (edit: (doc: JsonObject) => void) => {
+  /** `usage --check` of the fixture's usage against its v1 bundle changed by `edit`. */
+  const check = (edit: (doc: JsonObject) => void) => {
     const doc = structuredClone(families.get('v1')!.doc) as JsonObject;
     edit(doc);
-    return new Map([['v1', doc as OpenApiDocument]]);
+    return checkUsage(usage, families, new Map([['v1', doc as OpenApiDocument]]));
   };
 
   it('a change only assumed: "may break", counted apart', () => {
-    const result = checkUsage(
-      usage,
-      families,
-      next((doc) => {
-        doc.components.schemas.HomeInfo.properties.neighborhood.maxLength = 3;
-      }),
-    );
+    const result = check((doc) => {
+      doc.components.schemas.HomeInfo.properties.neighborhood.maxLength = 3;
+    });
     expect(result.lines).toContain(
       `    may break request-consumer (${site('call:computed')}: the body is built at run time (a computed key at ${site('computed:key')}))`,
     );
@@ -369,14 +356,10 @@ describe('usage --check tells the same apart', () => {
   });
 
   it('one seen and one assumed', () => {
-    const result = checkUsage(
-      usage,
-      families,
-      next((doc) => {
-        doc.components.schemas.HomeInfo.properties.neighborhood.maxLength = 3;
-        doc.components.schemas.RetryConfig.properties.max_attempts.maximum = 4;
-      }),
-    );
+    const result = check((doc) => {
+      doc.components.schemas.HomeInfo.properties.neighborhood.maxLength = 3;
+      doc.components.schemas.RetryConfig.properties.max_attempts.maximum = 4;
+    });
     expect(result.lines.at(-1)).toBe(
       '1 breaking change(s) break request-consumer; 1 more may break it (a request body built at run time).',
     );

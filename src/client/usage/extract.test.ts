@@ -4,7 +4,7 @@
 // parameters and fields, and each conservative fallback that counts the whole value as read.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUsageProject } from '../../testing/usage-project.js';
+import { makeUsageProject, markerSite } from '../../testing/usage-project.js';
 import { extractUsage } from './extract.js';
 import { type FieldUse, serializeUsage, type UsageFile, validateUsage } from './format.js';
 
@@ -82,13 +82,7 @@ export const receiver = createWebhookReceiver({
 };
 
 /** `src/file.ts:N`, the line of the marker comment `// marker` in the fixture. */
-function site(marker: string): string {
-  for (const [file, text] of Object.entries(FILES)) {
-    const index = text.split('\n').findIndex((line) => line.includes(`// ${marker}`));
-    if (index >= 0) return `${file}:${index + 1}`;
-  }
-  throw new Error(`No marker ${marker}`);
-}
+const site = (marker: string) => markerSite(FILES, marker);
 
 const V1 = '/components/schemas';
 let dir: string;
