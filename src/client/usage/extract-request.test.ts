@@ -110,6 +110,12 @@ export async function passedOn() {
   fill(body); // passed:fill
   return v1.createPayout({ params, body }); // call:passedOn
 }
+export async function aliased() {
+  const body = { amount: 5, currency: 'COP', destinationId: 'd' };
+  const alias: { amount: number; paymentMethod?: string } = body; // alias:copy
+  alias.paymentMethod = 'ACH';
+  return v1.createPayout({ params, body }); // call:aliased
+}
 export async function outside(text: string) {
   return v1.createPayout({ params, body: JSON.parse(text) as CreatePayoutRequest }); // call:outside
 }
@@ -211,6 +217,7 @@ describe('a body it cannot follow is recorded with its reason', () => {
     ['parameter', 'createPayout', 'the body is built at run time (a parameter at param:body)'],
     ['passedOn', 'createPayout', 'the body is built at run time (passed to other code at passed:fill)'],
     ['outside', 'createPayout', 'the body is built at run time (a value from outside the project at call:outside)'],
+    ['aliased', 'createPayout', 'the body is built at run time (another name given to it at alias:copy)'],
   ])('%s', (name, operationId, reason) => {
     // The marker in the reason stands for its site.
     const expected = reason.replace(/[a-z]+:[A-Za-z]+(?=\)$)/, (marker) => site(marker));
@@ -292,6 +299,7 @@ describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
       `breaks request-consumer (src/bodies.ts:3, ${site('assign:paymentMethod')}, ${site('call:conditional')}); ` +
         `may break another-consumer (${site('call:parameter')}: the body is built at run time (a parameter at ${site('param:body')}); ` +
         `${site('call:passedOn')}: the body is built at run time (passed to other code at ${site('passed:fill')}); ` +
+        `${site('call:aliased')}: the body is built at run time (another name given to it at ${site('alias:copy')}); ` +
         `${site('call:outside')}: the body is built at run time (a value from outside the project at ${site('call:outside')}))`,
     );
   });

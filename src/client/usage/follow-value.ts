@@ -182,7 +182,7 @@ function followUses(
     else if (found.kind === 'elements') for (const value of found.values) visitor.element(value);
     else if (found.kind === 'unknown') visitor.unknown(found.reason);
     else if (found.node.getStart() < use.getStart() || found.node.getSourceFile() !== use.getSourceFile())
-      visitor.unknown(`passed to other code at ${siteOf(ctx, found.node)}`);
+      visitor.unknown(`${found.why} at ${siteOf(ctx, found.node)}`);
   }
 }
 
@@ -191,7 +191,7 @@ type Use =
   | { kind: 'field'; name: string; value: TS.Expression; node: TS.Node }
   | { kind: 'elements'; values: TS.Expression[] }
   | { kind: 'unknown'; reason: string }
-  | { kind: 'escape'; node: TS.Node };
+  | { kind: 'escape'; node: TS.Node; why: string };
 
 /** Array methods that add their arguments (from the index given) as elements. */
 const ADDS_ELEMENTS = new Map([
@@ -250,7 +250,12 @@ function useAt(ctx: Context, reference: TS.Identifier): Use | undefined {
   if (!keys.length) {
     if (isAssignment(ts, holder, at)) return { kind: 'assigned', value: holder.right };
     const call = ts.isCallExpression(holder) || ts.isNewExpression(holder) ? holder : undefined;
-    return call?.arguments?.includes(at) ? { kind: 'escape', node: at } : undefined;
+    if (call?.arguments?.includes(at)) return { kind: 'escape', node: at, why: 'passed to other code' };
+    // Another name for the same object, whose fields may be set through it.
+    const copied =
+      (ts.isVariableDeclaration(holder) && holder.initializer === at) ||
+      (ts.isBinaryExpression(holder) && holder.operatorToken.kind === ts.SyntaxKind.EqualsToken && holder.right === at);
+    return copied ? { kind: 'escape', node: at, why: 'another name given to it' } : undefined;
   }
   const [first] = keys;
   if (isAssignment(ts, holder, at)) {
