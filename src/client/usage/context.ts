@@ -43,6 +43,8 @@ export interface Context {
   reads: ReadFound[];
   handlers: HandlerFound[];
   statuses: { scope: TS.Node; status: string }[];
+  /** The project's own source files. */
+  files: TS.SourceFile[];
 }
 
 export function createContext(
@@ -58,7 +60,7 @@ export function createContext(
     if (found) families.set(family, found);
     return found;
   };
-  return { ts, checker, projectDir, bundle, families, calls: [], reads: [], handlers: [], statuses: [] };
+  return { ts, checker, projectDir, bundle, families, calls: [], reads: [], handlers: [], statuses: [], files: [] };
 }
 
 /** `src/file.ts:12`: where a node starts, relative to the project. */

@@ -67,9 +67,15 @@ export async function register() {
   return { amount, currency: 'COP', destinationId: 'small', paymentMethod: 'ACH' }; // return:second
 }
 export const base = { amount: 1, currency: 'COP', destinationId: 'd' };
+export const defaults: { currency: string; paymentMethod?: string } = { currency: 'COP' };
+`,
+  'src/setup.ts': `import { defaults } from './bodies.js';
+export function useAch() {
+  defaults.paymentMethod = 'ACH'; // mutate:other-module
+}
 `,
   'src/variables.ts': `import type { components } from 'ramp-api/v1';
-import { base, payoutBody } from './bodies.js';
+import { base, defaults, payoutBody } from './bodies.js';
 import { v1 } from './client.js';
 type CreatePayoutRequest = components['schemas']['CreatePayoutRequest'];
 const params = { path: { user_id: 'u' } };
@@ -84,6 +90,9 @@ export async function untypedLet() {
 }
 export async function fromFunction() {
   return v1.createPayout({ params, body: payoutBody(7) }); // call:fromFunction
+}
+export async function withDefaults() {
+  return v1.createPayout({ params, body: { ...defaults, amount: 3, destinationId: 'x' } }); // call:withDefaults
 }
 export async function conditional(flag: boolean) {
   return v1.createPayout({ params, body: flag ? base : { ...base, paymentMethod: 'ACH' } }); // call:conditional
@@ -202,6 +211,11 @@ describe('a body passed as a variable is followed', () => {
     expect(dynamicAt('createPayout', 'call:fromFunction')).toEqual([]);
   });
 
+  it('a field set on an exported object in another module', () => {
+    expect(fieldsAt('createPayout', 'mutate:other-module')).toEqual(payout('paymentMethod'));
+    expect(dynamicAt('createPayout', 'call:withDefaults')).toEqual([]);
+  });
+
   it('both branches of a conditional, and a spread of a followed value', () => {
     expect(fieldsAt('createPayout', 'call:conditional')).toEqual(payout('paymentMethod'));
     expect(op('createPayout').requestFields.find((f) => f.pointer.endsWith('/amount'))?.sites).toContain(
@@ -293,10 +307,10 @@ describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
       doc.components.schemas.PaymentRail.maxLength = 3;
     };
     expect(verdict(edit, 'maxLength')).toBe(
-      `breaks request-consumer (src/bodies.ts:3, ${site('assign:paymentMethod')}, ${site('call:conditional')})`,
+      `breaks request-consumer (src/bodies.ts:3, ${site('mutate:other-module')}, ${site('assign:paymentMethod')}, ${site('call:conditional')})`,
     );
     expect(verdict(edit, 'maxLength', [usage, assumedOnly()])).toBe(
-      `breaks request-consumer (src/bodies.ts:3, ${site('assign:paymentMethod')}, ${site('call:conditional')}); ` +
+      `breaks request-consumer (src/bodies.ts:3, ${site('mutate:other-module')}, ${site('assign:paymentMethod')}, ${site('call:conditional')}); ` +
         `may break another-consumer (${site('call:parameter')}: the body is built at run time (a parameter at ${site('param:body')}); ` +
         `${site('call:passedOn')}: the body is built at run time (passed to other code at ${site('passed:fill')}); ` +
         `${site('call:aliased')}: the body is built at run time (another name given to it at ${site('alias:copy')}); ` +

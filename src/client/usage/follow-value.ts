@@ -201,7 +201,10 @@ const ADDS_ELEMENTS = new Map([
   ['fill', 0],
 ]);
 
-/** The uses of a variable in the function (or file) that declares it, found once per variable. */
+/**
+ * The uses of a variable in the function that declares it, or, for one declared at a module's top, in every file
+ * of the project (another module may import it and set its fields); found once per variable.
+ */
 function usesOf(ctx: Context, variable: TS.VariableDeclaration, symbol: TS.Symbol): Use[] {
   const cached = usesCache.get(variable);
   if (cached) return cached;
@@ -217,7 +220,7 @@ function usesOf(ctx: Context, variable: TS.VariableDeclaration, symbol: TS.Symbo
     }
     ts.forEachChild(node, visit);
   };
-  visit(scope);
+  for (const file of ts.isSourceFile(scope) && ctx.files.length ? ctx.files : [scope]) visit(file);
   usesCache.set(variable, uses);
   return uses;
 }
