@@ -266,9 +266,15 @@ describe('the token exchange of each client made with credentials', () => {
   });
 });
 
-/** The gate's verdict on a change to a copy of the v1 bundle, for the fixture's usage. */
-function verdict(edit: (doc: JsonObject) => void, what: string, usages = [usage]): string {
+/** The gate's verdict on a change to a copy of the v1 bundle (made from it by `before`), for the fixture's usage. */
+function verdict(
+  edit: (doc: JsonObject) => void,
+  what: string,
+  usages = [usage],
+  before: (doc: JsonObject) => void = () => {},
+): string {
   const base = readBundleJson<OpenApiDocument>('v1');
+  before(base as JsonObject);
   const next = structuredClone(base) as JsonObject;
   edit(next);
   const change = compareDocuments(base, next as OpenApiDocument).find((c) => c.breaking && c.what.includes(what));
@@ -289,6 +295,29 @@ describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
       doc.components.schemas.RetryConfig.properties.max_attempts.maximum = 4;
     }, 'max_attempts');
     expect(text).toBe(`breaks request-consumer (${site('field:max_attempts')})`);
+  });
+
+  it("a lower maximum of an inline nested object's leaf: breaks, at the field", () => {
+    const text = verdict((doc) => {
+      doc.components.schemas.RegisterUserRequest.properties.incomes.properties.monthly_incomes.maximum = 5;
+    }, 'monthly_incomes');
+    expect(text).toBe(`breaks request-consumer (${site('field:monthly_incomes')})`);
+  });
+
+  it("a tighter field of an array's elements: breaks, at the field", () => {
+    // The bundle's documents are open objects: the base gives them a field `kind`, which the change tightens.
+    const documents = (doc: JsonObject) => doc.components.schemas.RegisterUserRequest.properties.supporting_documents;
+    const text = verdict(
+      (doc) => {
+        documents(doc).items.properties.kind.maxLength = 1;
+      },
+      'kind',
+      [usage],
+      (doc) => {
+        documents(doc).items = { type: 'object', properties: { kind: { type: 'string' } } };
+      },
+    );
+    expect(text).toBe(`breaks request-consumer (${site('field:documents')})`);
   });
 
   it('a new required credential: breaks every client made with credentials', () => {
