@@ -125,6 +125,9 @@ export async function aliased() {
   alias.paymentMethod = 'ACH';
   return v1.createPayout({ params, body }); // call:aliased
 }
+export async function kycFor(init: { params: { path: { user_id: string } } }) {
+  return v1.generateKycUrl(init); // call:kycInit
+}
 export async function outside(text: string) {
   return v1.createPayout({ params, body: JSON.parse(text) as CreatePayoutRequest }); // call:outside
 }
@@ -236,6 +239,11 @@ describe('a body it cannot follow is recorded with its reason', () => {
     // The marker in the reason stands for its site.
     const expected = reason.replace(/[a-z]+:[A-Za-z]+(?=\)$)/, (marker) => site(marker));
     expect(dynamicAt(operationId, `call:${name}`)).toEqual([{ site: site(`call:${name}`), reason: expected }]);
+  });
+
+  it('not for an operation that takes no body', () => {
+    expect(op('generateKycUrl').calls).toEqual([site('call:kycInit')]);
+    expect(op('generateKycUrl').requestDynamic).toBeUndefined();
   });
 
   it('the usage file (format version 2) holds each with its reason', async () => {

@@ -61,17 +61,17 @@ function readParams(ctx: Context, params: TS.Expression, found: CallFound): void
 /** The parameters and request fields an init argument sets, followed to the literals it is built from. */
 function readInit(ctx: Context, init: TS.Expression | undefined, found: CallFound): void {
   if (!init) return;
+  const schema = requestSchemaOf(ctx, found.family, found.operationId);
   followValue(ctx, init, {
     property(name, value) {
-      if (name === 'body' && value)
-        recordSent(ctx, value, requestSchemaOf(ctx, found.family, found.operationId), found, {
-          noun: 'the body',
-          verb: 'is',
-        });
+      if (name === 'body' && value) recordSent(ctx, value, schema, found, { noun: 'the body', verb: 'is' });
       if (name === 'params' && value) readParams(ctx, value, found);
     },
     element: ignore,
-    unknown: (reason) => found.dynamic.push({ reason: `the body is built at run time (${reason})` }),
+    // Options the analyzer cannot follow may hold any body, if the operation takes one.
+    unknown: (reason) => {
+      if (schema) found.dynamic.push({ reason: `the body is built at run time (${reason})` });
+    },
   });
 }
 
