@@ -52,6 +52,14 @@ export async function withRetry(retry: components['schemas']['RetryConfig']) { /
   const body = { name: 'n', direction: 'OUTBOUND' as const, url: 'https://example.test/hook', httpMethod: 'POST' as const };
   return v1.createIntegrationEndpoint({ body: { ...body, retryConfig: retry } }); // call:withRetry
 }
+export async function registerDocuments(kinds: string[]) {
+  return v1.registerUser({ // call:documents
+    params: { header: { 'x-integration-register': 'i' } },
+    body: {
+      supporting_documents: kinds.map((kind) => ({ kind, page: 1 })), // field:mapped
+    } as unknown as RegisterUserRequest,
+  });
+}
 export async function register() {
   return v1.registerUser({ // call:register
     params: { header: { 'x-integration-register': 'i' } },
@@ -190,6 +198,15 @@ describe('request bodies down to the leaf field', () => {
     ]);
     expect(dynamicAt('registerUser', 'call:register')).toEqual([]);
   });
+
+  it("the elements an array method's callback returns", () => {
+    expect(fieldsAt('registerUser', 'field:mapped')).toEqual([
+      `${SCHEMAS}/RegisterUserRequest/properties/supporting_documents`,
+      `${SCHEMAS}/RegisterUserRequest/properties/supporting_documents/items/properties/kind`,
+      `${SCHEMAS}/RegisterUserRequest/properties/supporting_documents/items/properties/page`,
+    ]);
+    expect(dynamicAt('registerUser', 'call:documents')).toEqual([]);
+  });
 });
 
 describe('a body passed as a variable is followed', () => {
@@ -325,7 +342,7 @@ describe("the gate's verdicts: breaks (seen) and may break (assumed)", () => {
         documents(doc).items = { type: 'object', properties: { kind: { type: 'string' } } };
       },
     );
-    expect(text).toBe(`breaks request-consumer (${site('field:documents')})`);
+    expect(text).toBe(`breaks request-consumer (${site('field:mapped')}, ${site('field:documents')})`);
   });
 
   it('a new required credential: breaks every client made with credentials', () => {

@@ -275,9 +275,42 @@ function useAt(ctx: Context, reference: TS.Identifier): Use | undefined {
   return undefined;
 }
 
+/** `items.map((x) => ({ ... }))`: the elements the callback, written in place, returns; false for another call. */
+function followMap(ctx: Context, call: TS.CallExpression, visitor: ValueVisitor): boolean {
+  const { ts, checker } = ctx;
+  const [callback] = call.arguments;
+  if (
+    !ts.isPropertyAccessExpression(call.expression) ||
+    call.expression.name.text !== 'map' ||
+    !callback ||
+    !(ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) ||
+    !checker.isArrayLikeType(checker.getTypeAtLocation(call.expression.expression))
+  )
+    return false;
+  returnsOf(ctx, callback, (value) => visitor.element(value));
+  return true;
+}
+
+/** Calls `onReturn` with each value a function may return (its expression body, or each `return`). */
+function returnsOf(ctx: Context, fn: TS.FunctionLikeDeclaration, onReturn: (value: TS.Expression) => void): void {
+  const { ts } = ctx;
+  const body = fn.body;
+  if (!body) return;
+  if (!ts.isBlock(body)) {
+    onReturn(body);
+    return;
+  }
+  const returns = (node: TS.Node): void => {
+    if (ts.isReturnStatement(node) && node.expression) onReturn(node.expression);
+    else if (!ts.isFunctionLike(node)) ts.forEachChild(node, returns);
+  };
+  ts.forEachChild(body, returns);
+}
+
 /** Follows each value a function of the project may return. */
 function followCall(ctx: Context, call: TS.CallExpression, visitor: ValueVisitor, along: Set<TS.Node>): void {
   const { ts } = ctx;
+  if (followMap(ctx, call, visitor)) return;
   const callee = ts.isIdentifier(call.expression)
     ? symbolOf(ctx, call.expression)
     : ts.isPropertyAccessExpression(call.expression)
@@ -297,16 +330,7 @@ function followCall(ctx: Context, call: TS.CallExpression, visitor: ValueVisitor
     visitor.unknown(`a value built at run time at ${siteOf(ctx, call)}`);
     return;
   }
-  once(along, fn, () => {
-    const body = fn.body as TS.Node;
-    if (!ts.isBlock(body)) {
-      followValue(ctx, body as TS.Expression, visitor, along);
-      return;
-    }
-    const returns = (node: TS.Node): void => {
-      if (ts.isReturnStatement(node) && node.expression) followValue(ctx, node.expression, visitor, along);
-      else if (!ts.isFunctionLike(node)) ts.forEachChild(node, returns);
-    };
-    ts.forEachChild(body, returns);
-  });
+  once(along, fn, () =>
+    returnsOf(ctx, fn as TS.FunctionLikeDeclaration, (value) => followValue(ctx, value, visitor, along)),
+  );
 }
