@@ -319,6 +319,10 @@ const runners: Record<string, Record<string, [file: string, needle: string]>> = 
       'scripts/compat/compat.command.test.ts',
       "'--fail-on'",
     ],
+    'npm run compat -- --consumers usage/ --fail-on seen': [
+      'scripts/compat/compat.command.test.ts',
+      "'--fail-on', 'seen'",
+    ],
   },
 };
 

@@ -1,5 +1,5 @@
 // The options of `npm run compat`, read once and strictly, and what the command does with them: the gate's report
-// (with `--consumers DIR`, the consuming teams' usage files and the policy `--fail-on any|consumers`), or with
+// (with `--consumers DIR`, the consuming teams' usage files and the policy `--fail-on any|consumers|seen`), or with
 // `--accept [--family NAME]` the current descriptions made the baseline. Its exit status: 0; 1 for a breaking change
 // the policy fails on or a family without a baseline; 2 for bad input (an option it does not take, a malformed
 // usage file), with one line naming it.
@@ -12,7 +12,7 @@ import { acceptBaselines, type BaselineResult, compareWithBaselines, missingBase
 import { consumerGate, FAIL_ON, type FailOn, readConsumers } from './consumers.js';
 
 export const COMPAT_HELP =
-  'Usage: npm run compat [-- --consumers DIR [--fail-on any|consumers]], or npm run compat:accept [-- --family NAME]';
+  'Usage: npm run compat [-- --consumers DIR [--fail-on any|consumers|seen]], or npm run compat:accept [-- --family NAME]';
 
 export interface CompatOptions {
   consumers?: string;
@@ -43,7 +43,7 @@ export function compatOptions(args: string[]): CompatOptions {
   if (failOn !== undefined && values.consumers === undefined)
     throw new UsageError(`--fail-on goes with --consumers DIR: without usage files every breaking change fails.`);
   if (failOn !== undefined && !FAIL_ON.includes(failOn as FailOn))
-    throw new UsageError(`--fail-on takes ${FAIL_ON.join(' or ')}, not ${failOn}.`);
+    throw new UsageError(`--fail-on takes ${FAIL_ON.join(', ')}, not ${failOn}.`);
   if (values.accept && values.consumers !== undefined)
     throw new UsageError('--accept makes the baseline and reads no usage files: drop --consumers.');
   if (values.family && !values.accept) throw new UsageError('--family NAME goes with --accept.');

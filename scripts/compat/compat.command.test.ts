@@ -1,8 +1,8 @@
 // `npm run compat -- --consumers DIR` as a process, as a CI job runs it: it reads the example consumers' usage files
-// (contract-tests/consumers/, read here with the extractor as `npx ramp-api usage` reads them) and takes the policy
-// `--fail-on consumers`, with `--consumers=DIR` as with `--consumers DIR`; a usage file it cannot read, a JSON file
-// that is no usage file, and options it does not take end it with one named line and status 2. What it does with
-// the files is tested in process by consumers.test.ts.
+// (contract-tests/consumers/, read here with the extractor as `npx ramp-api usage` reads them) and takes the policies
+// `--fail-on consumers` and `--fail-on seen`, with `--consumers=DIR` as with `--consumers DIR`; a usage file it
+// cannot read, a JSON file that is no usage file, and options it does not take end it with one named line and status
+// 2. What it does with the files is tested in process by consumers.test.ts.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +73,18 @@ describe('npm run compat -- --consumers DIR', () => {
     }
   }, 60_000);
 
+  it('takes the policy --fail-on seen: a change that only may break a known consumer passes', async () => {
+    const files = Object.fromEntries(usages.map((u) => [`${u.consumer}.json`, serializeUsage(u)]));
+    const { stdout } = await compat(files, '--fail-on', 'seen');
+    expect(stdout).toContain('Policy: --fail-on seen.');
+  }, 60_000);
+
+  it('refuses an unknown policy: one line naming the three, status 2', async () => {
+    const { code, stderr } = await compat({ 'a.json': serializeUsage(usages[0]!) }, '--fail-on', 'some');
+    expect(code).toBe(2);
+    expect(stderr).toBe('UsageError: --fail-on takes any, consumers, seen, not some.');
+  }, 60_000);
+
   it('refuses a usage file of another format version: one line, status 2', async () => {
     const other = { ...JSON.parse(serializeUsage(usages[0]!)), formatVersion: 1 };
     const { code, stderr } = await compat({ 'a.json': JSON.stringify(other) });
@@ -90,7 +102,7 @@ describe('npm run compat -- --consumers DIR', () => {
   it('refuses a malformed file in the consumers folder: one line, status 2', async () => {
     const { code, stderr } = await compat({
       'good.json': serializeUsage(usages[0]!),
-      'bad.json': '{"formatVersion": 1,',
+      'bad.json': '{"formatVersion": 2,',
     });
     expect(code).toBe(2);
     expect(stderr.split('\n')).toHaveLength(1);

@@ -100,6 +100,17 @@ describe('the gate names the consumers a change breaks', () => {
     );
   });
 
+  it('a tightened field of a body built at run time: may break, with the reason', () => {
+    const report = gate('v1', (doc) => {
+      doc.components.schemas.RegisterUserRequest.properties.email.maxLength = 10;
+    });
+    const call = siteOf('kyc-onboarding', 'src/register.ts', "v1.POST('/api/v1/users/register'");
+    const key = siteOf('kyc-onboarding', 'src/register.ts', 'body[field] = value');
+    expect(verdict(report.text, 'email')).toBe(
+      `may break kyc-onboarding (${call}: the body is built at run time (a computed key at ${key}))`,
+    );
+  });
+
   it('an event removed: the webhook listener that handles it', () => {
     const report = gate('v1', (doc) => {
       delete doc.webhooks['user.created'];
@@ -217,6 +228,15 @@ describe('the policy', () => {
     expect(gate('v1', removeField('Payout', 'paymentMethod'), 'any').failing).toBe(1);
     expect(gate('v1', removeField('Payout', 'paymentMethod'), 'consumers').failing).toBe(0);
     expect(gate('v1', removeField('Payout', 'id'), 'consumers').failing).toBe(1);
+  });
+
+  it('--fail-on seen fails on a change seen to break a known consumer, not on one that only may break one', () => {
+    const mayBreak = (doc: JsonObject) => {
+      doc.components.schemas.RegisterUserRequest.properties.email.maxLength = 10;
+    };
+    expect(gate('v1', mayBreak, 'consumers').failing).toBe(1);
+    expect(gate('v1', mayBreak, 'seen').failing).toBe(0);
+    expect(gate('v1', removeField('Payout', 'id'), 'seen').failing).toBe(1);
   });
 });
 

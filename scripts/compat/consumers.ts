@@ -1,21 +1,28 @@
 // The compatibility gate with the consuming teams' usage files (`npm run compat -- --consumers DIR`): each
-// breaking change names the consumers it breaks, with the file:line of their use, or says that no known
-// consumer uses what changed; the policy decides whether only the latter may pass; a usage file built against other
-// descriptions than the baseline is named; and what no known consumer uses is listed, the candidates for
-// deprecation.
+// breaking change names the consumers it breaks, with the file:line of their use, the consumers it may break
+// (a request body built at run time, with the reason), or says that no known consumer uses what changed; the
+// policy decides which may pass; a usage file built against other descriptions than the baseline is named; and
+// what no known consumer uses is listed, the candidates for deprecation.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
 import { familyBundle, otherDescriptions } from '../../src/client/usage/bundles.js';
 import { UsageFormatError } from '../../src/client/usage/errors.js';
 import { readUsageFile, type UsageFile } from '../../src/client/usage/format.js';
-import { affectedBy, describeAffected } from '../../src/client/usage/match.js';
+import { affectedBy, describeAffected, seen } from '../../src/client/usage/match.js';
 import type { Change } from '../../src/client/usage/rules.js';
 import { unusedIn } from '../../src/client/usage/unused.js';
 
-/** `any`: fail on any breaking change (the default). `consumers`: fail only on one that breaks a known consumer. */
-export type FailOn = 'any' | 'consumers';
-export const FAIL_ON: readonly FailOn[] = ['any', 'consumers'];
+/**
+ * `any`: fail on any breaking change (the default). `consumers`: fail only on one that breaks or may break a
+ * known consumer. `seen`: fail only on one seen to break a known consumer (not one it only may break).
+ */
+export type FailOn = 'any' | 'consumers' | 'seen';
+export const FAIL_ON: readonly FailOn[] = ['any', 'consumers', 'seen'];
+
+/** Whether the policy fails on a breaking change that affects these consumers. */
+const fails = (failOn: FailOn, affected: ReturnType<typeof affectedBy>) =>
+  failOn === 'any' || (failOn === 'seen' ? affected.some(seen) : affected.length > 0);
 
 /** Every usage file (`*.json`) in `dir`, each checked against the usage file's schema. */
 export async function readConsumers(dir: string): Promise<UsageFile[]> {
@@ -81,7 +88,7 @@ export function consumerGate(results: FamilyResult[], usages: UsageFile[], failO
       if (!change.breaking) continue;
       const affected = affectedBy(change, api, usages);
       lines.push(`            ${describeAffected(affected)}`);
-      if (failOn === 'any' || affected.length) failing++;
+      if (fails(failOn, affected)) failing++;
     }
   }
   lines.push('', 'Not used by any known consumer (candidates for deprecation):');

@@ -43,6 +43,15 @@ export function makeUsageProject(
   return dir;
 }
 
+/** `src/file.ts:N`: the line of the fixture's `files` that holds the marker comment `// marker`. */
+export function markerSite(files: Record<string, string>, marker: string): string {
+  for (const [file, text] of Object.entries(files)) {
+    const index = text.split('\n').findIndex((line) => line.includes(`// ${marker}`));
+    if (index >= 0) return `${file}:${index + 1}`;
+  }
+  throw new Error(`No marker ${marker}`);
+}
+
 /** The example consuming projects of contract-tests/consumers/, each a folder of its own. */
 export const EXAMPLE_CONSUMERS = join(repoRoot, 'contract-tests', 'consumers');
 

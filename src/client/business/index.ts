@@ -1,5 +1,6 @@
 // The Business API client (`ramp-api/business`): `createBusinessClient` and the description's types.
 import { createRampClient, type RampClient, type RampClientOptions } from '../core/client.js';
+import { TokenOperation } from '../core/token-operations.js';
 import type { paths } from '../generated/business.js';
 import { businessOperations, businessTokenLifetimeSeconds } from '../generated/business-meta.js';
 
@@ -15,7 +16,7 @@ export type BusinessClient = RampClient<paths, typeof businessOperations>;
 export function createBusinessClient(options: RampClientOptions): BusinessClient {
   return createRampClient<paths, typeof businessOperations>(options, {
     operations: businessOperations,
-    tokenOperationId: 'createToken',
+    tokenOperationId: TokenOperation.business,
     defaultTokenLifetimeSeconds: businessTokenLifetimeSeconds,
     credentialsOf: 'Business',
   });

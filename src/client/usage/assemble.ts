@@ -61,7 +61,8 @@ function operationsOf(ctx: Context, statuses: Map<CallFound, string[]>): Operati
     use.requestFields.push(
       ...mergeReads(call.requestFields.map((f) => ({ ...f, family: call.family, whole: false }) as ReadFound)),
     );
-    if (call.dynamic) use.requestDynamic = [...(use.requestDynamic ?? []), call.site];
+    if (call.dynamic.length)
+      use.requestDynamic = [...(use.requestDynamic ?? []), ...call.dynamic.map((d) => ({ site: call.site, ...d }))];
     use.statuses.push(...(statuses.get(call) ?? []));
     byOperation.set(key, use);
   }

@@ -8,7 +8,7 @@ import { type FamilyBundle, otherDescriptions } from './bundles.js';
 import { CheckTargetError, MissingPeerError } from './errors.js';
 import { type FetchOptions, fetchText } from './fetch-text.js';
 import type { UsageFile } from './format.js';
-import { affectedBy, describeAffected } from './match.js';
+import { affectedBy, describeAffected, seen } from './match.js';
 import { compareDocuments } from './rules.js';
 
 function asDescription(value: unknown, source: string): OpenApiDocument {
@@ -96,7 +96,7 @@ export function targetFamilies(target: Target, current: Map<string, FamilyBundle
 
 export interface CheckResult {
   lines: string[];
-  /** Breaking changes that affect the project. */
+  /** Breaking changes that affect the project: seen to break it, or that may break it. */
   breaking: number;
 }
 
@@ -110,6 +110,15 @@ function builtAgainstOthers(usage: UsageFile, current: Map<string, FamilyBundle>
   });
 }
 
+/** The last line: how many changes break the project, and how many more only may. */
+function summary(consumer: string, breaks: number, mayBreak: number): string {
+  if (!breaks && !mayBreak) return `No breaking change affects ${consumer}.`;
+  const why = '(a request body built at run time)';
+  if (!breaks) return `${mayBreak} breaking change(s) may break ${consumer} ${why}.`;
+  const more = mayBreak ? `; ${mayBreak} more may break it ${why}` : '';
+  return `${breaks} breaking change(s) break ${consumer}${more}.`;
+}
+
 /** Each breaking change between the project's descriptions and `next`, with what of the project it breaks. */
 export function checkUsage(
   usage: UsageFile,
@@ -117,21 +126,19 @@ export function checkUsage(
   next: Map<string, OpenApiDocument>,
 ): CheckResult {
   const lines = builtAgainstOthers(usage, current);
-  let breaking = 0;
+  let breaks = 0;
+  let mayBreak = 0;
   for (const [family, bundle] of current) {
     const doc = next.get(family);
     if (!doc) continue;
     const changes = compareDocuments(bundle.doc, doc).filter((c) => c.breaking);
     for (const change of changes) {
       const affected = affectedBy(change, family, [usage]);
-      if (affected.length) breaking++;
+      if (affected.some(seen)) breaks++;
+      else if (affected.length) mayBreak++;
       lines.push(`BREAKING  ${family} ${change.where}: ${change.what}`, `    ${describeAffected(affected)}`);
     }
   }
-  lines.push(
-    breaking
-      ? `${breaking} breaking change(s) affect ${usage.consumer}.`
-      : `No breaking change affects ${usage.consumer}.`,
-  );
-  return { lines, breaking };
+  lines.push(summary(usage.consumer, breaks, mayBreak));
+  return { lines, breaking: breaks + mayBreak };
 }

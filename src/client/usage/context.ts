@@ -15,8 +15,8 @@ export interface CallFound {
   scope: TS.Node;
   parameters: string[];
   requestFields: { pointer: string; site: string }[];
-  /** Set when the request body is built where the extractor cannot follow it. */
-  dynamic: boolean;
+  /** The parts of the request body built where the extractor cannot follow them: why, and where they go. */
+  dynamic: { reason: string; pointer?: string }[];
 }
 
 export interface ReadFound {
@@ -87,6 +87,8 @@ export interface Context {
   flow: FlowIndex;
   /** Where each type met so far is declared in the descriptions (visit-reads.ts typePlaces), kept for the run. */
   typePlaces: Map<TS.Type, (Place | undefined)[]>;
+  /** The project's own source files. */
+  files: TS.SourceFile[];
 }
 
 export function createContext(
@@ -117,6 +119,7 @@ export function createContext(
     errorBodies: [],
     flow,
     typePlaces: new Map(),
+    files: [],
   };
 }
 

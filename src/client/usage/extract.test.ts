@@ -6,7 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../testing/repo.js';
-import { makeUsageProject } from '../../testing/usage-project.js';
+import { makeUsageProject, markerSite } from '../../testing/usage-project.js';
 import { bundleDigest } from './bundles.js';
 import { extractUsage } from './extract.js';
 import { type FieldUse, serializeUsage, type UsageFile, validateUsage } from './format.js';
@@ -54,7 +54,7 @@ export function describePayout(payout: components['schemas']['Payout']): string 
 `,
   'src/fallbacks.ts': `import type { components } from 'ramp-api/v1';
 import { v1 } from './client.js';
-export async function register(form: Record<string, unknown>) {
+export async function register(form: Record<string, unknown>) { // param:form
   const { data } = await v1.POST('/api/v1/users/register', { // call:registerUser
     params: { header: { 'x-integration-register': 'i' } },
     body: form as components['schemas']['RegisterUserRequest'],
@@ -85,13 +85,7 @@ export const receiver = createWebhookReceiver({
 };
 
 /** `src/file.ts:N`, the line of the marker comment `// marker` in the fixture. */
-function site(marker: string): string {
-  for (const [file, text] of Object.entries(FILES)) {
-    const index = text.split('\n').findIndex((line) => line.includes(`// ${marker}`));
-    if (index >= 0) return `${file}:${index + 1}`;
-  }
-  throw new Error(`No marker ${marker}`);
-}
+const site = (marker: string) => markerSite(FILES, marker);
 
 const V1 = '/components/schemas';
 let dir: string;
@@ -136,7 +130,12 @@ describe('ramp-api usage reads a project', () => {
       ['amount', 'currency', 'destinationId'].map((name) => `${V1}/CreatePayoutRequest/properties/${name}`),
     );
     expect(op('createPayout').requestDynamic).toBeUndefined();
-    expect(op('registerUser').requestDynamic).toEqual([site('call:registerUser')]);
+    expect(op('registerUser').requestDynamic).toEqual([
+      {
+        site: site('call:registerUser'),
+        reason: `the body is built at run time (a parameter at ${site('param:form')})`,
+      },
+    ]);
   });
 
   it('reads a property access', () => {

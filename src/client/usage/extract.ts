@@ -199,6 +199,7 @@ export async function extractUsage(options: ExtractOptions): Promise<Extracted> 
   const error = firstError(morph, program, projectDir);
   if (error) throw new ProjectCompileError(`The project ${projectDir} does not compile: ${error}`);
   const ctx = createContext(morph.ts, program.getTypeChecker(), projectDir, bundleLoader());
-  for (const file of ownFiles(program, projectDir)) walk(ctx, file);
+  ctx.files.push(...ownFiles(program, projectDir));
+  for (const file of ctx.files) walk(ctx, file);
   return { usage: assembleUsage(ctx, consumer), families: ctx.families };
 }

@@ -12,6 +12,15 @@ export interface FieldUse {
   whole?: true;
 }
 
+/** A call whose request body (or a part of it) is built where the extractor cannot follow it. */
+export interface DynamicBody {
+  site: string;
+  /** Why, as `the body is built at run time (a parameter at src/a.ts:3)`. */
+  reason: string;
+  /** The part not followed, a field's pointer; absent: the whole body. */
+  pointer?: string;
+}
+
 export interface OperationUse {
   family: string;
   operationId: string;
@@ -20,7 +29,7 @@ export interface OperationUse {
   calls: string[];
   parameters: string[];
   requestFields: FieldUse[];
-  requestDynamic?: string[];
+  requestDynamic?: DynamicBody[];
   responseFields: FieldUse[];
   statuses: string[];
 }
@@ -68,6 +77,13 @@ function sortKeys(value: unknown): unknown {
 const sortFields = <F extends FieldUse>(fields: F[]) =>
   fields.map((f) => ({ ...f, sites: sortSites(f.sites) })).sort((a, b) => text(a.pointer, b.pointer));
 
+/** Dynamic bodies by site, reason and pointer, each once. */
+function sortDynamic(entries: DynamicBody[]): DynamicBody[] {
+  const key = (d: DynamicBody) => JSON.stringify([d.reason, d.pointer ?? '']);
+  const unique = new Map(entries.map((d) => [`${d.site} ${key(d)}`, d]));
+  return [...unique.values()].sort((a, b) => bySite(a.site, b.site) || text(key(a), key(b)));
+}
+
 /** The usage file's text: every array in a fixed order and every object's keys sorted. */
 export function serializeUsage(usage: UsageFile): string {
   const sorted: UsageFile = {
@@ -78,7 +94,7 @@ export function serializeUsage(usage: UsageFile): string {
         calls: sortSites(op.calls),
         parameters: [...new Set(op.parameters)].sort(text),
         requestFields: sortFields(op.requestFields),
-        ...(op.requestDynamic?.length ? { requestDynamic: sortSites(op.requestDynamic) } : {}),
+        ...(op.requestDynamic?.length ? { requestDynamic: sortDynamic(op.requestDynamic) } : {}),
         responseFields: sortFields(op.responseFields),
         statuses: [...new Set(op.statuses)].sort(text),
       }))

@@ -1,8 +1,12 @@
 // The calls a consuming project makes: `client.createPayout(init)` (a method of the operation table) and
 // `client.POST('/api/v1/...', init)` (openapi-fetch's path-based call on a ramp-api client), with the
-// parameters and request fields each sets; and the events its webhook handlers handle.
+// parameters and request fields each sets (visit-body.ts); the token call of each client made with credentials
+// (visit-token.ts); and the events its webhook handlers handle.
 import type { ts as TS } from 'ts-morph';
 import { type CallFound, type Context, placeOfDeclaration, scopeOf, siteOf } from './context.js';
+import { followValue } from './follow-value.js';
+import { recordSent, requestSchemaOf } from './visit-body.js';
+import { visitClientCreation } from './visit-token.js';
 
 const PATH_METHODS = /^(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE)$/;
 const OPENAPI_FETCH = /[/\\]openapi-fetch[/\\]/;
@@ -31,88 +35,53 @@ function operationOf(ctx: Context, call: TS.CallExpression) {
   return undefined;
 }
 
-/** The object literal an expression is, or a `const` it names was initialised with; undefined otherwise. */
-function objectLiteralOf(ctx: Context, expression: TS.Expression | undefined): TS.ObjectLiteralExpression | undefined {
-  const { ts, checker } = ctx;
-  let at = expression;
-  while (at && ts.isParenthesizedExpression(at)) at = at.expression;
-  if (at && ts.isObjectLiteralExpression(at)) return at;
-  if (!at || !ts.isIdentifier(at)) return undefined;
-  const declaration = checker.getSymbolAtLocation(at)?.valueDeclaration;
-  if (!declaration || !ts.isVariableDeclaration(declaration) || declaration.type) return undefined;
-  const list = declaration.parent;
-  if (!ts.isVariableDeclarationList(list) || !(list.flags & ts.NodeFlags.Const)) return undefined;
-  return objectLiteralOf(ctx, declaration.initializer);
-}
-
 const propertyName = (ctx: Context, property: TS.ObjectLiteralElementLike) => {
   const { name } = property;
   return name && (ctx.ts.isIdentifier(name) || ctx.ts.isStringLiteralLike(name)) ? name.text : undefined;
 };
 
-/**
- * The type a literal is checked against. openapi-fetch's init is a type parameter inferred from the literal
- * itself, so its declared type is the contextual type with the literal's own inferences ignored (the compiler's
- * `ContextFlags.IgnoreNodeInferences`, which completions use; the flag is not in the public typings).
- */
-function declaredContext(ctx: Context, literal: TS.ObjectLiteralExpression): TS.Type | undefined {
-  const flags = (ctx.ts as unknown as { ContextFlags?: Record<string, number> }).ContextFlags;
-  const contextual = ctx.checker.getContextualType as (node: TS.Expression, flags?: number) => TS.Type | undefined;
-  return contextual.call(ctx.checker, literal, flags?.IgnoreNodeInferences) ?? ctx.checker.getContextualType(literal);
+const ignore = () => {};
+
+/** The parameters an init's `params` sets, as `<in> <name>` (`path user_id`). */
+function readParams(ctx: Context, params: TS.Expression, found: CallFound): void {
+  followValue(ctx, params, {
+    property(where, group) {
+      if (!group) return;
+      followValue(ctx, group, {
+        property: (name) => found.parameters.push(`${where} ${name}`),
+        element: ignore,
+        unknown: ignore,
+      });
+    },
+    element: ignore,
+    unknown: ignore,
+  });
 }
 
-/** The request fields an object literal of the body sets, nested literals included. */
-function bodyFields(ctx: Context, expression: TS.Expression | undefined, found: CallFound): void {
-  const { ts, checker } = ctx;
-  const literal = objectLiteralOf(ctx, expression);
-  if (!literal) {
-    found.dynamic = true;
-    return;
-  }
-  const type = declaredContext(ctx, literal);
-  for (const property of literal.properties) {
-    const name = propertyName(ctx, property);
-    if (ts.isSpreadAssignment(property) || name === undefined) {
-      found.dynamic = true;
-      continue;
-    }
-    const declaration = type && checker.getPropertyOfType(type, name)?.declarations?.[0];
-    const place = declaration && placeOfDeclaration(ctx, declaration);
-    if (place?.kind === 'schema') found.requestFields.push({ pointer: place.pointer, site: siteOf(ctx, property) });
-    const value = ts.isPropertyAssignment(property) ? property.initializer : undefined;
-    if (value && ts.isObjectLiteralExpression(value)) bodyFields(ctx, value, found);
-  }
-}
-
-/** The parameters (`path user_id`) and request fields an init argument sets. */
+/** The parameters and request fields an init argument sets, followed to the literals it is built from. */
 function readInit(ctx: Context, init: TS.Expression | undefined, found: CallFound): void {
-  const { ts } = ctx;
   if (!init) return;
-  const literal = objectLiteralOf(ctx, init);
-  if (!literal) {
-    found.dynamic = true;
-    return;
-  }
-  for (const property of literal.properties) {
-    const name = propertyName(ctx, property);
-    const value = ts.isPropertyAssignment(property) ? property.initializer : undefined;
-    if (name === 'body') bodyFields(ctx, value ?? (property.name as TS.Expression), found);
-    if (name !== 'params') continue;
-    for (const group of objectLiteralOf(ctx, value)?.properties ?? []) {
-      const where = propertyName(ctx, group);
-      const inner = ts.isPropertyAssignment(group) ? objectLiteralOf(ctx, group.initializer) : undefined;
-      for (const parameter of inner?.properties ?? []) {
-        const parameterName = propertyName(ctx, parameter);
-        if (where && parameterName) found.parameters.push(`${where} ${parameterName}`);
-      }
-    }
-  }
+  const schema = requestSchemaOf(ctx, found.family, found.operationId);
+  followValue(ctx, init, {
+    property(name, value) {
+      if (name === 'body' && value) recordSent(ctx, value, schema, found, { noun: 'the body', verb: 'is' });
+      if (name === 'params' && value) readParams(ctx, value, found);
+    },
+    element: ignore,
+    // Options the analyzer cannot follow may hold any body, if the operation takes one.
+    unknown: (reason) => {
+      if (schema) found.dynamic.push({ reason: `the body is built at run time (${reason})` });
+    },
+  });
 }
 
 /** Records the call if it is a call of an operation. */
 export function visitCall(ctx: Context, call: TS.CallExpression): void {
   const operation = operationOf(ctx, call);
-  if (!operation) return;
+  if (!operation) {
+    visitClientCreation(ctx, call);
+    return;
+  }
   const found: CallFound = {
     family: operation.family,
     operationId: operation.operationId,
@@ -121,7 +90,7 @@ export function visitCall(ctx: Context, call: TS.CallExpression): void {
     scope: scopeOf(ctx, call),
     parameters: [],
     requestFields: [],
-    dynamic: false,
+    dynamic: [],
   };
   readInit(ctx, operation.init, found);
   ctx.calls.push(found);

@@ -1,5 +1,6 @@
 // The v1 API client (`ramp-api/v1`): `createV1Client` and the description's types.
 import { createRampClient, type RampClient, type RampClientOptions } from '../core/client.js';
+import { TokenOperation } from '../core/token-operations.js';
 import type { paths } from '../generated/v1.js';
 import { v1Operations, v1TokenLifetimeSeconds } from '../generated/v1-meta.js';
 
@@ -16,7 +17,7 @@ export type V1Client = RampClient<paths, typeof v1Operations>;
 export function createV1Client(options: RampClientOptions): V1Client {
   return createRampClient<paths, typeof v1Operations>(options, {
     operations: v1Operations,
-    tokenOperationId: 'createClientToken',
+    tokenOperationId: TokenOperation.v1,
     defaultTokenLifetimeSeconds: v1TokenLifetimeSeconds,
     credentialsOf: 'v1',
   });
