@@ -23,19 +23,17 @@ describe('consumerSite', () => {
   });
 
   it('is none when that frame is in tests its tsconfig.json leaves out, or when no frame is in a consumer', () => {
-    const test = join(EXAMPLE_CONSUMERS, 'payout-service', 'test', 'a.test.ts');
-    expect(consumerSite(stack(frame(test, 4), frame(src, 15)))).toBeUndefined();
+    const test = join(EXAMPLE_CONSUMERS, 'treasury-service', 'test', 'a.test.ts');
+    const treasury = join(EXAMPLE_CONSUMERS, 'treasury-service', 'src', 'treasury.ts');
+    expect(consumerSite(stack(frame(test, 4), frame(treasury, 15)))).toBeUndefined();
     expect(consumerSite(stack(frame('/repo/src/client/core/client.ts', 3)))).toBeUndefined();
   });
 });
 
 describe('consumerSite, tests included', () => {
   it("is a frame in the consumer's tests when its tsconfig.json includes them", () => {
-    const test = join(EXAMPLE_CONSUMERS, 'treasury-service', 'test', 'treasury.test.ts');
-    expect(consumerSite(stack(frame(test, 4)))).toEqual({
-      consumer: 'treasury-service',
-      site: 'test/treasury.test.ts:4',
-    });
+    const test = join(EXAMPLE_CONSUMERS, 'payout-service', 'test', 'sandbox.ts');
+    expect(consumerSite(stack(frame(test, 4)))).toEqual({ consumer: 'payout-service', site: 'test/sandbox.ts:4' });
   });
 });
 
