@@ -98,8 +98,14 @@ export function createContext(
   load: (packageRoot: string, family: string) => FamilyBundle | undefined,
 ): Context {
   const families = new Map<string, FamilyBundle>();
+  // The package folder of each declaration file met, looked up on disk once for the run.
+  const roots = new Map<string, string | undefined>();
+  const rootOf = (fileName: string) => {
+    if (!roots.has(fileName)) roots.set(fileName, packageRootOf(fileName));
+    return roots.get(fileName);
+  };
   const bundle = (family: string, fileName: string) => {
-    const root = packageRootOf(fileName);
+    const root = rootOf(fileName);
     const found = root === undefined ? undefined : load(root, family);
     if (found) families.set(family, found);
     return found;
