@@ -1,8 +1,10 @@
-// `npx tsx scripts/bench/usage-bench.ts [--files 50] [--runs 5] [--write]`: times `npx ramp-api usage` on a
-// generated consuming project of about 50 files (calls by operationId and by path, field reads, statuses, a
-// webhook receiver), against its floor: the same TypeScript (ts-morph's) only type-checking the same project,
-// which any analysis of it must do. Each run is a fresh process, as in a team's CI; the two alternate, and the
-// ratio is taken per run. Needs the build (`npm run build`). Prints median and spread; `--write` puts them in
+// `npx tsx scripts/bench/usage-bench.ts [--files 50] [--runs 5] [--before DIR] [--write]`: times `npx ramp-api
+// usage` on a generated consuming project of about 50 files (calls by operationId and by path, field reads,
+// statuses, a webhook receiver), against its floor: the same TypeScript (ts-morph's) only type-checking the same
+// project, which any analysis of it must do. `--before DIR` also times the usage command of another checkout's
+// build (DIR, a worktree of an earlier commit after `npm ci && npm run build`) on the same project, in the same
+// turns, for a before and after. Each run is a fresh process, as in a team's CI; they take turns, and the ratios
+// are taken per run. Needs the build (`npm run build`). Prints median and spread; `--write` puts them in
 // BENCHMARKS.md's usage section.
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -72,6 +74,11 @@ async function timed(command: string, args: string[], cwd: string): Promise<numb
   return performance.now() - start;
 }
 
+async function headOf(dir: string): Promise<string> {
+  const { stdout } = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir });
+  return stdout.trim();
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const summary = (samples: number[], unit: (value: number) => string) => {
   const { median, p10, p90 } = summarize(samples);
@@ -82,9 +89,13 @@ const { values } = parseArgs({
   options: {
     files: { type: 'string', default: '50' },
     runs: { type: 'string', default: '5' },
+    before: { type: 'string' },
     write: { type: 'boolean', default: false },
   },
 });
+/** The earlier build's commit, as the table names it. */
+const BEFORE_NAME = values.before ? `commit ${await headOf(values.before)}` : '';
+const beforeBin = values.before && join(values.before, 'src', 'client', 'dist', 'lib', 'bin.js');
 const files = Number(values.files);
 const runs = Number(values.runs);
 const sources = Object.fromEntries(Array.from({ length: files - 1 }, (_, i) => [`src/module${i}.ts`, sourceFile(i)]));
@@ -92,7 +103,9 @@ const project = makeUsageProject('bench-consumer', { ...sources, 'src/receiver.t
 try {
   const usage: number[] = [];
   const floor: number[] = [];
+  const before: number[] = [];
   for (let i = 0; i < runs; i++) {
+    if (beforeBin) before.push(await timed(process.execPath, [beforeBin, 'usage', '--project', project], project));
     usage.push(await timed(process.execPath, [BIN, 'usage', '--project', project], project));
     // Run from the repository so that ts-morph resolves as the usage command's does.
     floor.push(await timed(process.execPath, ['--input-type=module', '-e', FLOOR, project], repoRoot));
@@ -102,6 +115,15 @@ try {
     `| \`npx ramp-api usage\` | ${summary(usage, seconds)} |`,
     `| floor: the same TypeScript type-checking the project | ${summary(floor, seconds)} |`,
     `| usage / floor, per run | ${summary(ratios, (r) => `${r.toFixed(2)}x`)} |`,
+    ...(before.length
+      ? [
+          `| the usage command before (\`--before\`: ${BEFORE_NAME}) | ${summary(before, seconds)} |`,
+          `| usage / before, per run | ${summary(
+            usage.map((ms, i) => ms / before[i]!),
+            (r) => `${r.toFixed(2)}x`,
+          )} |`,
+        ]
+      : []),
   ];
   console.log(lines.join('\n'));
   if (values.write)
@@ -110,9 +132,9 @@ try {
       `<!-- usage:start -->
 ## The usage extractor
 
-\`npm run bench:usage -- --files ${files} --runs ${runs} --write\`: \`npx ramp-api usage\` on a generated
-consuming project of ${files} files, each run a fresh process, alternating with its floor (median and p10-p90 of
-${runs} runs; ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores).
+\`npm run bench:usage -- --files ${files} --runs ${runs}${values.before ? ' --before DIR' : ''} --write\`: \`npx ramp-api usage\` on a
+generated consuming project of ${files} files, each run a fresh process, taking turns with its floor${values.before ? ' and\nwith the usage command of an earlier build' : ''} (median and p10-p90 of ${runs} runs; ${new Date().toISOString().slice(0, 10)}, Node
+${process.version}, ${cpus().length} cores).
 
 | What | Time |
 | --- | --- |

@@ -60,7 +60,8 @@ export interface StatusFound {
  */
 export interface FlowIndex {
   callsOf: Map<TS.Node, TS.CallExpression[]>;
-  passedAsValue: Set<TS.Node>;
+  /** The names handed on as values (`list.map(format)`, `{ onPaid: pay }`), by their text: see isPassedAsValue. */
+  handedOn: Map<string, (TS.Identifier | TS.PropertyAccessExpression)[]>;
   assigned: Map<TS.Symbol, TS.Expression[]>;
 }
 
@@ -110,7 +111,7 @@ export function createContext(
     if (found) families.set(family, found);
     return found;
   };
-  const flow: FlowIndex = { callsOf: new Map(), passedAsValue: new Set(), assigned: new Map() };
+  const flow: FlowIndex = { callsOf: new Map(), handedOn: new Map(), assigned: new Map() };
   return {
     ts,
     checker,

@@ -102,12 +102,25 @@ function handedOn(ctx: Context, node: TS.Node): boolean {
   );
 }
 
-/** A project function named where it is handed on: it may be called from code the walk cannot follow. */
+/** A name handed on as a value: kept by its text, its symbol looked up only if a function of that name asks. */
 function indexValue(ctx: Context, node: TS.Identifier | TS.PropertyAccessExpression): void {
   if (!handedOn(ctx, node)) return;
-  const name = ctx.ts.isIdentifier(node) ? node : node.name;
-  const fn = functionOf(ctx, ownDeclaration(ctx, ctx.checker.getSymbolAtLocation(name)));
-  if (fn) ctx.flow.passedAsValue.add(fn);
+  const text = ctx.ts.isIdentifier(node) ? node.text : node.name.text;
+  const list = ctx.flow.handedOn.get(text) ?? [];
+  list.push(node);
+  ctx.flow.handedOn.set(text, list);
+}
+
+/** Whether a project function is handed on as a value somewhere: then it may be called from code the walk cannot see. */
+export function isPassedAsValue(ctx: Context, fn: TS.SignatureDeclaration): boolean {
+  const { ts } = ctx;
+  const holder = ts.isVariableDeclaration(fn.parent) || ts.isPropertyDeclaration(fn.parent) ? fn.parent : fn;
+  const name = (holder as { name?: TS.Node }).name;
+  if (!name || !(ts.isIdentifier(name) || ts.isPrivateIdentifier(name))) return false;
+  return (ctx.flow.handedOn.get(name.text) ?? []).some((node) => {
+    const at = ts.isIdentifier(node) ? node : node.name;
+    return functionOf(ctx, ownDeclaration(ctx, ctx.checker.getSymbolAtLocation(at))) === fn;
+  });
 }
 
 /** Records what `node` tells of the flow of values. */

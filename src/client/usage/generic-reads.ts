@@ -6,6 +6,7 @@
 import type { ts as TS } from 'ts-morph';
 import { isJsonObject, type JsonObject } from '../lookup/index.js';
 import type { Context, GenericReadFound } from './context.js';
+import { isPassedAsValue } from './flow-index.js';
 import type { Place } from './generated-place.js';
 import { childPointer, nodeAt } from './pointers.js';
 import { fieldPlaces } from './visit-reads.js';
@@ -25,7 +26,7 @@ function declaringFunction(ctx: Context, parameter: TS.TypeParameter) {
 /** The types a type parameter stands for at each call of its function; undefined if not every call is seen. */
 function instantiations(ctx: Context, parameter: TS.TypeParameter): TS.Type[] | undefined {
   const found = declaringFunction(ctx, parameter);
-  if (!found || ctx.flow.passedAsValue.has(found.owner)) return undefined;
+  if (!found || isPassedAsValue(ctx, found.owner)) return undefined;
   const calls = ctx.flow.callsOf.get(found.owner);
   if (!calls?.length) return undefined;
   return calls.flatMap((call) => {

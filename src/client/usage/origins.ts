@@ -5,7 +5,7 @@
 // caller then falls back on every operation whose answer can hold what is read, which is never less than the truth.
 import type { ts as TS } from 'ts-morph';
 import { type CallFound, type Context, type HandlerFound, isPrimitive } from './context.js';
-import { ownDeclaration } from './flow-index.js';
+import { isPassedAsValue, ownDeclaration } from './flow-index.js';
 
 export type Origin = CallFound | HandlerFound;
 /** The origins found; an empty set: no answer of the API flows there. */
@@ -245,7 +245,7 @@ function parameterOrigins(t: Tracer, parameter: TS.ParameterDeclaration, depth: 
         ...own,
       ]);
   }
-  if (t.ctx.flow.passedAsValue.has(fn) || mayBeCalledThroughAnotherType(t.ctx, fn)) return undefined;
+  if (isPassedAsValue(t.ctx, fn) || mayBeCalledThroughAnotherType(t.ctx, fn)) return undefined;
   const calls = t.ctx.flow.callsOf.get(fn);
   if (!calls?.length) return undefined;
   const index = fn.parameters.indexOf(parameter);

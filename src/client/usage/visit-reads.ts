@@ -255,6 +255,22 @@ function castsLoose(ctx: Context, node: TS.Node): TS.Expression | undefined {
   return undefined;
 }
 
+/** Whether an expression is of a kind that can hold an answer (not a literal, a function, a template). */
+function mayHoldAnswer(ctx: Context, node: TS.Node): node is TS.Expression {
+  const { ts } = ctx;
+  return (
+    ts.isIdentifier(node) ||
+    ts.isPropertyAccessExpression(node) ||
+    ts.isElementAccessExpression(node) ||
+    ts.isCallExpression(node) ||
+    ts.isAwaitExpression(node) ||
+    ts.isParenthesizedExpression(node) ||
+    ts.isNonNullExpression(node) ||
+    ts.isConditionalExpression(node) ||
+    ts.isBinaryExpression(node)
+  );
+}
+
 /** Whether an expression stands where its value is handed to a place with a type of its own. */
 function handedTo(ctx: Context, node: TS.Node): boolean {
   const { ts } = ctx;
@@ -322,6 +338,6 @@ export function visitRead(ctx: Context, node: TS.Node): void {
   } else if (ts.isCallExpression(node) || ts.isNewExpression(node)) visitArguments(ctx, node);
   if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && !loose && !ts.isConstTypeReference(node.type))
     visitHandOver(ctx, node.expression, checker.getTypeFromTypeNode(node.type));
-  else if (ts.isExpression(node) && handedTo(ctx, node)) visitHandOver(ctx, node, checker.getContextualType(node));
+  else if (mayHoldAnswer(ctx, node) && handedTo(ctx, node)) visitHandOver(ctx, node, checker.getContextualType(node));
   visitStatus(ctx, node);
 }
