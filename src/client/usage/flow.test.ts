@@ -111,6 +111,15 @@ export async function fill(sink: Sink, direct: CustodianSink, clientId: string, 
   return [direct.take(listed[0]!), sink.take(byId.latest), byId.latest.supportedCustodian.code]; // read:index-signature
 }
 `,
+  'src/accounts.ts': `import { orThrow } from 'ramp-api';
+import { createSandboxClient } from 'ramp-api/sandbox';
+const control = createSandboxClient({ baseUrl: 'http://127.0.0.1:9' });
+export async function acceptedAccount(clientId: string) {
+  const account = await orThrow(control.createBankAccount({ body: { clientId } }));
+  await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } })); // read:account-id
+  return account.status;
+}
+`,
   'src/statuses.ts': `import { ApiError, orThrow } from 'ramp-api';
 import { v1 } from './clients.js';
 export async function pay(userId: string) {
@@ -167,6 +176,14 @@ describe('reads are followed to the operation whose answer flows to them', () =>
     expect(pointers('listCustodyWallets')).toContain('/components/schemas/SupportedNetwork/properties/status');
     expect(pointers('createCustodyWallet')).not.toContain('/components/schemas/SupportedNetwork/properties/status');
     expect(pointers('createCustodyWallet')).not.toContain(`${W}/isCustodial`);
+  });
+
+  it("the sandbox's control API: the account created is read, the account accepted is not", () => {
+    expect(pointers('createBankAccount')).toEqual([
+      '/components/schemas/SandboxBankAccount/properties/accountId',
+      '/components/schemas/SandboxBankAccount/properties/status',
+    ]);
+    expect(pointers('acceptBankAccount')).toEqual([]);
   });
 
   it('Promise.all: each result to its own operation', () => {
