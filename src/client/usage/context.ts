@@ -161,3 +161,15 @@ export function isPrimitive(ctx: Context, type: TS.Type): boolean {
     ts.TypeFlags.Null;
   return (type.isUnion() ? type.types : [type]).every((member) => (member.flags & flat) !== 0);
 }
+
+/** A call of `operationId` made at `call`, with nothing of its request found yet. */
+export const newCall = (ctx: Context, family: string, operationId: string, call: TS.CallExpression): CallFound => ({
+  family,
+  operationId,
+  site: siteOf(ctx, call),
+  node: call,
+  scope: scopeOf(ctx, call),
+  parameters: [],
+  requestFields: [],
+  dynamic: [],
+});

@@ -3,7 +3,7 @@
 // parameters and request fields each sets (visit-body.ts); the token call of each client made with credentials
 // (visit-token.ts); and the events its webhook handlers handle.
 import type { ts as TS } from 'ts-morph';
-import { type CallFound, type Context, placeOfDeclaration, scopeOf, siteOf } from './context.js';
+import { type CallFound, type Context, newCall, placeOfDeclaration, siteOf } from './context.js';
 import { followValue } from './follow-value.js';
 import { recordSent, requestSchemaOf } from './visit-body.js';
 import { visitClientCreation } from './visit-token.js';
@@ -82,16 +82,7 @@ export function visitCall(ctx: Context, call: TS.CallExpression): void {
     visitClientCreation(ctx, call);
     return;
   }
-  const found: CallFound = {
-    family: operation.family,
-    operationId: operation.operationId,
-    site: siteOf(ctx, call),
-    node: call,
-    scope: scopeOf(ctx, call),
-    parameters: [],
-    requestFields: [],
-    dynamic: [],
-  };
+  const found = newCall(ctx, operation.family, operation.operationId, call);
   readInit(ctx, operation.init, found);
   ctx.calls.push(found);
 }

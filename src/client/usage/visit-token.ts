@@ -4,7 +4,7 @@
 // credentials' fields. Where the options or the auth cannot be followed, the call is recorded with the reason.
 import type { ts as TS } from 'ts-morph';
 import { TokenOperation } from '../core/token-operations.js';
-import { type CallFound, type Context, placeOfDeclaration, scopeOf, siteOf } from './context.js';
+import { type Context, newCall, placeOfDeclaration } from './context.js';
 import { followValue, inProject } from './follow-value.js';
 import { recordSent, requestSchemaOf } from './visit-body.js';
 
@@ -34,16 +34,7 @@ function clientFamily(ctx: Context, call: TS.CallExpression): string | undefined
 export function visitClientCreation(ctx: Context, call: TS.CallExpression): void {
   const family = clientFamily(ctx, call);
   if (!family) return;
-  const found: CallFound = {
-    family,
-    operationId: TOKEN_OPERATIONS[family]!,
-    site: siteOf(ctx, call),
-    node: call,
-    scope: scopeOf(ctx, call),
-    parameters: [],
-    requestFields: [],
-    dynamic: [],
-  };
+  const found = newCall(ctx, family, TOKEN_OPERATIONS[family]!, call);
   let calls = false;
   const notFollowed = (what: string) => (reason: string) => {
     calls = true;
