@@ -1,5 +1,6 @@
-// In the repository, `ramp-api` is its source (src/client/): the `paths` of tsconfig.json, which tsc and tsx
-// read, turned into the aliases vitest (vite) reads, so the two cannot disagree.
+// In the repository, `ramp-api` is its source (src/client/), and so is `ramp-api-sandbox` (src/sandbox/): the
+// `paths` of tsconfig.json, which tsc and tsx read, turned into the aliases vitest (vite) reads, so the two cannot
+// disagree.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
