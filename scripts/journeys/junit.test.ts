@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { parse, type TestSuite, type TestSuites } from 'junit2json';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../../src/testing/sandbox-fixture.js';
+import { junitXml } from './junit.js';
 import { checkWorkflows, journeyResults, summaryLines, UsageError, writeResults } from './outcome.js';
 import { runRespect, sandboxTenant, workflowsDir } from './respect.js';
-import type { JourneyResults } from './results.js';
+import type { JourneyResults, WorkflowResult } from './results.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'journeys-junit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -90,5 +91,37 @@ describe('the command around the runs', () => {
       'FAILED  a.arazzo.yaml (one 1.2 s, two FAILED 0.3 s)',
       '2 journeys in 1 files: 1 passed, 1 failed; 45.7 s in all',
     ]);
+  });
+});
+
+describe('the JUnit XML of a run', () => {
+  const workflow = (workflowId: string, startedAt: string, message: string): WorkflowResult => ({
+    file: 'a.arazzo.yaml',
+    workflowId,
+    startedAt,
+    status: 'failed',
+    ms: 500,
+    steps: [
+      {
+        step: 'pay',
+        workflowId,
+        status: 'failed',
+        ms: 500,
+        attempts: 1,
+        failed: [{ check: 'schema check', message }],
+      },
+    ],
+  });
+
+  it('gives each suite its own start time', async () => {
+    const results: JourneyResults = {
+      target: 'sandbox',
+      startedAt: '2026-11-28T10:00:00.000Z',
+      ms: 1000,
+      ok: false,
+      workflows: [workflow('one', '2026-11-28T10:00:00.000Z', 'x'), workflow('two', '2026-11-28T10:00:00.500Z', 'y')],
+    };
+    const suites = ((await parse(junitXml(results))) as TestSuites).testsuite as TestSuite[];
+    expect(suites.map((s) => s.timestamp)).toEqual(['2026-11-28T10:00:00.000Z', '2026-11-28T10:00:00.500Z']);
   });
 });

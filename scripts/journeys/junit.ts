@@ -13,11 +13,12 @@ function failureText(step: StepResult): string {
   return step.failed.map((f) => (f.condition ? `${f.condition} does not hold` : `${f.check}: ${f.message}`)).join('; ');
 }
 
+/** A suite for `workflow`, started when it started (results written before workflows had a start: the run's). */
 function addWorkflow(builder: Builder, workflow: WorkflowResult, startedAt: string) {
   const suite = builder
     .testSuite()
     .name(`${workflow.file} / ${workflow.workflowId}`)
-    .timestamp(startedAt)
+    .timestamp(workflow.startedAt ?? startedAt)
     .time(seconds(workflow.ms))
     .property('file', workflow.file)
     .property('workflowId', workflow.workflowId);

@@ -60,6 +60,26 @@ describe('the monitoring page of several runs', () => {
     );
   });
 
+  it('fences a multi-line message in a code block no backtick run in it can close', () => {
+    const frame = '> 1 | a\n    | ^\n```\nbreak out';
+    const failed = {
+      ...step('pay', 300),
+      status: 'failed' as const,
+      failed: [{ check: 'schema check', message: frame }],
+    };
+    const page = monitorReport([{ name: 'x.json', results: run('2026-11-28T12:00:00.000Z', failed) }]);
+    expect(page).toContain(
+      '/ pay (201): schema check:\n\n  ````text\n  > 1 | a\n      | ^\n  ```\n  break out\n  ````\n',
+    );
+  });
+
+  it('names the file given that is not results JSON, and the file it wants, in one line', () => {
+    const xml = join(dir, 'journeys.xml');
+    writeFileSync(xml, '<?xml version="1.0"?><testsuites/>');
+    const wanted = `${xml} is not the JSON of npm run journeys -- --json FILE: give the file --json writes, not the --junit XML.`;
+    expect(() => readRuns([xml])).toThrow(wanted);
+  });
+
   it('names a file that is not the results of a run', () => {
     writeFileSync(join(dir, 'other.json'), '{"files": {}}');
     expect(() => readRuns([join(dir, 'other.json')])).toThrow(/other\.json is not the JSON of npm run journeys/);

@@ -3,7 +3,7 @@
 // times and failures across the runs, and every failure with what did not hold. `npm run journeys:report`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JourneyResults, StepResult } from './results.js';
+import type { FailedCheck, JourneyResults, StepResult } from './results.js';
 
 export interface RunFile {
   /** The file's name, as the page names the run. */
@@ -21,13 +21,22 @@ export function readRuns(paths: string[]): RunFile[] {
       : [path],
   );
   return files
-    .map((file) => {
-      const results = JSON.parse(readFileSync(file, 'utf8')) as JourneyResults;
-      if (!Array.isArray(results.workflows) || typeof results.startedAt !== 'string')
-        throw new Error(`${file} is not the JSON of npm run journeys -- --json (it has no workflows or startedAt)`);
-      return { name: file, results };
-    })
+    .map((file) => ({ name: file, results: readResults(file) }))
     .sort((a, b) => a.results.startedAt.localeCompare(b.results.startedAt));
+}
+
+/** The results in `file`, or an error naming it and the file wanted: any JSON other than a run's, or no JSON. */
+function readResults(file: string): JourneyResults {
+  const wanted = `${file} is not the JSON of npm run journeys -- --json FILE: give the file --json writes, not the --junit XML.`;
+  let results: Partial<JourneyResults> | null;
+  try {
+    results = JSON.parse(readFileSync(file, 'utf8')) as Partial<JourneyResults> | null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code) throw error;
+    throw new Error(wanted);
+  }
+  if (!Array.isArray(results?.workflows) || typeof results.startedAt !== 'string') throw new Error(wanted);
+  return results as JourneyResults;
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -106,6 +115,20 @@ function stepsTable(runs: RunFile[]): string {
   );
 }
 
+/**
+ * `text` as a fenced code block in a list item: a fence longer than any run of backticks in it, so that none
+ * closes it early.
+ */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const lines = [`${fence}text`, ...text.split('\n'), fence];
+  return `\n\n${lines.map((line) => (line ? `  ${line}` : '')).join('\n')}`;
+}
+
+/** A failed check that names no criterion: its message, a code frame (several lines) fenced. */
+const checkText = (f: FailedCheck) => `${f.check}:${f.message.includes('\n') ? fenced(f.message) : ` ${f.message}`}`;
+
 function failureLines(runs: RunFile[]): string[] {
   return runs.flatMap(({ results }, i) =>
     results.workflows
@@ -115,9 +138,7 @@ function failureLines(runs: RunFile[]): string[] {
         const steps = w.steps.filter((s) => s.status === 'failed');
         if (!steps.length) return [`- ${where}: ${w.error ?? 'failed'}`];
         return steps.map((s) => {
-          const what = s.failed.map((f) =>
-            f.condition ? `\`${f.condition}\` does not hold` : `${f.check}: ${f.message}`,
-          );
+          const what = s.failed.map((f) => (f.condition ? `\`${f.condition}\` does not hold` : checkText(f)));
           return `- ${where} / ${s.step}${s.httpStatus ? ` (${s.httpStatus})` : ''}: ${what.join('; ') || 'failed'}`;
         });
       }),

@@ -263,8 +263,9 @@ export async function runRespect(
   const json = join(tmpdir(), `respect-${randomUUID()}.json`);
   const args = ['respect', ...files.map((f) => f.file), ...selected, '-S', server, '--input', JSON.stringify(inputs)];
   try {
+    const startedAt = new Date();
     const done = await respectProcess([...args, '--json-output', json], signal);
-    const reported = readRespectJson(json);
+    const reported = readRespectJson(json, startedAt);
     return perFile(files, done).map((run) => ({
       ...run,
       tenant: inputs,

@@ -88,3 +88,37 @@ describe("respect's JSON output as results", () => {
     ]);
   });
 });
+
+describe('the start and the messages of each workflow', () => {
+  const workflow = (workflowId: string, totalTimeMs: number, message: string) => ({
+    workflowId,
+    status: 'error',
+    totalTimeMs,
+    executedSteps: [
+      {
+        type: 'step',
+        stepId: 'pay',
+        workflowId,
+        status: 'error',
+        totalTimeMs,
+        checks: [{ name: 'schema check', passed: false, severity: 'error', message }],
+      },
+    ],
+  });
+  const json = {
+    files: {
+      'a.arazzo.yaml': { executedWorkflows: [workflow('one', 1500, '\u001b[31mENUM\u001b[0m\nmust be one of')] },
+      'b.arazzo.yaml': { executedWorkflows: [workflow('two', 200, 'plain')] },
+    },
+  };
+
+  it('starts each workflow when the ones before it in the process ended', () => {
+    const workflows = fromRespectJson(json, new Date('2026-11-28T10:00:00.000Z'));
+    expect(workflows.map((w) => w.startedAt)).toEqual(['2026-11-28T10:00:00.000Z', '2026-11-28T10:00:01.500Z']);
+  });
+
+  it('keeps no terminal escape code in a message', () => {
+    const [one] = fromRespectJson(json, new Date(0));
+    expect(one!.steps[0]!.failed[0]!.message).toBe('ENUM\nmust be one of');
+  });
+});

@@ -4,6 +4,7 @@
 // never a request or an answer, which carry credentials and tokens.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 export type Status = 'passed' | 'failed';
 
@@ -33,6 +34,8 @@ export interface StepResult {
 export interface WorkflowResult {
   file: string;
   workflowId: string;
+  /** When it started: when the workflows respect ran before it in the same process ended. */
+  startedAt?: string;
   status: Status;
   ms: number;
   steps: StepResult[];
@@ -53,8 +56,14 @@ type Node = Record<string, unknown>;
 const nodes = (value: unknown): Node[] =>
   Array.isArray(value) ? value.filter((v): v is Node => typeof v === 'object' && v !== null) : [];
 const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : 0);
-/** Long messages (a schema check's) are cut: the run's own output has them whole. */
-const cut = (text: string) => (text.length > 600 ? `${text.slice(0, 600)}...` : text);
+/**
+ * A check's message as the results keep it: without the terminal's escape codes respect colours it with, and cut
+ * when long (a schema check's): the run's own output has it whole.
+ */
+function messageOf(value: unknown): string {
+  const text = stripVTControlCharacters(String(value ?? ''));
+  return text.length > 600 ? `${text.slice(0, 600)}...` : text;
+}
 
 /** The checks of a step that failed and count (respect's rule: a check whose severity is `warn` or `off` does not). */
 function failedChecks(step: Node): FailedCheck[] {
@@ -63,7 +72,7 @@ function failedChecks(step: Node): FailedCheck[] {
     .map((c) => ({
       check: String(c.name ?? 'check'),
       ...(typeof c.condition === 'string' ? { condition: c.condition } : {}),
-      message: cut(String(c.message ?? '')),
+      message: messageOf(c.message),
     }));
 }
 
@@ -100,16 +109,23 @@ function stepsOf(executed: unknown, path: string[]): StepResult[] {
   });
 }
 
-/** The workflows of a respect JSON output, by file name (`first-call.arazzo.yaml`). */
-export function fromRespectJson(json: unknown): WorkflowResult[] {
+/**
+ * The workflows of a respect JSON output, by file name (`first-call.arazzo.yaml`). Respect runs them one after
+ * the other from `startedAt`, its process's start: each started when those before it ended.
+ */
+export function fromRespectJson(json: unknown, startedAt = new Date()): WorkflowResult[] {
   const files = ((json ?? {}) as Node).files as Record<string, Node> | undefined;
+  let at = startedAt.getTime();
   return Object.entries(files ?? {}).flatMap(([path, file]) =>
     nodes(file.executedWorkflows).map((workflow) => {
       const steps = byStep(stepsOf(workflow.executedSteps, []));
       const failed = workflow.status !== 'success' || steps.some((s) => s.status === 'failed');
+      const started = new Date(at).toISOString();
+      at += number(workflow.totalTimeMs);
       return {
         file: basename(path),
         workflowId: String(workflow.workflowId ?? ''),
+        startedAt: started,
         status: failed ? 'failed' : 'passed',
         ms: number(workflow.totalTimeMs),
         steps,
@@ -119,15 +135,18 @@ export function fromRespectJson(json: unknown): WorkflowResult[] {
   );
 }
 
-/** The results in a respect JSON output file; none when respect wrote none (it stopped before its end). */
-export function readRespectJson(path: string): WorkflowResult[] {
+/**
+ * The results in a respect JSON output file, of a process started at `startedAt`; none when respect wrote none
+ * (it stopped before its end).
+ */
+export function readRespectJson(path: string, startedAt: Date): WorkflowResult[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
     return [];
   }
-  return fromRespectJson(JSON.parse(text));
+  return fromRespectJson(JSON.parse(text), startedAt);
 }
 
 /**
