@@ -3,6 +3,7 @@
 // block of scripts/checks/fixtures/readme-before.json is in the README or in exactly one guide, every table key
 // somewhere); every shell block is run by a named test or by CI, or says why it is only illustrative; and every
 // link between the files resolves, anchors included.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Lexer, type Tokens } from 'marked';
@@ -359,6 +360,19 @@ describe('the commands the README and the guides show', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('the folders the README and the guides write results to', () => {
+  it('are ignored by git', () => {
+    const written = /--(?:json|junit|out)[ =]+"?([\w.-]+)\//g;
+    const folders = [...new Set(files.flatMap((f) => [...f.text.matchAll(written)].map((m) => m[1]!)))].sort();
+    expect(folders).toContain('runs');
+    const check = spawnSync('git', ['check-ignore', '--no-index', ...folders.map((f) => `${f}/results.json`)], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    expect(check.stdout.trim().split('\n').sort()).toEqual(folders.map((f) => `${f}/results.json`));
   });
 });
 
