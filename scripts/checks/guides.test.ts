@@ -129,6 +129,9 @@ const moves: [from: string, to: string][] = [
  * link targets dropped): everything else a sentence or a table cell said must still be there word for word.
  */
 const rewordings: [from: string, to: string][] = [
+  // The Node versions: those CI tests, 20, 22 and 24 (the contributing guide's "Node versions").
+  ['Node 20.19 or later (`engines`;', 'Node 20.19, 22 or 24 (`engines`;'],
+  ['`npm ci` on Node 20 prints no engine warning).', '`npm ci` on them prints no engine warning).'],
   // The README's table of the two families keeps to one line a row; what it said besides is in the prose under it.
   ['`{base_url}` (test and production)', '`{base_url}`'],
   [', with the fifteen outbound events under `webhooks:`', ''],
