@@ -9,7 +9,7 @@
 //   the same change should make the gate say `no known consumer`, for 95% of them or more.
 // Fields the bundles do not declare (of open objects) cannot be changed, and a change the rules do not find
 // breaking (a field an `allOf`'s other part still declares) names nobody: both are listed, and counted in neither.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageFile } from '../../src/client/usage/format.js';
 import { gateVerdict, responseFields } from '../../src/testing/usage-mutations.js';
 import { exampleConsumerNames, exampleConsumerUsages } from '../../src/testing/usage-project.js';
@@ -20,10 +20,13 @@ const CONSUMERS = exampleConsumerNames();
 let usages: UsageFile[];
 const traces = new Map<string, TracedRead[]>();
 
+// A consumer's test run still going when this file ends (a timed-out hook, a failure) is stopped with it.
+const runs = new AbortController();
 beforeAll(async () => {
   usages = await exampleConsumerUsages();
-  for (const name of CONSUMERS) traces.set(name, await traceConsumer(name));
+  for (const name of CONSUMERS) traces.set(name, await traceConsumer(name, runs.signal));
 }, 600_000);
+afterAll(() => runs.abort());
 
 describe('every read an example consumer makes in its tests is in its usage file', () => {
   it.each(CONSUMERS)('%s', (name) => {

@@ -13,9 +13,9 @@ import type { TracedRead } from './usage-trace.js';
 /**
  * Runs the tests of the consumer `name` (contract-tests/consumers/<name>/test/) with the trace on and returns the
  * reads of its own code, each once. Uses the build that is there (its parent run made it). Fails with the tests'
- * output if they fail.
+ * output if they fail; `signal` stops the run (and the sandboxes its tests started) when the caller gives up.
  */
-export async function traceConsumer(name: string): Promise<TracedRead[]> {
+export async function traceConsumer(name: string, signal?: AbortSignal): Promise<TracedRead[]> {
   const dir = mkdtempSync(join(tmpdir(), `usage-trace-${name}-`));
   try {
     const vitest = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
@@ -24,6 +24,8 @@ export async function traceConsumer(name: string): Promise<TracedRead[]> {
       cwd: repoRoot,
       env: { ...process.env, USAGE_TRACE_DIR: dir, CONTRACT_SKIP_BUNDLE: '1' },
       maxBuffer: 32 * 2 ** 20,
+      // Aborted by the caller's teardown: the consumer's test run (and the sandboxes it started) ends with it.
+      ...(signal ? { signal } : {}),
     }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`The tests of ${name} failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
     });

@@ -173,3 +173,24 @@ export const newCall = (ctx: Context, family: string, operationId: string, call:
   requestFields: [],
   dynamic: [],
 });
+
+/** An expression that passes on the value it wraps: parentheses, a cast, `satisfies`, `!` or `await`. */
+export function isWrapping(
+  ts: typeof TS,
+  node: TS.Node,
+): node is
+  | TS.ParenthesizedExpression
+  | TS.AsExpression
+  | TS.SatisfiesExpression
+  | TS.NonNullExpression
+  | TS.TypeAssertion
+  | TS.AwaitExpression {
+  return (
+    ts.isParenthesizedExpression(node) ||
+    ts.isAsExpression(node) ||
+    ts.isSatisfiesExpression(node) ||
+    ts.isNonNullExpression(node) ||
+    ts.isTypeAssertionExpression(node) ||
+    ts.isAwaitExpression(node)
+  );
+}

@@ -5,7 +5,7 @@
 // to other code before it is sent, a value from outside the project) is reported with its reason.
 import { relative } from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { type Context, siteOf } from './context.js';
+import { type Context, isWrapping, siteOf } from './context.js';
 
 export interface ValueVisitor {
   /** A field an object the value may be sets: its value, or undefined for a method or an accessor. */
@@ -19,15 +19,7 @@ export interface ValueVisitor {
 /** The expression under parentheses, casts, `satisfies`, `!` and `await`. */
 function unwrap(ts: typeof TS, expression: TS.Expression): TS.Expression {
   let at = expression;
-  while (
-    ts.isParenthesizedExpression(at) ||
-    ts.isAsExpression(at) ||
-    ts.isSatisfiesExpression(at) ||
-    ts.isNonNullExpression(at) ||
-    ts.isTypeAssertionExpression(at) ||
-    ts.isAwaitExpression(at)
-  )
-    at = at.expression;
+  while (isWrapping(ts, at)) at = at.expression;
   return at;
 }
 

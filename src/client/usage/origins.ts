@@ -4,7 +4,7 @@
 // each of their calls), class fields and what is assigned to them. Undefined when the flow cannot be followed: the
 // caller then falls back on every operation whose answer can hold what is read, which is never less than the truth.
 import type { ts as TS } from 'ts-morph';
-import { type CallFound, type Context, type HandlerFound, isPrimitive } from './context.js';
+import { type CallFound, type Context, type HandlerFound, isPrimitive, isWrapping } from './context.js';
 import { isPassedAsValue, ownDeclaration } from './flow-index.js';
 
 export type Origin = CallFound | HandlerFound;
@@ -67,16 +67,7 @@ function originsOfNode(t: Tracer, node: TS.Node, depth: number): Origins {
   const { ts } = t.ctx;
   if (!ts.isBindingElement(node) && isPrimitive(t.ctx, t.ctx.checker.getTypeAtLocation(node))) return new Set();
   const next = (n: TS.Node | undefined): Origins => (n ? originsOf(t, n, depth) : new Set());
-  if (
-    ts.isParenthesizedExpression(node) ||
-    ts.isNonNullExpression(node) ||
-    ts.isAwaitExpression(node) ||
-    ts.isAsExpression(node) ||
-    ts.isTypeAssertionExpression(node) ||
-    ts.isSatisfiesExpression(node) ||
-    ts.isSpreadElement(node)
-  )
-    return next(node.expression);
+  if (isWrapping(ts, node) || ts.isSpreadElement(node)) return next(node.expression);
   if (ts.isPropertyAccessExpression(node)) return memberOrigins(t, node, node.name, depth);
   if (ts.isElementAccessExpression(node)) return next(node.expression);
   if (ts.isCallExpression(node)) return callOrigins(t, node, depth);
