@@ -6,7 +6,7 @@
 // seconds: it runs for the usage file, for one --check and for the project that does not compile; the other
 // checks take the usage file the first run wrote.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,6 +193,20 @@ describe('npx ramp-api usage', () => {
     it('an unreachable URL, with its cause', async () => {
       const url = `http://127.0.0.1:${await freePort()}/openapi/v1.json`;
       await refused(project, ['--check', url], /^CheckTargetError: .* could not be fetched: connection refused\.$/);
+    }, 60_000);
+
+    it('--out a folder or a file in a missing folder, before the project is read, nothing left behind', async () => {
+      for (const [out, pattern] of [
+        [join(project, 'src'), /^OutFileError: --out .*src is not a regular file/],
+        [join(project, 'missing', 'usage.json'), /^OutFileError: --out .*usage\.json: its folder does not exist\.$/],
+      ] as const) {
+        const result = await usage(project, '--out', out);
+        expect(result.code).toBe(2);
+        expect(result.stderr.trim()).toMatch(pattern);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      }
+      expect(readdirSync(project).filter((f) => f.endsWith('.usage.tmp'))).toEqual([]);
+      expect(readdirSync(join(project, 'src')).filter((f) => f.endsWith('.usage.tmp'))).toEqual([]);
     }, 60_000);
 
     it('--from with --out and without --check', async () => {

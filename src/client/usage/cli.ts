@@ -2,13 +2,13 @@
 // usage file, and with --check, says what of the project the descriptions NEW break (exit 1 if anything); with
 // --from, of the usage file an earlier run wrote, without reading the project again. Bad input: one line naming
 // the error, exit status 2, and no file half written.
-import { renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CheckResult, checkUsage, readTarget, targetFamilies } from './check.js';
 import { oneLine, UsageError } from './errors.js';
 import { extractUsage } from './extract.js';
 import { serializeUsage } from './format.js';
+import { outputFile, writeWhole } from './out-file.js';
 import { savedUsage } from './saved.js';
 
 export const USAGE_HELP =
@@ -21,13 +21,6 @@ interface Options {
   check?: string;
   from?: string;
   help?: boolean;
-}
-
-/** Writes `text` to `file` whole or not at all: to a temporary file beside it, then renamed over it. */
-export function writeWhole(file: string, text: string): void {
-  const temporary = join(dirname(file), `.${process.pid}.${Date.now()}.usage.tmp`);
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
 }
 
 function report(result: CheckResult): number {
@@ -50,9 +43,10 @@ async function usageCommand(values: Options): Promise<number> {
     const { usage, families } = await savedUsage(resolve(values.from), projectDir);
     return report(checkUsage(usage, families, targetFamilies(target, families)));
   }
+  // Where to write, refused before the seconds the analysis takes.
+  const out = outputFile(resolve(values.out ?? join(projectDir, 'ramp-api-usage.json')));
   const { usage, families } = await extractUsage({ projectDir, ...(values.name ? { name: values.name } : {}) });
   const next = target && targetFamilies(target, families);
-  const out = resolve(values.out ?? join(projectDir, 'ramp-api-usage.json'));
   writeWhole(out, serializeUsage(usage));
   console.error(`Wrote ${out}: ${usage.operations.length} operation(s), ${usage.events.length} event(s).`);
   return next ? report(checkUsage(usage, families, next)) : 0;
