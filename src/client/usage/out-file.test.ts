@@ -22,6 +22,12 @@ import { outputFile, writeWhole } from './out-file.js';
 const dir = mkdtempSync(join(tmpdir(), 'usage-out-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** `path`, once `make` has made something there. */
+function made(path: string, make: (path: string) => unknown): string {
+  make(path);
+  return path;
+}
+
 describe('--out', () => {
   it('replaces a regular file whole, and writes through a link to one', () => {
     const file = join(dir, 'usage.json');
@@ -37,17 +43,13 @@ describe('--out', () => {
   });
 
   it.each([
-    [
-      'a folder',
-      () => mkdirSync(join(dir, 'folder'), { recursive: true }) ?? join(dir, 'folder'),
-      'is not a regular file',
-    ],
+    ['a folder', () => made(join(dir, 'folder'), (path) => mkdirSync(path)), 'is not a regular file'],
     ['a character device', () => '/dev/null', 'is not a regular file'],
     ['a link to a file descriptor', () => '/dev/stdout', 'is not a regular file'],
-    ['a pipe', () => (execFileSync('mkfifo', [join(dir, 'fifo')]), join(dir, 'fifo')), 'is not a regular file'],
+    ['a pipe', () => made(join(dir, 'fifo'), (path) => execFileSync('mkfifo', [path])), 'is not a regular file'],
     [
       'a link to nothing',
-      () => (symlinkSync(join(dir, 'gone'), join(dir, 'dangling')), join(dir, 'dangling')),
+      () => made(join(dir, 'dangling'), (path) => symlinkSync(join(dir, 'gone'), path)),
       'is a link to nothing',
     ],
     ['a file in a missing folder', () => join(dir, 'missing', 'usage.json'), 'its folder does not exist'],
