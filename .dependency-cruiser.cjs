@@ -41,14 +41,15 @@ module.exports = {
       from: { path: '^(src|scripts|contract-tests)/' },
       to: { circular: true },
     },
-    // The sandbox's layers, top to bottom: the wiring (server.ts, cli.ts, bin.ts, index.ts), http/, pipeline/,
+    // The sandbox's layers, top to bottom: the wiring (server.ts, cli.ts, bin.ts, index.ts) and the journeys'
+    // command (journeys/), http/, pipeline/,
     // resources/, events/, then core/, contract/ and store/ at the bottom. Tests may import from any layer.
-    lower('pipeline', ['http', 'server', 'cli', 'bin', 'index']),
-    lower('resources', ['http', 'pipeline', 'server', 'cli', 'bin', 'index']),
-    lower('events', ['http', 'pipeline', 'resources', 'server', 'cli', 'bin', 'index']),
-    lower('core', ['http', 'pipeline', 'resources', 'events', 'pages', 'server', 'cli', 'bin', 'index']),
-    lower('contract', ['http', 'pipeline', 'resources', 'events', 'pages', 'server', 'cli', 'bin', 'index']),
-    lower('store', ['http', 'pipeline', 'resources', 'events', 'pages', 'contract', 'server', 'cli', 'bin', 'index']),
+    lower('pipeline', ['http', 'journeys', 'server', 'cli', 'bin', 'index']),
+    lower('resources', ['http', 'journeys', 'pipeline', 'server', 'cli', 'bin', 'index']),
+    lower('events', ['http', 'journeys', 'pipeline', 'resources', 'server', 'cli', 'bin', 'index']),
+    lower('core', ['http', 'journeys', 'pipeline', 'resources', 'events', 'pages', 'server', 'cli', 'bin', 'index']),
+    lower('contract', ['http', 'journeys', 'pipeline', 'resources', 'events', 'pages', 'server', 'cli', 'bin', 'index']),
+    lower('store', ['http', 'journeys', 'pipeline', 'resources', 'events', 'pages', 'contract', 'server', 'cli', 'bin', 'index']),
     ...Object.entries(scriptLayers).map(scriptRule),
     {
       name: 'contract-tests-imports-only-openapi-and-build',

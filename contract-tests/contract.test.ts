@@ -6,16 +6,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type OpenApiDocument, readBundle, repoRoot } from '../scripts/openapi/apis.js';
 import { validRequest } from '../scripts/openapi/requests.js';
-import {
-  type ContractTarget,
-  envPrefix,
-  parameterOverrides,
-  selectedFamilies,
-  writesAllowed,
-} from '../scripts/openapi/targets.js';
+import { type ContractTarget, selectedFamilies } from '../scripts/openapi/targets.js';
 import { createSandboxClient } from '../src/client/sandbox/client.js';
 import { listOperations, type OperationEntry, resolveRef } from '../src/sandbox/contract/lookup.js';
 import { createSchemaValidator } from '../src/sandbox/contract/schema-validator.js';
+import { envPrefix, parameterOverrides, writesAllowed } from '../src/sandbox/journeys/deployment.js';
 import { behaviourProblems, statedBehaviour } from './behaviour.js';
 import { concreteStatus, coverage, documentedKey, type Observation, writeCoverageReport } from './coverage.js';
 import { recipeFor, unreachableCells } from './sandbox-recipes.js';

@@ -1,8 +1,9 @@
 // The contract suite's clients for a target (scripts/openapi/targets.ts reads which targets and their
 // environment): the credentials docs/guides/real-deployment.md documents.
 
-import { type ContractTarget, envPrefix } from '../scripts/openapi/targets.js';
+import type { ContractTarget } from '../scripts/openapi/targets.js';
 import { type AuthOptions, createBusinessClient, createV1Client } from '../src/client/index.js';
+import { envPrefix } from '../src/sandbox/journeys/deployment.js';
 
 function authFor(target: ContractTarget): AuthOptions {
   if (target.mode === 'mock') return { token: 'contract-test-token' };

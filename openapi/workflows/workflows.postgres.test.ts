@@ -6,11 +6,13 @@
 // In `npm run test:postgres`, on PostgreSQL: `npm test` runs every journey with the journey console's runner
 // (scripts/site/journey-console.test.ts), which costs a fraction of respect's CPU.
 import { expect, it } from 'vitest';
-import { journeys, type RespectRun, runJourneysOnSandbox } from '../../scripts/journeys/respect.js';
+import { repoJourneys, workflowsDir } from '../../scripts/journeys/workflows.js';
+import { findRedocly } from '../../src/sandbox/journeys/redocly.js';
+import { type RespectRun, runJourneysOnSandbox } from '../../src/sandbox/journeys/respect.js';
 import { forEachStore, useSandbox } from '../../src/testing/sandbox-fixture.js';
 
 /** The journeys, read once for the whole file. */
-const all = journeys();
+const all = repoJourneys();
 const ids = (list: { workflow: { workflowId: string } }[]) => list.map((j) => j.workflow.workflowId).sort();
 
 /** Lines of respect's report that say what failed (its banners and passed checks left out). */
@@ -33,7 +35,7 @@ forEachStore('the journeys', (store) => {
 
   it('every workflow passes under redocly respect, every answer checked against the description', async () => {
     const started = performance.now();
-    runs = await runJourneysOnSandbox(sandbox.url, { all });
+    runs = await runJourneysOnSandbox(sandbox.url, all, { cli: findRedocly(workflowsDir) });
     console.log(
       `[journeys] ${store.name}: ${all.length} journeys in ${runs.length} runs of a file, ${Math.round(performance.now() - started)} ms`,
     );

@@ -1,5 +1,5 @@
 // What `npm run build` makes, and the tests' global setup before any test runs: the bundles (dist/openapi/,
-// copied into the package ramp-api), the control API's rendered reference, the sandbox's pages, the sandbox's
+// copied into the package ramp-api) and the journeys beside them, the control API's rendered reference, the sandbox's pages, the sandbox's
 // PGlite snapshot and compiled validators, and both packages compiled (src/client/dist/lib/, src/sandbox/dist/)
 // by TypeScript 7's tsc. Each package's dist/ is emptied first, so that it holds only what this build made.
 import { execFile } from 'node:child_process';
@@ -15,6 +15,7 @@ import { writeSandboxReferenceAsync } from '../site/site.js';
 import { buildSandboxPages } from './build-sandbox-pages.js';
 import { writeSnapshot } from './build-snapshot.js';
 import { writeValidators } from './build-validators.js';
+import { writeShippedWorkflows } from './build-workflows.js';
 
 /** TypeScript 7's compiler (scripts/toolchain/): the repository's type check and build. */
 export const tsc = join(repoRoot, 'scripts', 'toolchain', 'node_modules', '.bin', 'tsc');
@@ -106,6 +107,7 @@ export async function buildAll(steps: BuildSteps = {}): Promise<{ snapshotWritte
     const reference = writeSandboxReferenceAsync();
     const compiled = (async () => {
       buildSandboxPages();
+      writeShippedWorkflows();
       const packages = compilePackages();
       // While tsc runs in its own process.
       writeValidators();

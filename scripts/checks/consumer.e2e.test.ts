@@ -20,6 +20,7 @@ import type { LocalRegistry } from '../../src/testing/local-registry.js';
 import { packAndServe } from '../../src/testing/packed-packages.js';
 import { killTree } from '../../src/testing/process-tree.js';
 import { PAGES } from '../build/build-sandbox-pages.js';
+import { workflowsDir } from '../journeys/workflows.js';
 import { allApiFamilies, repoRoot } from '../openapi/apis.js';
 import { inventory, markedBlock, readGuides } from '../site/guides.js';
 
@@ -72,6 +73,10 @@ const allowedFiles = {
         .filter((file) => /\.schema\.json$/.test(file) && !/^(dist|node_modules)\//.test(file))
         .map((file) => `dist/lib/${file}`),
       ...allApiFamilies().flatMap((api) => [api.bundleJson, api.bundleYaml].map((f) => `dist/openapi/${basename(f)}`)),
+      // The journeys, beside the bundles they name.
+      ...readdirSync(workflowsDir)
+        .filter((file) => file.endsWith('.arazzo.yaml'))
+        .map((file) => `dist/workflows/${file}`),
     ].sort(),
   'ramp-api-sandbox': () =>
     [

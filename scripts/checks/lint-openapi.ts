@@ -4,9 +4,11 @@
 // redocly.ts); the two runs at once, their reports one after the other. Exit status 1 when a run failed.
 import { spawn } from 'node:child_process';
 import { join, relative } from 'node:path';
-import { readJourneyFiles, workflowsDir } from '../journeys/respect.js';
+import { readJourneyFiles } from '../../src/sandbox/journeys/arazzo.js';
+import { withoutNodeNotice } from '../../src/sandbox/journeys/redocly.js';
+import { workflowsDir } from '../journeys/workflows.js';
 import { repoRoot } from '../openapi/apis.js';
-import { redoclyBin, redoclyEnv, withoutNodeNotice } from '../openapi/redocly.js';
+import { redoclyBin, redoclyEnv } from '../openapi/redocly.js';
 
 interface Report {
   stdout: string;
@@ -35,7 +37,7 @@ function lint(args: string[]): Promise<Report> {
 
 /** The journeys' run: every Arazzo file of openapi/workflows/, with that folder's own configuration. */
 function journeysRun(): string[] {
-  const files = readJourneyFiles().map(({ file }) => relative(repoRoot, file));
+  const files = readJourneyFiles(workflowsDir).map(({ file }) => relative(repoRoot, file));
   return ['--config', relative(repoRoot, join(workflowsDir, 'redocly.yaml')), ...files];
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../openapi/apis.js';
 import { readTriggers } from '../openapi/triggers.js';
 import { COVERAGE_FILE, coverage, coverageMarkdown, coverageProblems } from './coverage.js';
-import { journeys } from './respect.js';
+import { repoJourneys as journeys } from './workflows.js';
 
 describe('the journeys', () => {
   const c = coverage();

@@ -6,8 +6,9 @@
 import { v1EventNames } from '../../src/client/generated/v1-meta.js';
 import type { Transition } from '../../src/sandbox/core/states.js';
 import { machines } from '../../src/sandbox/core/states.js';
+import type { FlatStep, Journey } from '../../src/sandbox/journeys/arazzo.js';
 import { readTriggers, type SandboxTrigger } from '../openapi/triggers.js';
-import { type FlatStep, type Journey, journeys } from './respect.js';
+import { repoJourneys } from './workflows.js';
 
 export const COVERAGE_FILE = 'docs/journeys.md';
 
@@ -78,7 +79,7 @@ export interface Coverage {
   journeys: Journey[];
 }
 
-export function coverage(list = journeys(), triggers = readTriggers()): Coverage {
+export function coverage(list = repoJourneys(), triggers = readTriggers()): Coverage {
   const events = new Map<string, Reach[]>(v1EventNames.map((e) => [e, []]));
   const states = new Map<string, Reach[]>();
   for (const [resource, machine] of Object.entries(machines))

@@ -15,8 +15,9 @@ import {
   type WorkflowRef,
 } from '../../src/console/journey/workflow.js';
 import { listOperations } from '../../src/sandbox/contract/lookup.js';
+import { readJourneyFiles, journeys as runnableJourneys } from '../../src/sandbox/journeys/arazzo.js';
 import { type ApiFamily, type OpenApiDocument, repoRoot } from '../openapi/apis.js';
-import { readJourneyFiles, journeys as runnableJourneys, workflowsDir } from './respect.js';
+import { workflowsDir } from './workflows.js';
 
 export interface DocJourney extends WorkflowRef {
   /** The page's name under site/journeys/ (the workflowId, unique across the files). */

@@ -3,8 +3,8 @@
 // printed or written to FILE. Exit 2 when the command is used wrongly or a file is not such results.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { EXIT } from '../../src/sandbox/journeys/outcome.js';
 import { monitorReport, readRuns } from './monitor.js';
-import { EXIT } from './outcome.js';
 
 try {
   const { values, positionals } = parseArgs({ options: { out: { type: 'string' } }, allowPositionals: true });

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { JourneyResults, StepResult } from '../../src/sandbox/journeys/results.js';
 import { monitorReport, readRuns } from './monitor.js';
-import type { JourneyResults, StepResult } from './results.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'journeys-monitor-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

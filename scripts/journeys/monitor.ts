@@ -3,7 +3,7 @@
 // times and failures across the runs, and every failure with what did not hold. `npm run journeys:report`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FailedCheck, JourneyResults, StepResult } from './results.js';
+import type { FailedCheck, JourneyResults, StepResult } from '../../src/sandbox/journeys/results.js';
 
 export interface RunFile {
   /** The file's name, as the page names the run. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPortability, type PortableFile, portabilityReport, readPortableFiles } from './portability.js';
-import { workflowsDir } from './respect.js';
 import { conditionExpressions, expressionError } from './runtime-expression.js';
+import { workflowsDir } from './workflows.js';
 
 describe('the journeys, as any Arazzo 1.0.1 runner reads them', () => {
   it('every workflow file passes the portability check', () => {

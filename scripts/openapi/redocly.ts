@@ -4,21 +4,11 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { redoclyEnv as redoclyEnvOf, withoutNodeNotice } from '../../src/sandbox/journeys/redocly.js';
 import { repoRoot } from './apis.js';
 
 export const redoclyBin = join(repoRoot, 'node_modules', '.bin', 'redocly');
-export const redoclyEnv = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-
-/**
- * Redocly CLI 2.77, the last release that runs on Node 20 (the project supports Node 20.19 and later), prints a
- * boxed "Node.js 20 support is ending" notice on every run on Node 20, with no option or variable to turn it off:
- * the text without that box (and the blank lines around it). Any other output is kept.
- */
-export function withoutNodeNotice(text: string): string {
-  return text.replace(/\n*[ \t]*╔═+╗\n(?:[ \t]*║[^\n]*║\n)+[ \t]*╚═+╝\n*/g, (box) =>
-    /Node\.js 20/.test(box) ? '' : box,
-  );
-}
+export const redoclyEnv = redoclyEnvOf();
 
 export interface RedoclyJob {
   /** The CLI's arguments, one entry per run; none when there is nothing to make. */

@@ -3,10 +3,11 @@
 // tenant and the inputs the console gives it, as the journey's page configures the console.
 import { describe, expect, it } from 'vitest';
 import { createSandboxClient } from '../../src/client/sandbox/index.js';
-import { freshen, freshRunId } from '../../src/console/fresh.js';
+import { freshen } from '../../src/console/fresh.js';
 import { startRun } from '../../src/console/journey/run.js';
 import { journeyTransport } from '../../src/console/journey/transport.js';
 import { routesOf } from '../../src/console/panel.js';
+import { freshRunId } from '../../src/sandbox/journeys/run-id.js';
 import { useSandbox } from '../../src/testing/sandbox-fixture.js';
 import { readDocJourneys } from '../journeys/journey-docs.js';
 import { allApiFamilies, readBundle } from '../openapi/apis.js';

@@ -2,10 +2,10 @@
 // diagram (and the same calls in words), its steps linked to their references, the data between the steps, the
 // console's configuration and a TypeScript sample that makes the same calls in the same order.
 import { describe, expect, it } from 'vitest';
-import { RUN_ID_INPUT } from '../../src/console/fresh.js';
 import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
+import { sandboxTenant } from '../../src/sandbox/journeys/respect.js';
+import { RUN_ID_INPUT } from '../../src/sandbox/journeys/run-id.js';
 import { journeysUsing, readDocJourneys } from '../journeys/journey-docs.js';
-import { sandboxTenant } from '../journeys/respect.js';
 import { allApiFamilies, readBundle } from '../openapi/apis.js';
 import { freshFields } from './fresh-fields.js';
 import { journeyConfig, journeyDiagram, renderJourneyPage, SANDBOX_INPUTS, tenantInputs } from './journey-pages.js';

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { listOperations, type OperationEntry } from '../../src/sandbox/contract/lookup.js';
+import { envPrefix } from '../../src/sandbox/journeys/deployment.js';
 import { allApiFamilies, type OpenApiDocument, readBundle, repoRoot, SANDBOX_FAMILY } from '../openapi/apis.js';
 import { bodyExamples, validRequest } from '../openapi/requests.js';
-import { envPrefix } from '../openapi/targets.js';
 
 /** The package's root entry point, which exports `orThrow`. */
 const ROOT_ENTRY = 'ramp-api';

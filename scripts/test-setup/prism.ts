@@ -1,8 +1,9 @@
 // Vitest global setup of the contract suite: one Prism mock per family on a free loopback port, unless
 // the family's *_API_URL names a real deployment. Everything started here is stopped in teardown.
 import type { TestProject } from 'vitest/node';
+import { envPrefix } from '../../src/sandbox/journeys/deployment.js';
 import { type PrismServer, startPrism } from '../openapi/prism.js';
-import { type ContractTarget, envPrefix, selectedFamilies } from '../openapi/targets.js';
+import { type ContractTarget, selectedFamilies } from '../openapi/targets.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started: PrismServer[] = [];

@@ -16,15 +16,6 @@ export type FreshFields = Record<string, FreshField[]>;
 
 const SUFFIX = /-[0-9a-z]{6}$/;
 
-/**
- * The journeys' input that is new for each run, as `npm run journeys` and the console give it: the values that
- * must be unique (an endpoint's name) are made from it in the workflows (`journey-{$inputs.runId}-...`).
- */
-export const RUN_ID_INPUT = 'runId';
-
-/** A new run ID: eight hexadecimal digits (the pattern the journeys' inputs declare). */
-export const freshRunId = () => crypto.randomUUID().replace(/-/g, '').slice(0, 8);
-
 /** A random suffix from the browser's (or Node's) crypto. */
 const randomSuffix = () => crypto.randomUUID().replace(/-/g, '').slice(0, 6);
 

@@ -3,8 +3,9 @@
 // carried into the later ones; the reader can pause before a step, change the workflow's inputs or the step's
 // request, and go on; at the end, the events the sandbox delivered for the tenant.
 import { useMemo, useRef, useState } from 'preact/hooks';
+import { freshRunId } from '../../sandbox/journeys/run-id.js';
 import type { Targets } from '../console.js';
-import { freshen, freshRunId } from '../fresh.js';
+import { freshen } from '../fresh.js';
 import { makeTenant, type Tenant } from '../tenant.js';
 import type { JourneyConfig } from './config.js';
 import { Deliveries } from './deliveries.js';

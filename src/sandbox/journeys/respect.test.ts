@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { perFile, type RespectFile } from './respect.js';
+import type { RespectFile } from './arazzo.js';
+import { perFile } from './respect.js';
 
 const file = (name: string, workflows: string[]): RespectFile => ({
   file: `/repo/openapi/workflows/${name}`,

@@ -6,10 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, type TestSuite, type TestSuites } from 'junit2json';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useSandbox } from '../../src/testing/sandbox-fixture.js';
+import { useSandbox } from '../../testing/sandbox-fixture.js';
+import { shippedWorkflowsDir } from './command.js';
 import { junitXml } from './junit.js';
 import { checkWorkflows, journeyResults, summaryLines, UsageError, writeResults } from './outcome.js';
-import { runRespect, sandboxTenant, workflowsDir } from './respect.js';
+import { findRedocly } from './redocly.js';
+import { runRespect, sandboxTenant } from './respect.js';
 import type { JourneyResults, WorkflowResult } from './results.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'journeys-junit-'));
@@ -17,10 +19,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const WRONG = "$response.body#/0/status == 'no such status'";
 
-/** first-call.arazzo.yaml in `dir`, its descriptions named by absolute path, its `banks` step's criterion wrong. */
+/** The shipped first-call.arazzo.yaml in `dir`, its descriptions named by absolute path, its `banks` step's criterion wrong. */
 function brokenCopy(): string {
-  const text = readFileSync(join(workflowsDir, 'first-call.arazzo.yaml'), 'utf8')
-    .replace(/url: \.\.\//g, `url: ${join(workflowsDir, '..')}/`)
+  const shipped = shippedWorkflowsDir();
+  const text = readFileSync(join(shipped, 'first-call.arazzo.yaml'), 'utf8')
+    .replace(/url: \.\.\//g, `url: ${join(shipped, '..')}/`)
     .replace("$response.body#/0/status == 'true'", WRONG);
   expect(text).toContain(WRONG);
   const file = join(dir, 'first-call.arazzo.yaml');
@@ -35,7 +38,8 @@ describe('the results of a run with a broken journey', () => {
     const file = brokenCopy();
     const tenant = await sandboxTenant(sandbox.url, 'Broken on purpose');
     const servers = { business: sandbox.url, v1: sandbox.url, sandbox: sandbox.url };
-    const runs = await runRespect([{ file, workflows: ['firstCall'], movesTheClock: false }], servers, tenant);
+    const how = { cli: findRedocly(dir) };
+    const runs = await runRespect([{ file, workflows: ['firstCall'], movesTheClock: false }], servers, tenant, how);
     expect(runs.map((r) => r.ok)).toEqual([false]);
     const results = journeyResults(runs, 'sandbox', new Date(), 1234);
     const paths = { junit: join(dir, 'out', 'journeys.xml'), json: join(dir, 'out', 'journeys.json') };
