@@ -1,7 +1,8 @@
-// "The sandbox in tests" with vitest, as the guide writes it: its config, global setup and test file, written
-// where their first lines say into a project with the first-call guide's tsconfig.json (which writes dist/),
-// compiled with tsc (strict, no cast needed) and run with vitest: one test file, one test, run once (not again
-// from tsc's copy in dist/), and the test's event arrives. These blocks need vitest, which the consumer project
+// "The sandbox in tests" with vitest, as the guide writes it: its config, global setup and two test files (a
+// completed payout, a rejected one), written where their first lines say into a project with the first-call
+// guide's tsconfig.json (which writes dist/), compiled with tsc (strict, no cast needed) and run with vitest: two
+// test files, two tests, each run once (not again from tsc's copy in dist/); the completed payout's event arrives,
+// and the rejected one is answered PENDING and shows REJECTED in the tenant's state. These blocks need vitest, which the consumer project
 // of scripts/checks/consumer.e2e.test.ts does not install: that test leaves them to this one. Both run in
 // `npm run test:e2e`, with the browser tests: what a user does outside this repository.
 import { execFile } from 'node:child_process';
@@ -19,13 +20,18 @@ const project = join(repoRoot, 'dist', `guide-vitest-${process.pid}`);
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the sandbox in tests, with vitest, as the guide writes it', () => {
-  it('type-checks with no cast and runs: a global setup, a tenant per test, the event arriving', async () => {
+  it('type-checks with no cast and runs: a global setup, a tenant per test, each outcome as the guide says', async () => {
     mkdirSync(project, { recursive: true });
     const codes = VITEST_BLOCKS.map((name) => markedBlock(name, 'ts').code);
     // No cast anywhere: the exported types carry what the examples need.
     expect(codes.join('\n')).not.toMatch(/ as [A-Z{]|<[A-Z]\w*>[a-z(]/);
     const files = writeVitestRecipe(project);
-    expect(files).toEqual(['vitest.config.ts', 'src/sandbox.global-setup.ts', 'src/payout.test.ts']);
+    expect(files).toEqual([
+      'vitest.config.ts',
+      'src/sandbox.global-setup.ts',
+      'src/payout.test.ts',
+      'src/payout-rejected.test.ts',
+    ]);
     // The first-call guide's project: type module, and its tsconfig.json, which checks src/ and writes dist/.
     writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(join(project, 'tsconfig.json'), markedBlock('consumer-tsconfig', 'json').code);
@@ -47,8 +53,9 @@ describe('the sandbox in tests, with vitest, as the guide writes it', () => {
     );
     // tsc wrote its copies into dist/, and the global setup and the test are among what it checked.
     expect(existsSync(join(project, 'dist', 'payout.test.js'))).toBe(true);
+    expect(existsSync(join(project, 'dist', 'payout-rejected.test.js'))).toBe(true);
     expect(existsSync(join(project, 'dist', 'sandbox.global-setup.js'))).toBe(true);
-    expect(stdout).toMatch(/Test Files\s+1 passed \(1\)/);
-    expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(stdout).toMatch(/Test Files\s+2 passed \(2\)/);
+    expect(stdout).toMatch(/Tests\s+2 passed \(2\)/);
   }, 120_000);
 });

@@ -1,15 +1,18 @@
 // `ramp-api usage --check NEW`: a consuming team's "can I upgrade". The descriptions NEW (a bundle file in JSON or
-// YAML, a URL, or the folder of a newer ramp-api) are compared with those the project was built against by the
-// gate's own rules, and each breaking change is matched with the project's usage.
+// YAML, the folder or the package tarball of a newer ramp-api, or the URL of a bundle or a tarball) are compared
+// with those the project was built against by the gate's own rules, and each breaking change is matched with the
+// project's usage.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isJsonObject, type OpenApiDocument } from '../lookup/index.js';
 import { type FamilyBundle, otherDescriptions } from './bundles.js';
 import { CheckTargetError, MissingPeerError } from './errors.js';
-import { type FetchOptions, fetchText } from './fetch-text.js';
+import type { FetchOptions } from './fetch-bytes.js';
 import type { UsageFile } from './format.js';
 import { affectedBy, describeAffected, seen } from './match.js';
+import { isGzip, packageDescriptions, type TargetFile } from './package-tarball.js';
 import { compareDocuments } from './rules.js';
+import { isUrl, TARGET_LIMITS, type TargetLimits, targetBytes } from './target-bytes.js';
 
 function asDescription(value: unknown, source: string): OpenApiDocument {
   if (!isJsonObject(value) || typeof value.openapi !== 'string' || !isJsonObject(value.info))
@@ -52,34 +55,52 @@ async function parseDescription(text: string, source: string): Promise<OpenApiDo
   return asDescription(value, source);
 }
 
+/** Descriptions in JSON by family, each parsed and checked. */
+function describedFamilies(files: Map<string, TargetFile>): Map<string, OpenApiDocument> {
+  const found = new Map<string, OpenApiDocument>();
+  for (const [family, { source, text }] of files) found.set(family, asDescription(parseJson(text, source), source));
+  return found;
+}
+
 /** The bundles of a folder: a ramp-api package's, a project's installed one, or a folder of `<family>.json`. */
 function folderDescriptions(dir: string): Map<string, OpenApiDocument> {
   const candidates = [join(dir, 'dist', 'openapi'), join(dir, 'node_modules', 'ramp-api', 'dist', 'openapi'), dir];
   const folder = candidates.find((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.json')));
   if (!folder) throw new CheckTargetError(`${dir} holds no descriptions (dist/openapi/<family>.json).`);
-  const found = new Map<string, OpenApiDocument>();
+  const files = new Map<string, TargetFile>();
   for (const file of readdirSync(folder).filter((f) => f.endsWith('.json'))) {
-    const path = join(folder, file);
-    found.set(basename(file, '.json'), asDescription(parseJson(readFileSync(path, 'utf8'), path), path));
+    const source = join(folder, file);
+    files.set(basename(file, '.json'), { source, text: readFileSync(source, 'utf8') });
   }
-  return found;
+  return describedFamilies(files);
 }
 
-/** The `--check` target as read: a folder's descriptions by file name, or one description to place by its title. */
+/**
+ * The `--check` target as read: a folder's or a tarball's descriptions by file name, or one description to place
+ * by its title.
+ */
 export type Target =
   | { source: string; byFamily: Map<string, OpenApiDocument> }
   | { source: string; doc: OpenApiDocument };
 
+export interface ReadOptions extends FetchOptions {
+  /** The bounds on what is read: TARGET_LIMITS unless given. */
+  limits?: TargetLimits;
+}
+
 /**
- * Reads and checks the new descriptions (a bundle file, a URL, or a folder), before the project is read: a
- * target that is no description is refused at once rather than after the seconds of the project's analysis.
+ * Reads and checks the new descriptions (a bundle file, a folder, a package tarball, or the URL of a bundle or a
+ * tarball), before the project is read: a target that is no description is refused at once rather than after the
+ * seconds of the project's analysis. A tarball is told from a bundle by its first bytes, not by its name.
  */
-export async function readTarget(target: string, options: FetchOptions = {}): Promise<Target> {
-  if (/^https?:\/\//.test(target))
-    return { source: target, doc: await parseDescription(await fetchText(target, options), target) };
-  if (!existsSync(target)) throw new CheckTargetError(`${target} does not exist.`);
-  if (statSync(target).isDirectory()) return { source: target, byFamily: folderDescriptions(target) };
-  return { source: target, doc: await parseDescription(readFileSync(target, 'utf8'), target) };
+export async function readTarget(target: string, options: ReadOptions = {}): Promise<Target> {
+  const { limits = TARGET_LIMITS, ...fetchOptions } = options;
+  const url = isUrl(target);
+  if (!url && !existsSync(target)) throw new CheckTargetError(`${target} does not exist.`);
+  if (!url && statSync(target).isDirectory()) return { source: target, byFamily: folderDescriptions(target) };
+  const bytes = await targetBytes(target, limits, fetchOptions);
+  if (isGzip(bytes)) return { source: target, byFamily: describedFamilies(packageDescriptions(bytes, target, limits)) };
+  return { source: target, doc: await parseDescription(new TextDecoder().decode(bytes), target) };
 }
 
 /** The new descriptions, by family: a folder's by file name; a single description by its title. */

@@ -1,19 +1,23 @@
 // `npx ramp-api usage` as a consuming team runs it (the built command): the usage file written, `--check`
-// against a newer description given as a bundle file (JSON or YAML), a URL (a server on loopback) or the folder of
-// a newer ramp-api, `--from` checking the usage file an earlier run wrote (the same report, the project not read
-// again; a line if it was built against other descriptions), and bad input refused with one named line, exit
-// status 2 and no file written (an unreachable URL with its cause). The project's analysis takes
+// against a newer description given as a bundle file (JSON or YAML), a URL (a server on loopback), the folder of
+// a newer ramp-api, or its package tarball (a file, or its URL on loopback; and the tarball `npm pack` makes of
+// the current build, which carries the bundles), `--from` checking the usage file an earlier run wrote (the same
+// report, the project not read again; a line if it was built against other descriptions), and bad input refused
+// with one named line, exit status 2 and no file written (an unreachable URL with its cause; a tarball too large,
+// truncated, of another package or without descriptions). The project's analysis takes
 // seconds: it runs for the usage file, for one --check and for the project that does not compile; the other
 // checks take the usage file the first run wrote.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { freePort, startLocalServer } from '../../testing/local-server.js';
+import { rampApiManifest, writePackageTarball } from '../../testing/package-tarball.js';
 import { readBundleJson, repoRoot } from '../../testing/repo.js';
 import { makeUsageProject } from '../../testing/usage-project.js';
+import { TARGET_LIMITS } from './target-bytes.js';
 
 const run = promisify(execFile);
 const BIN = join(repoRoot, 'src', 'client', 'dist', 'lib', 'bin.js');
@@ -47,6 +51,14 @@ function newerV1(): Record<string, any> {
   doc.components.schemas.Payout.required = doc.components.schemas.Payout.required.filter((n: string) => n !== 'id');
   return doc;
 }
+
+/** The package tarball of a newer ramp-api (0.2.0, with newerV1), as `npm pack` makes it, in the project. */
+const newerTarball = (name = 'ramp-api-0.2.0.tgz') =>
+  writePackageTarball(join(project, name), {
+    'package.json': rampApiManifest('0.2.0'),
+    'dist/openapi/v1.json': JSON.stringify(newerV1()),
+    'dist/openapi/business.json': JSON.stringify(readBundleJson('business')),
+  });
 
 const folders: string[] = [];
 let project: string;
@@ -129,6 +141,39 @@ describe('npx ramp-api usage', () => {
       expectBreaks(await checkSaved('--check', folder));
     }, 60_000);
 
+    it('the package tarball of a newer ramp-api, as npm pack makes it', async () => {
+      expectBreaks(await checkSaved('--check', newerTarball()));
+    }, 60_000);
+
+    it("a package tarball's URL, as a registry serves it", async () => {
+      const body = readFileSync(newerTarball());
+      const server = await startLocalServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
+      });
+      try {
+        expectBreaks(await checkSaved('--check', `${server.url}/ramp-api/-/ramp-api-0.2.0.tgz`));
+      } finally {
+        await server.close();
+      }
+    }, 60_000);
+
+    it('the tarball npm pack makes of the current build: it carries the bundles, and nothing changed', async () => {
+      const packs = join(project, 'packs');
+      mkdirSync(packs);
+      const { stdout } = await run(
+        'npm',
+        ['pack', '-w', 'ramp-api', '--ignore-scripts', '--json', '--pack-destination', packs, '--loglevel=warn'],
+        { cwd: repoRoot },
+      );
+      const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+      expect(packed!.files.map((f) => f.path)).toEqual(
+        expect.arrayContaining(['package.json', 'dist/openapi/v1.json', 'dist/openapi/business.json']),
+      );
+      const result = await checkSaved('--check', join(packs, packed!.filename));
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('No breaking change affects pay-app.');
+    }, 60_000);
+
     it('--from a usage file built against other descriptions than the installed ramp-api: one line says so', async () => {
       expect((await written()).code).toBe(0);
       const old = join(project, 'old-usage.json');
@@ -194,6 +239,61 @@ describe('npx ramp-api usage', () => {
       const url = `http://127.0.0.1:${await freePort()}/openapi/v1.json`;
       await refused(project, ['--check', url], /^CheckTargetError: .* could not be fetched: connection refused\.$/);
     }, 60_000);
+
+    describe('a package tarball it cannot read', () => {
+      const tgz = (name: string, files: Record<string, string | Buffer>) =>
+        writePackageTarball(join(project, name), files);
+      const MiB = 2 ** 20;
+
+      it('truncated', async () => {
+        const whole = readFileSync(newerTarball('whole.tgz'));
+        const cut = join(project, 'cut.tgz');
+        writeFileSync(cut, whole.subarray(0, whole.length - 100));
+        await refused(
+          project,
+          ['--check', cut],
+          /^CheckTargetError: .*cut\.tgz is truncated: its gzip data ends early\.$/,
+        );
+      }, 60_000);
+
+      it('larger than a package is, and a description in it larger than one is', async () => {
+        const big = join(project, 'big.tgz');
+        writeFileSync(big, '');
+        truncateSync(big, TARGET_LIMITS.maxBytes + 1);
+        await refused(
+          project,
+          ['--check', big],
+          /^CheckTargetError: .*big\.tgz is larger than \d+ MiB, more than any ramp-api package or description\.$/,
+        );
+        const entry = tgz('big-entry.tgz', {
+          'package.json': rampApiManifest(),
+          'dist/openapi/v1.json': ' '.repeat(TARGET_LIMITS.maxEntryBytes + 1),
+        });
+        expect(TARGET_LIMITS.maxEntryBytes).toBeLessThan(32 * MiB);
+        await refused(
+          project,
+          ['--check', entry],
+          /^CheckTargetError: .*big-entry\.tgz: package\/dist\/openapi\/v1\.json is larger than \d+ MiB, more than any description or package\.json\.$/,
+        );
+      }, 60_000);
+
+      it('of another package, and of a ramp-api without descriptions', async () => {
+        const other = tgz('left-pad-1.3.0.tgz', {
+          'package.json': JSON.stringify({ name: 'left-pad', version: '1.3.0' }),
+        });
+        await refused(
+          project,
+          ['--check', other],
+          /^CheckTargetError: .*left-pad-1\.3\.0\.tgz is not a ramp-api package: its package\/package\.json names "left-pad"\.$/,
+        );
+        const bare = tgz('ramp-api-0.0.1.tgz', { 'package.json': rampApiManifest('0.0.1'), 'README.md': '' });
+        await refused(
+          project,
+          ['--check', bare],
+          /^CheckTargetError: .*ramp-api-0\.0\.1\.tgz is ramp-api 0\.0\.1 without descriptions \(no package\/dist\/openapi\/<family>\.json\)\.$/,
+        );
+      }, 60_000);
+    });
 
     it('--from with --out and without --check', async () => {
       await refused(project, ['--from', usageFile], /^UsageError: --from FILE goes with --check NEW alone/);

@@ -1,7 +1,8 @@
 // `ramp-api usage [--project DIR] [--name NAME] [--out FILE] [--check NEW [--from FILE]]`: writes the project's
-// usage file, and with --check, says what of the project the descriptions NEW break (exit 1 if anything); with
-// --from, of the usage file an earlier run wrote, without reading the project again. Bad input: one line naming
-// the error, exit status 2, and no file half written.
+// usage file, and with --check, says what of the project the descriptions NEW (a newer ramp-api's tarball or
+// folder, or a bundle; a file or a URL) break (exit 1 if anything); with --from, of the usage file an earlier run
+// wrote, without reading the project again. Bad input: one line naming the error, exit status 2, and no file half
+// written.
 import { renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,7 +13,7 @@ import { serializeUsage } from './format.js';
 import { savedUsage } from './saved.js';
 
 export const USAGE_HELP =
-  'Usage: ramp-api usage [--project DIR] [--name NAME] [--out FILE] [--check NEW [--from FILE]]   (writes DIR/ramp-api-usage.json by default; NEW is a bundle file (JSON or YAML), a URL or the folder of a newer ramp-api; --from checks the usage file FILE an earlier run wrote instead of reading the project again)';
+  'Usage: ramp-api usage [--project DIR] [--name NAME] [--out FILE] [--check NEW [--from FILE]]   (writes DIR/ramp-api-usage.json by default; NEW is a newer ramp-api: its package tarball (ramp-api-X.Y.Z.tgz, as npm pack makes it) or the URL of the tarball, its folder, or a bundle file (JSON or YAML) or its URL; --from checks the usage file FILE an earlier run wrote instead of reading the project again)';
 
 interface Options {
   project?: string;

@@ -1,14 +1,21 @@
-// Fetches the `--check` target at a URL, and when it cannot be had, says why in the words a person looks for:
-// connection refused, unknown host, no answer in time, the HTTP status.
+// Fetches the `--check` target at a URL (a description or a package tarball), bounded in time and in size, and
+// when it cannot be had, says why in the words a person looks for: connection refused, unknown host, no answer in
+// time, the HTTP status, a body larger than any target is.
 import { lookup as systemLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { CheckTargetError } from './errors.js';
 
 export interface FetchOptions {
-  /** How long to wait for the description, headers and body, in milliseconds. */
+  /** How long to wait for the target, headers and body, in milliseconds. */
   timeoutMs?: number;
   /** Resolves a host name: the system's resolver unless given. */
   lookup?: (host: string) => Promise<unknown>;
+}
+
+/** Refuses a body over `maxBytes`: `tooLarge` says so in the words of the caller. */
+export interface BodyBound {
+  maxBytes: number;
+  tooLarge: () => CheckTargetError;
 }
 
 const FETCH_TIMEOUT_MS = 30_000;
@@ -43,8 +50,25 @@ function expiry(signal: AbortSignal): Promise<never> {
   return expired;
 }
 
-/** The text at `url` (a description): its host resolved first, so that an unknown one is named as such. */
-export async function fetchText(url: string, options: FetchOptions = {}): Promise<string> {
+/**
+ * The body, read to its end or refused once it passes the bound: bytes are counted as they arrive (after any
+ * decompression), and a declared length over the bound is refused before reading.
+ */
+async function boundedBody(response: Response, bound: BodyBound): Promise<Buffer> {
+  if (Number(response.headers.get('content-length')) > bound.maxBytes) throw bound.tooLarge();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  // Leaving the loop by a throw cancels the stream: nothing more is read.
+  for await (const chunk of response.body ?? []) {
+    total += chunk.length;
+    if (total > bound.maxBytes) throw bound.tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The bytes at `url` (a description or a tarball): its host resolved first, so that an unknown one is named as such. */
+export async function fetchBytes(url: string, bound: BodyBound, options: FetchOptions = {}): Promise<Buffer> {
   const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
   const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
   const failed = (error: unknown) =>
@@ -55,7 +79,7 @@ export async function fetchText(url: string, options: FetchOptions = {}): Promis
     if (!isIP(host)) await Promise.race([(options.lookup ?? systemLookup)(host), expiry(signal)]);
     const response = await fetch(url, { signal });
     if (!response.ok) throw new CheckTargetError(`${url} answered HTTP ${response.status}.`);
-    return await response.text();
+    return await boundedBody(response, bound);
   } catch (error) {
     throw error instanceof CheckTargetError ? error : failed(error);
   }
