@@ -5,7 +5,9 @@
 // packed ramp-api tarball, so the next version's check runs too; each must exit 0, and the files the CI's own
 // steps upload or read as a test report must be there. The GitLab job runs next in the same project: its commands
 // that the GitHub job ran word for word (the install, the tests, the usage file, the journeys) are not run a
-// second time, only those that differ, in order; both files' commands are listed to show which ran where.
+// second time (a second install and run of the same commands would double this test's time), only those that
+// differ, in order; team-ci.test.ts holds the two files to the same commands. Each command run is printed with
+// its file, its step and its time.
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
