@@ -16,7 +16,8 @@ import { EVENTS_VALIDATORS } from '../../src/sandbox/events/store.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
 import { MIGRATIONS_DIR } from '../../src/sandbox/store/migrate.js';
 import { SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from '../../src/sandbox/store/snapshot.js';
-import { type LocalRegistry, startLocalRegistry } from '../../src/testing/local-registry.js';
+import type { LocalRegistry } from '../../src/testing/local-registry.js';
+import { packAndServe } from '../../src/testing/packed-packages.js';
 import { killTree } from '../../src/testing/process-tree.js';
 import { PAGES } from '../build/build-sandbox-pages.js';
 import { workflowsDir } from '../journeys/workflows.js';
@@ -163,38 +164,9 @@ function installed(project: string): Map<string, { version: string; dependencies
 }
 
 beforeAll(async () => {
-  // The packages as `npm run pack` makes them: built as each package's prepack builds them (`npm run build`,
-  // which the tests' global setup has just run: building again here would rewrite the packages while other
-  // tests start them), then packed.
-  const packs = join(work, 'packs');
-  mkdirSync(packs);
-  const { stdout } = await run(
-    'npm',
-    ['pack', '-w', 'ramp-api', '-w', 'ramp-api-sandbox', '--ignore-scripts', '--json', '--pack-destination', packs],
-    { cwd: repoRoot },
-  );
-  const packed = JSON.parse(stdout) as { name: string; filename: string; files: { path: string }[] }[];
-  tarballs = Object.fromEntries(packed.map((p) => [p.name, join(packs, p.filename)]));
-  packedFiles = Object.fromEntries(packed.map((p) => [p.name, p.files.map((f) => f.path).sort()]));
-  registry = await startLocalRegistry({
-    nodeModules: [join(repoRoot, 'node_modules'), join(repoRoot, 'scripts', 'toolchain', 'node_modules')],
-    tarballs: Object.values(tarballs),
-  });
-  // A user's npm, not the npm that may be running this test (which passes its settings on as npm_config_*).
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
-  npmEnv = {
-    ...inherited,
-    npm_config_registry: registry.url,
-    npm_config_cache: join(work, 'npm-cache'),
-    npm_config_userconfig: join(work, 'npmrc'),
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    npm_config_update_notifier: 'false',
-    SANDBOX_URL: '',
-    SANDBOX_PORT: '',
-    DATABASE_URL: '',
-  };
-  writeFileSync(join(work, 'npmrc'), '');
+  const packed = await packAndServe(work);
+  ({ tarballs, registry, npmEnv } = packed);
+  packedFiles = packed.files;
 }, 180_000);
 
 describe('the tarballs', () => {

@@ -7,20 +7,14 @@
 // `npm run test:e2e`, with the browser tests: what a user does outside this repository.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../openapi/apis.js';
 import { markedBlock } from '../site/guides.js';
+import { VITEST_BLOCKS, writeVitestRecipe } from './vitest-recipe.js';
 
 const run = promisify(execFile);
-/** The guide's vitest blocks, by the file name each one's first line gives. */
-const VITEST_BLOCKS = [
-  'sandbox-vitest-config',
-  'sandbox-vitest-setup',
-  'sandbox-vitest-test',
-  'sandbox-vitest-rejected',
-];
 // Inside the repository, so that `ramp-api`, `ramp-api-sandbox` and `vitest` resolve from its node_modules.
 const project = join(repoRoot, 'dist', `guide-vitest-${process.pid}`);
 afterAll(() => rmSync(project, { recursive: true, force: true }));
@@ -31,14 +25,7 @@ describe('the sandbox in tests, with vitest, as the guide writes it', () => {
     const codes = VITEST_BLOCKS.map((name) => markedBlock(name, 'ts').code);
     // No cast anywhere: the exported types carry what the examples need.
     expect(codes.join('\n')).not.toMatch(/ as [A-Z{]|<[A-Z]\w*>[a-z(]/);
-    const files = VITEST_BLOCKS.map((name, i) => {
-      const code = codes[i]!;
-      const file = /^\/\/ ([\w./-]+\.ts)/.exec(code)?.[1];
-      if (!file) throw new Error(`The ${name} block does not start with the name of its file.`);
-      mkdirSync(dirname(join(project, file)), { recursive: true });
-      writeFileSync(join(project, file), code);
-      return file;
-    });
+    const files = writeVitestRecipe(project);
     expect(files).toEqual([
       'vitest.config.ts',
       'src/sandbox.global-setup.ts',

@@ -82,6 +82,29 @@ function compareVersions(a: string, b: string): number {
 }
 
 /**
+ * The optional dependencies of the served packages that this machine has no copy of: another platform's build
+ * (`lightningcss-darwin-arm64`), which npm skipped when it installed here. Each is served as a version of the range
+ * asked for, for every operating system but this one: npm records it in a lockfile and skips it, as it does with
+ * another platform's build from the public registry, so that `npm ci` finds the lockfile complete.
+ */
+function absentOptionals(packages: Map<string, Map<string, Entry>>): Map<string, Map<string, Entry>> {
+  const absent = new Map<string, Map<string, Entry>>();
+  for (const versions of packages.values())
+    for (const { manifest } of versions.values())
+      for (const [name, range] of Object.entries((manifest.optionalDependencies ?? {}) as Record<string, string>)) {
+        const version = /\d+\.\d+\.\d+/.exec(range)?.[0];
+        if (packages.has(name) || !version) continue;
+        const entry: Entry = {
+          manifest: { name, version, os: [`!${process.platform}`] },
+          // Never sent: the tarball route serves only the packages this machine has.
+          source: { tarball: '/nonexistent' },
+        };
+        absent.set(name, (absent.get(name) ?? new Map<string, Entry>()).set(version, entry));
+      }
+  return absent;
+}
+
+/**
  * Serves the packages found under `nodeModules` (each version it finds, also where several are installed)
  * and `tarballs` (packed packages, which win over an installed copy of the same version). `latest` is the
  * highest version of each; a package it does not have is a 404, as the public registry answers.
@@ -107,6 +130,8 @@ export async function startLocalRegistry(options: {
     const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json'], { maxBuffer: 16 * 1024 * 1024 });
     add(manifestOf(JSON.parse(stdout) as Record<string, unknown>), { tarball });
   }
+
+  const absent = absentOptionals(packages);
 
   const packed = new Map<string, Promise<Buffer>>();
   const tarballOf = (entry: Entry): Promise<Buffer> => {
@@ -147,7 +172,7 @@ export async function startLocalRegistry(options: {
           .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length })
           .end(bytes);
       }
-      const versions = packages.get(path);
+      const versions = packages.get(path) ?? absent.get(path);
       if (!versions) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
       const sorted = [...versions.keys()].sort(compareVersions);
       const body = {
