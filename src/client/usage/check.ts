@@ -10,6 +10,7 @@ import { type FetchOptions, fetchText } from './fetch-text.js';
 import type { UsageFile } from './format.js';
 import { affectedBy, describeAffected, seen } from './match.js';
 import { compareDocuments } from './rules.js';
+import { visibleText } from './visible-text.js';
 
 function asDescription(value: unknown, source: string): OpenApiDocument {
   if (!isJsonObject(value) || typeof value.openapi !== 'string' || !isJsonObject(value.info))
@@ -140,5 +141,5 @@ export function checkUsage(
     }
   }
   lines.push(summary(usage.consumer, breaks, mayBreak));
-  return { lines, breaking: breaks + mayBreak };
+  return { lines: lines.map(visibleText), breaking: breaks + mayBreak };
 }
