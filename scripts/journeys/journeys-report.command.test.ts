@@ -23,7 +23,7 @@ describe('npm run journeys:report given the JUnit XML', () => {
     expect(report(xml)).toEqual({
       status: 2,
       stdout: '',
-      stderr: `${xml} is not the JSON of npm run journeys -- --json FILE: give the file --json writes, not the --junit XML.\n`,
+      stderr: `${xml} is not the JSON of npm run journeys -- --json FILE: not JSON (at line 1, column 1); give the file --json writes, not the --junit XML.\n`,
     });
   });
 });

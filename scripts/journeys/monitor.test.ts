@@ -77,7 +77,7 @@ describe('the monitoring page of several runs', () => {
   it('names the file given that is not results JSON, and the file it wants, in one line', () => {
     const xml = join(dir, 'journeys.xml');
     writeFileSync(xml, '<?xml version="1.0"?><testsuites/>');
-    const wanted = `${xml} is not the JSON of npm run journeys -- --json FILE: give the file --json writes, not the --junit XML.`;
+    const wanted = `${xml} is not the JSON of npm run journeys -- --json FILE: not JSON (at line 1, column 1); give the file --json writes, not the --junit XML.`;
     expect(() => readRuns([xml])).toThrow(wanted);
   });
 

@@ -3,6 +3,7 @@
 // times and failures across the runs, and every failure with what did not hold. `npm run journeys:report`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJson } from '../../src/client/usage/json-text.js';
 import type { FailedCheck, JourneyResults, StepResult } from '../../src/sandbox/journeys/results.js';
 import { codeBlock, codeSpan, markdownText } from '../openapi/markdown.js';
 import { resultsProblem } from './results-file.js';
@@ -30,13 +31,10 @@ export function readRuns(paths: string[]): RunFile[] {
 /** The results in `file`, or an error naming it and what is wrong: no JSON, or a field the results do not have. */
 function readResults(file: string): JourneyResults {
   const notResults = `${file} is not the JSON of npm run journeys -- --json FILE`;
-  let results: unknown;
-  try {
-    results = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code) throw error;
-    throw new Error(`${notResults}: give the file --json writes, not the --junit XML.`);
-  }
+  const results = parseJson(
+    readFileSync(file, 'utf8'),
+    (problem) => new Error(`${notResults}: ${problem}; give the file --json writes, not the --junit XML.`),
+  );
   const problem = resultsProblem(results);
   if (problem) throw new Error(`${notResults}: ${problem}.`);
   return results as JourneyResults;
