@@ -1,5 +1,6 @@
 // Text a file may hold to act where it is shown: the tests of every place that shows names read from files use
 // these, so that each is tried with the same attacks.
+import { USAGE_FORMAT_VERSION, type UsageFile } from '../client/usage/format.js';
 
 /** In a terminal: a forged verdict line, clearing the screen, a hyperlink (OSC 8). */
 export const TERMINAL_ATTACKS = {
@@ -23,3 +24,29 @@ export const MARKUP_ATTACKS = [
   '<meta http-equiv="refresh" content="0;url=http://evil.example">',
   '[open](javascript:alert(1))',
 ];
+
+/** The usage file of `consumer`, who reads the payout's `id` (v1 createPayout) at `site`. */
+export const payoutIdReader = (
+  consumer: string,
+  site: string,
+  descriptions: Record<string, string> = {},
+): UsageFile => ({
+  formatVersion: USAGE_FORMAT_VERSION,
+  consumer,
+  descriptions,
+  operations: [
+    {
+      family: 'v1',
+      operationId: 'createPayout',
+      method: 'post',
+      path: '/api/v1/admin/fiats/{user_id}/payout',
+      calls: ['src/pay.ts:4'],
+      parameters: ['path user_id'],
+      requestFields: [],
+      responseFields: [{ pointer: '/components/schemas/Payout/properties/id', sites: [site] }],
+      statuses: [],
+    },
+  ],
+  events: [],
+  otherFields: [],
+});

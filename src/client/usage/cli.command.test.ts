@@ -5,18 +5,13 @@
 // status 2 and no file written (an unreachable URL with its cause). The project's analysis takes
 // seconds: it runs for the usage file, for one --check and for the project that does not compile; the other
 // checks take the usage file the first run wrote.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { freePort, startLocalServer } from '../../testing/local-server.js';
 import { readBundleJson, repoRoot } from '../../testing/repo.js';
-import { makeUsageProject } from '../../testing/usage-project.js';
-
-const run = promisify(execFile);
-const BIN = join(repoRoot, 'src', 'client', 'dist', 'lib', 'bin.js');
+import { makeUsageProject, runUsageCommand } from '../../testing/usage-project.js';
 
 const PAYOUT = `import { createV1Client } from 'ramp-api/v1';
 const v1 = createV1Client({ baseUrl: 'http://127.0.0.1:9' });
@@ -30,15 +25,7 @@ export async function pay(userId: string) {
 `;
 const READ_LINE = 'src/pay.ts:8';
 
-async function usage(project: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, 'usage', '--project', project, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
+const usage = runUsageCommand;
 
 /** A copy of the v1 bundle without the payout's `id`, written to `file`. */
 function newerV1(): Record<string, any> {

@@ -1,59 +1,23 @@
 // `npx ramp-api usage --check NEW --from FILE` as a process, given names that would forge its report: a consumer's
 // name and the file:line of a read holding a line break, a screen clear and a terminal hyperlink, and a description
 // whose title holds the same. What it prints shows them escaped, and its last line is its own verdict.
-import { execFile } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONTROL_CHARACTER, TERMINAL_ATTACK, TERMINAL_ATTACKS } from '../../testing/hostile-text.js';
-import { readBundleJson, repoRoot } from '../../testing/repo.js';
-import { makeUsageProject } from '../../testing/usage-project.js';
-import { serializeUsage, USAGE_FORMAT_VERSION } from './format.js';
+import { CONTROL_CHARACTER, payoutIdReader, TERMINAL_ATTACK, TERMINAL_ATTACKS } from '../../testing/hostile-text.js';
+import { readBundleJson } from '../../testing/repo.js';
+import { makeUsageProject, runUsageCommand } from '../../testing/usage-project.js';
+import { serializeUsage } from './format.js';
 import { visibleText } from './visible-text.js';
-
-const run = promisify(execFile);
-const BIN = join(repoRoot, 'src', 'client', 'dist', 'lib', 'bin.js');
 
 const project = makeUsageProject('pay-app', {});
 afterAll(() => rmSync(project, { recursive: true, force: true }));
-
-async function usage(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, 'usage', '--project', project, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
+const usage = (...args: string[]) => runUsageCommand(project, ...args);
 
 const consumer = `pay-app${TERMINAL_ATTACK}`;
 const site = `src/pay.ts${TERMINAL_ATTACKS.hyperlink}:8`;
 const usageFile = join(project, 'forged-usage.json');
-writeFileSync(
-  usageFile,
-  serializeUsage({
-    formatVersion: USAGE_FORMAT_VERSION,
-    consumer,
-    descriptions: { v1: `sha256:${'a'.repeat(64)}` },
-    operations: [
-      {
-        family: 'v1',
-        operationId: 'createPayout',
-        method: 'post',
-        path: '/api/v1/admin/fiats/{user_id}/payout',
-        calls: ['src/pay.ts:4'],
-        parameters: ['path user_id'],
-        requestFields: [],
-        responseFields: [{ pointer: '/components/schemas/Payout/properties/id', sites: [site] }],
-        statuses: [],
-      },
-    ],
-    events: [],
-    otherFields: [],
-  }),
-);
+writeFileSync(usageFile, serializeUsage(payoutIdReader(consumer, site, { v1: `sha256:${'a'.repeat(64)}` })));
 
 /** The v1 bundle without the payout's `id`, and with `title`. */
 function newerV1(title?: string): string {

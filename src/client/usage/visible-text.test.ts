@@ -2,13 +2,12 @@
 // description's title that hold line breaks or terminal escape sequences (clearing the screen, a hyperlink) are
 // shown escaped, so that none forges a line of the verdict or acts on the terminal.
 import { describe, expect, it } from 'vitest';
-import { CONTROL_CHARACTER, TERMINAL_ATTACK, TERMINAL_ATTACKS } from '../../testing/hostile-text.js';
+import { CONTROL_CHARACTER, payoutIdReader, TERMINAL_ATTACK, TERMINAL_ATTACKS } from '../../testing/hostile-text.js';
 import { readBundleJson } from '../../testing/repo.js';
 import type { OpenApiDocument } from '../lookup/index.js';
 import { familyBundle } from './bundles.js';
 import { checkUsage, targetFamilies } from './check.js';
 import { oneLine, UsageError } from './errors.js';
-import { USAGE_FORMAT_VERSION, type UsageFile } from './format.js';
 import { visibleText } from './visible-text.js';
 
 const ATTACK = TERMINAL_ATTACK;
@@ -32,28 +31,7 @@ describe('usage --check with names that would forge its verdict', () => {
   const next = structuredClone(current.doc) as Record<string, any>;
   delete next.components.schemas.Payout.properties.id;
   next.components.schemas.Payout.required = next.components.schemas.Payout.required.filter((n: string) => n !== 'id');
-  const usage: UsageFile = {
-    formatVersion: USAGE_FORMAT_VERSION,
-    consumer: `pay-app${ATTACK}`,
-    descriptions: {},
-    operations: [
-      {
-        family: 'v1',
-        operationId: 'createPayout',
-        method: 'post',
-        path: '/api/v1/admin/fiats/{user_id}/payout',
-        calls: ['src/pay.ts:4'],
-        parameters: ['path user_id'],
-        requestFields: [],
-        responseFields: [
-          { pointer: '/components/schemas/Payout/properties/id', sites: [`src/pay.ts${TERMINAL_ATTACKS.hyperlink}:8`] },
-        ],
-        statuses: [],
-      },
-    ],
-    events: [],
-    otherFields: [],
-  };
+  const usage = payoutIdReader(`pay-app${ATTACK}`, `src/pay.ts${TERMINAL_ATTACKS.hyperlink}:8`);
   const { lines } = checkUsage(usage, new Map([['v1', current]]), new Map([['v1', next as OpenApiDocument]]));
   const output = `${lines.join('\n')}\n`;
 
