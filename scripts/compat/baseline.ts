@@ -5,6 +5,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
 import { bundleDigest } from '../../src/client/usage/bundles.js';
+import { UsageError } from '../../src/client/usage/errors.js';
+import { parseJson } from '../../src/client/usage/json-text.js';
 import { compareDocuments } from '../../src/client/usage/rules.js';
 import { type ApiFamily, repoRoot } from '../openapi/apis.js';
 import type { FamilyResult } from './consumers.js';
@@ -40,7 +42,9 @@ export function compareWithBaselines(
       continue;
     }
     const bytes = readFileSync(file);
-    const baseline = JSON.parse(bytes.toString('utf8')) as OpenApiDocument;
+    const refuse = (problem: string) =>
+      new UsageError(`${file} is ${problem}: make it again with npm run compat:accept.`);
+    const baseline = parseJson(bytes.toString('utf8'), refuse) as OpenApiDocument;
     comparison.results.push({
       api,
       changes: compareDocuments(baseline, doc),

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serializeUsage, type UsageFile } from '../../src/client/usage/format.js';
+import { visibleText } from '../../src/client/usage/visible-text.js';
+import { CONTROL_CHARACTER, TERMINAL_ATTACK } from '../../src/testing/hostile-text.js';
 import { repoRoot } from '../../src/testing/repo.js';
 import { exampleConsumerUsages } from '../../src/testing/usage-project.js';
 
@@ -107,6 +109,20 @@ describe('npm run compat -- --consumers DIR', () => {
     expect(code).toBe(2);
     expect(stderr.split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/^UsageFormatError: .*bad\.json is not a JSON usage file/);
+  }, 60_000);
+});
+
+describe('npm run compat -- --consumers DIR with names that would forge its report', () => {
+  it('prints them escaped: no control character, no line of their own, and names the same twice in one line', async () => {
+    const consumer = `${usages[0]!.consumer}${TERMINAL_ATTACK}`;
+    const forged = serializeUsage({ ...usages[0]!, consumer });
+    const { stdout } = await compat({ 'a.json': forged });
+    expect(stdout.replace(/\n/g, '')).not.toMatch(CONTROL_CHARACTER);
+    expect(stdout.split('\n')[0]).toBe(`Known consumers: ${visibleText(consumer)}. Policy: --fail-on any.`);
+    expect(stdout.split('\n').filter((line) => line.includes('No breaking change'))).toEqual([stdout.split('\n')[0]]);
+    const twice = refused(await compat({ 'a.json': forged, 'b.json': forged }));
+    expect(twice).not.toMatch(CONTROL_CHARACTER);
+    expect(twice).toContain(`names the consumer ${visibleText(consumer).replace(/^(.*?)\\n/, '$1 ')} again`);
   }, 60_000);
 });
 

@@ -12,6 +12,8 @@ import type { JsonObject, OpenApiDocument } from '../../src/client/lookup/index.
 import { extractUsage } from '../../src/client/usage/extract.js';
 import { serializeUsage, USAGE_FORMAT_VERSION, type UsageFile } from '../../src/client/usage/format.js';
 import { compareDocuments } from '../../src/client/usage/rules.js';
+import { visibleText } from '../../src/client/usage/visible-text.js';
+import { CONTROL_CHARACTER, TERMINAL_ATTACK, TERMINAL_ATTACKS } from '../../src/testing/hostile-text.js';
 import { readBundleJson } from '../../src/testing/repo.js';
 import { EXAMPLE_CONSUMERS, exampleConsumerUsages, makeUsageProject } from '../../src/testing/usage-project.js';
 import { compareWithBaselines } from './baseline.js';
@@ -293,5 +295,38 @@ describe('the consumers folder (`--consumers DIR`; as a process in compat.comman
   it('refuses a malformed file', async () => {
     const files = { 'good.json': serializeUsage(usages[0]!), 'bad.json': '{"formatVersion": 2,' };
     await expect(read(files)).rejects.toThrow(/bad\.json is not a JSON usage file/);
+  });
+});
+
+describe('usage files whose names would forge the gate or act on the terminal', () => {
+  const forged = (usage: UsageFile): UsageFile => ({
+    ...usage,
+    consumer: `${usage.consumer}${TERMINAL_ATTACK}`,
+    operations: usage.operations.map((o) => ({
+      ...o,
+      responseFields: o.responseFields.map((f) => ({
+        ...f,
+        sites: f.sites.map((site) => site.replace(/:(\d+)$/, `${TERMINAL_ATTACKS.hyperlink}:$1`)),
+      })),
+    })),
+  });
+
+  it('shows them escaped: no control character, and the verdict is the gate’s own', () => {
+    const payout = usages.find((u) => u.consumer === 'payout-service')!;
+    const base = readBundleJson<OpenApiDocument>('v1');
+    const next = structuredClone(base) as JsonObject;
+    removeField('Payout', 'id')(next);
+    const changes = compareDocuments(base, next as OpenApiDocument);
+    const { text } = consumerGate([{ api: 'v1', changes, current: next as OpenApiDocument }], [forged(payout)], 'any');
+    expect(text.replace(/\n/g, '')).not.toMatch(CONTROL_CHARACTER);
+    expect(
+      text.split('\n').filter((line) => line.includes('No breaking change') && !line.includes('payout-service')),
+    ).toEqual([]);
+    const name = `payout-service${visibleText(TERMINAL_ATTACK)}`;
+    expect(text.split('\n')[0]).toBe(`Known consumers: ${name}. Policy: --fail-on any.`);
+    const hyperlink = visibleText(TERMINAL_ATTACKS.hyperlink);
+    expect(verdict(text, 'id: field removed')).toBe(
+      `breaks ${name} (${siteOf('payout-service', 'src/payouts.ts', 'id: data.id').replace(':', `${hyperlink}:`)})`,
+    );
   });
 });

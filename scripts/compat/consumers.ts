@@ -12,6 +12,7 @@ import { readUsageFile, type UsageFile } from '../../src/client/usage/format.js'
 import { affectedBy, describeAffected, seen } from '../../src/client/usage/match.js';
 import type { Change } from '../../src/client/usage/rules.js';
 import { unusedIn } from '../../src/client/usage/unused.js';
+import { visibleText } from '../../src/client/usage/visible-text.js';
 
 /**
  * `any`: fail on any breaking change (the default). `consumers`: fail only on one that breaks or may break a
@@ -101,5 +102,5 @@ export function consumerGate(results: FamilyResult[], usages: UsageFile[], failO
       ...unused.fields.map((f) => `    field ${f}`),
     );
   }
-  return { text: lines.join('\n'), failing };
+  return { text: lines.map(visibleText).join('\n'), failing };
 }

@@ -3,6 +3,7 @@
 // printed or written to FILE. Exit 2 when the command is used wrongly or a file is not such results.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { visibleText } from '../../src/client/usage/visible-text.js';
 import { EXIT } from '../../src/sandbox/journeys/outcome.js';
 import { monitorReport, readRuns } from './monitor.js';
 
@@ -14,6 +15,6 @@ try {
   if (values.out) writeFileSync(values.out, page);
   else process.stdout.write(page);
 } catch (error) {
-  console.error((error as Error).message);
+  console.error(visibleText((error as Error).message));
   process.exit(EXIT.usage);
 }

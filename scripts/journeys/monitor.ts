@@ -3,7 +3,10 @@
 // times and failures across the runs, and every failure with what did not hold. `npm run journeys:report`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJson } from '../../src/client/usage/json-text.js';
 import type { FailedCheck, JourneyResults, StepResult } from '../../src/sandbox/journeys/results.js';
+import { codeBlock, codeSpan, markdownText } from '../openapi/markdown.js';
+import { resultsProblem } from './results-file.js';
 
 export interface RunFile {
   /** The file's name, as the page names the run. */
@@ -25,23 +28,21 @@ export function readRuns(paths: string[]): RunFile[] {
     .sort((a, b) => a.results.startedAt.localeCompare(b.results.startedAt));
 }
 
-/** The results in `file`, or an error naming it and the file wanted: any JSON other than a run's, or no JSON. */
+/** The results in `file`, or an error naming it and what is wrong: no JSON, or a field the results do not have. */
 function readResults(file: string): JourneyResults {
-  const wanted = `${file} is not the JSON of npm run journeys -- --json FILE: give the file --json writes, not the --junit XML.`;
-  let results: Partial<JourneyResults> | null;
-  try {
-    results = JSON.parse(readFileSync(file, 'utf8')) as Partial<JourneyResults> | null;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code) throw error;
-    throw new Error(wanted);
-  }
-  if (!Array.isArray(results?.workflows) || typeof results.startedAt !== 'string') throw new Error(wanted);
+  const notResults = `${file} is not the JSON of npm run journeys -- --json FILE`;
+  const results = parseJson(
+    readFileSync(file, 'utf8'),
+    (problem) => new Error(`${notResults}: ${problem}; give the file --json writes, not the --junit XML.`),
+  );
+  const problem = resultsProblem(results);
+  if (problem) throw new Error(`${notResults}: ${problem}.`);
   return results as JourneyResults;
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** A table whose cells are Markdown already: values from a file in them escaped (markdownText). */
 const table = (head: string[], rows: string[][]) =>
-  [head, head.map(() => '---'), ...rows].map((r) => `| ${r.map(cell).join(' | ')} |`).join('\n');
+  [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -57,6 +58,7 @@ function runsTable(runs: RunFile[]): string {
       const time = `${(results.ms / 1000).toFixed(1)} s`;
       return [
         String(i + 1),
+        // An ISO timestamp and one of two words: checked as such when the file was read.
         results.startedAt,
         results.target,
         String(results.workflows.length - failed),
@@ -82,8 +84,8 @@ function stepRows(runs: RunFile[]): StepRow[] {
       for (const step of workflow.steps) {
         const key = `${workflow.file}\u0000${workflow.workflowId}\u0000${step.step}`;
         const row = rows.get(key) ?? {
-          workflow: `${workflow.file} / ${workflow.workflowId}`,
-          step: step.step,
+          workflow: `${markdownText(workflow.file)} / ${markdownText(workflow.workflowId)}`,
+          step: markdownText(step.step),
           seen: [],
         };
         row.seen.push({ run: run + 1, step });
@@ -115,32 +117,25 @@ function stepsTable(runs: RunFile[]): string {
   );
 }
 
-/**
- * `text` as a fenced code block in a list item: a fence longer than any run of backticks in it, so that none
- * closes it early.
- */
-function fenced(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  const lines = [`${fence}text`, ...text.split('\n'), fence];
-  return `\n\n${lines.map((line) => (line ? `  ${line}` : '')).join('\n')}`;
-}
-
 /** A failed check that names no criterion: its message, a code frame (several lines) fenced. */
-const checkText = (f: FailedCheck) => `${f.check}:${f.message.includes('\n') ? fenced(f.message) : ` ${f.message}`}`;
+const checkText = (f: FailedCheck) =>
+  `${markdownText(f.check)}:${/[\r\n]/.test(f.message) ? `\n\n${codeBlock(f.message, '  ')}` : ` ${markdownText(f.message)}`}`;
+
+/** What did not hold in a failed step: its criteria, in code, and its other checks. */
+const stepFailure = (s: StepResult) =>
+  s.failed.map((f) => (f.condition ? `${codeSpan(f.condition)} does not hold` : checkText(f))).join('; ') || 'failed';
 
 function failureLines(runs: RunFile[]): string[] {
   return runs.flatMap(({ results }, i) =>
     results.workflows
       .filter((w) => w.status === 'failed')
       .flatMap((w) => {
-        const where = `run ${i + 1} (${results.startedAt}): ${w.file} / ${w.workflowId}`;
+        const where = `run ${i + 1} (${results.startedAt}): ${markdownText(w.file)} / ${markdownText(w.workflowId)}`;
         const steps = w.steps.filter((s) => s.status === 'failed');
-        if (!steps.length) return [`- ${where}: ${w.error ?? 'failed'}`];
-        return steps.map((s) => {
-          const what = s.failed.map((f) => (f.condition ? `\`${f.condition}\` does not hold` : checkText(f)));
-          return `- ${where} / ${s.step}${s.httpStatus ? ` (${s.httpStatus})` : ''}: ${what.join('; ') || 'failed'}`;
-        });
+        if (!steps.length) return [`- ${where}: ${markdownText(w.error ?? 'failed')}`];
+        return steps.map(
+          (s) => `- ${where} / ${markdownText(s.step)}${s.httpStatus ? ` (${s.httpStatus})` : ''}: ${stepFailure(s)}`,
+        );
       }),
   );
 }

@@ -1,8 +1,10 @@
 // The known consumers in the docs site: an operation's and an event's reference name the consumers that use
 // them and the fields they read, one that nobody uses says so, and the page of what nobody uses lists it.
+import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
 import { USAGE_FORMAT_VERSION, type UsageFile } from '../../src/client/usage/format.js';
+import { MARKUP_ATTACKS } from '../../src/testing/hostile-text.js';
 import { readBundleJson } from '../../src/testing/repo.js';
 import { fieldName, unusedPage, withConsumers } from './consumers.js';
 
@@ -74,4 +76,35 @@ it('the page of what nobody uses lists operations, events and fields no consumer
   expect(page).not.toContain('(createPayout)</code>');
   expect(page).not.toContain('<code>user.created</code>');
   expect(page).not.toContain('<code>/components/schemas/Payout/properties/id</code>');
+});
+
+describe('a usage file whose names would be markup in the reference', () => {
+  const hostile = MARKUP_ATTACKS;
+  const PAYOUT = '/components/schemas/Payout/properties/';
+  const forged: UsageFile = {
+    ...usage,
+    consumer: `payout-service\n\n# Forged ${hostile.join(' ')}`,
+    operations: usage.operations.map((o) => ({
+      ...o,
+      responseFields: [
+        // A backtick in a property's name, to close the code span the field is shown in (`/` written `~1`).
+        ...hostile.map((h) => ({ pointer: `${PAYOUT}a\`${h.replace(/\//g, '~1')}\`b`, sites: ['src/a.ts:1'] })),
+        { pointer: `${PAYOUT}\`\`\` <script>alert(1)<~1script>`, sites: ['src/a.ts:2'] },
+      ],
+    })),
+  };
+  const description: string = (withConsumers('v1', v1, [forged]) as any).paths['/api/v1/admin/fiats/{user_id}/payout']
+    .post.description;
+  // The reference renders descriptions with marked, unsanitized: what it makes of them is what the page carries.
+  const html = marked.parse(description, { async: false });
+
+  it('renders them as text: no element, no link, no heading', () => {
+    for (const element of ['<img', '<script', '<iframe', '<meta', '<a ', '<h1']) expect(html).not.toContain(element);
+  });
+
+  it('still names the consumer and each field, in code', () => {
+    expect(html).toContain('payout-service\\n\\n# Forged &lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('<code>a`&lt;img src=x onerror=alert(1)&gt;`b</code>');
+    expect(html).toContain('<code>``` &lt;script&gt;alert(1)&lt;/script&gt;</code>');
+  });
 });

@@ -5,6 +5,7 @@ import { HTTP_METHODS, type JsonObject, listOperations } from '../../src/client/
 import { familyBundle } from '../../src/client/usage/bundles.js';
 import type { FieldUse, UsageFile } from '../../src/client/usage/format.js';
 import { unusedIn } from '../../src/client/usage/unused.js';
+import { codeSpan, markdownText } from '../openapi/markdown.js';
 
 /** `id`, `data.status`: a field pointer as a reader names it (its `properties` path; `[]` for array items). */
 export function fieldName(pointer: string): string {
@@ -17,12 +18,11 @@ export function fieldName(pointer: string): string {
   return names.join('.') || '(whole body)';
 }
 
-const escapeMd = (text: string) => text.replace(/([\\`*_[\]])/g, '\\$1');
-
+/** A consumer and the fields it reads, from its usage file: the name as text, each field in code, both inert. */
 function usesText(consumer: string, fields: FieldUse[]): string {
-  if (!fields.length) return escapeMd(consumer);
-  const names = [...new Set(fields.map((f) => `\`${fieldName(f.pointer)}\`${f.whole ? ' (whole)' : ''}`))];
-  return `${escapeMd(consumer)} (reads ${names.join(', ')})`;
+  if (!fields.length) return markdownText(consumer);
+  const names = [...new Set(fields.map((f) => `${codeSpan(fieldName(f.pointer))}${f.whole ? ' (whole)' : ''}`))];
+  return `${markdownText(consumer)} (reads ${names.join(', ')})`;
 }
 
 /** The sentence an operation's or event's description gets: who uses it and the fields each reads. */

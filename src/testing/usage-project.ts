@@ -2,12 +2,16 @@
 // tsconfig.json like a consumer's, and node_modules linking this repository's built ramp-api (src/client, with
 // its dist/), openapi-fetch and @types, as an installed package would resolve; and the usage files of the example
 // consumers in contract-tests/consumers/.
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { extractUsage } from '../client/usage/extract.js';
 import type { UsageFile } from '../client/usage/format.js';
 import { repoRoot } from './repo.js';
+
+const run = promisify(execFile);
 
 export const CONSUMER_TSCONFIG = {
   compilerOptions: {
@@ -74,4 +78,16 @@ export async function exampleConsumerUsages(): Promise<UsageFile[]> {
   for (const name of exampleConsumerNames())
     usages.push((await extractUsage({ projectDir: join(EXAMPLE_CONSUMERS, name), shared })).usage);
   return usages;
+}
+
+/** `npx ramp-api usage --project DIR ...args` as a process (the built package's bin): its exit status and output. */
+export async function runUsageCommand(project: string, ...args: string[]) {
+  const bin = join(repoRoot, 'src', 'client', 'dist', 'lib', 'bin.js');
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, 'usage', '--project', project, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
 }

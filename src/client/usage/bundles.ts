@@ -11,6 +11,8 @@ import {
   type OpenApiDocument,
   type OperationEntry,
 } from '../lookup/index.js';
+import { UsageError } from './errors.js';
+import { parseJson } from './json-text.js';
 import { childPointer } from './pointers.js';
 
 export interface FamilyBundle {
@@ -37,12 +39,15 @@ export const shortDigest = (digest: string) => digest.slice(0, 'sha256:'.length 
 export const otherDescriptions = (consumer: string, family: string, built: string, expected: string, whose: string) =>
   `${consumer} was built against other ${family} descriptions (${shortDigest(built)}) than ${whose} (${shortDigest(expected)})`;
 
+/** The JSON `text` of `file`, or a UsageError naming the file and where its JSON stops. */
+const jsonOf = (file: string, text: string) => parseJson(text, (problem) => new UsageError(`${file} is ${problem}.`));
+
 /** The folder of the package ramp-api that holds `file`: the nearest folder above it with its package.json. */
 export function packageRootOf(file: string): string | undefined {
   for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
     if (!existsSync(manifest)) continue;
-    if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'ramp-api') return dir;
+    if ((jsonOf(manifest, readFileSync(manifest, 'utf8')) as { name?: string } | null)?.name === 'ramp-api') return dir;
   }
   return undefined;
 }
@@ -60,7 +65,7 @@ export function familyBundle(family: string, doc: OpenApiDocument, digest?: stri
 
 function readFamilyBundle(family: string, file: string): FamilyBundle {
   const bytes = readFileSync(file);
-  return familyBundle(family, JSON.parse(bytes.toString('utf8')) as OpenApiDocument, bundleDigest(bytes));
+  return familyBundle(family, jsonOf(file, bytes.toString('utf8')) as OpenApiDocument, bundleDigest(bytes));
 }
 
 /** Loads each family's bundle once, from the package folder the generated types came from. */

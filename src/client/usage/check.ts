@@ -13,6 +13,7 @@ import { affectedBy, describeAffected, seen } from './match.js';
 import { isGzip, packageDescriptions, type TargetFile } from './package-tarball.js';
 import { compareDocuments } from './rules.js';
 import { isUrl, TARGET_LIMITS, type TargetLimits, targetBytes } from './target-bytes.js';
+import { visibleText } from './visible-text.js';
 
 function asDescription(value: unknown, source: string): OpenApiDocument {
   if (!isJsonObject(value) || typeof value.openapi !== 'string' || !isJsonObject(value.info))
@@ -161,5 +162,5 @@ export function checkUsage(
     }
   }
   lines.push(summary(usage.consumer, breaks, mayBreak));
-  return { lines, breaking: breaks + mayBreak };
+  return { lines: lines.map(visibleText), breaking: breaks + mayBreak };
 }

@@ -16,11 +16,10 @@ import { stringify } from 'yaml';
 import { freePort, startLocalServer } from '../../testing/local-server.js';
 import { rampApiManifest, writePackageTarball } from '../../testing/package-tarball.js';
 import { readBundleJson, repoRoot } from '../../testing/repo.js';
-import { makeUsageProject } from '../../testing/usage-project.js';
+import { makeUsageProject, runUsageCommand } from '../../testing/usage-project.js';
 import { TARGET_LIMITS } from './target-bytes.js';
 
 const run = promisify(execFile);
-const BIN = join(repoRoot, 'src', 'client', 'dist', 'lib', 'bin.js');
 
 const PAYOUT = `import { createV1Client } from 'ramp-api/v1';
 const v1 = createV1Client({ baseUrl: 'http://127.0.0.1:9' });
@@ -34,15 +33,7 @@ export async function pay(userId: string) {
 `;
 const READ_LINE = 'src/pay.ts:8';
 
-async function usage(project: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, 'usage', '--project', project, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
+const usage = runUsageCommand;
 
 /** A copy of the v1 bundle without the payout's `id`, written to `file`. */
 function newerV1(): Record<string, any> {

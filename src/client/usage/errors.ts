@@ -1,4 +1,5 @@
 // The usage command's errors: each names what was wrong in one line, and the command exits with status 2.
+import { visibleText } from './visible-text.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -29,8 +30,11 @@ export class MissingPeerError extends UsageError {
   override name = 'MissingPeerError';
 }
 
-/** One line: the error's name and its message, without a stack. */
-export const oneLine = (error: Error) => `${error.name}: ${error.message.replace(/\s*\n\s*/g, ' ')}`;
+/**
+ * One line: the error's name and its message, without a stack; a line break of the message read as a space, and any
+ * other control character (from a name the message quotes) shown escaped.
+ */
+export const oneLine = (error: Error) => `${error.name}: ${visibleText(error.message.replace(/\s*\n\s*/g, ' '))}`;
 
 /** A usage file given to `--from` that names an API family the project's ramp-api does not ship. */
 export class StaleUsageError extends UsageError {

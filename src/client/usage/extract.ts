@@ -10,6 +10,7 @@ import { type Context, createContext } from './context.js';
 import { MissingPeerError, NoTsconfigError, ProjectCompileError, UsageError } from './errors.js';
 import { indexFlow } from './flow-index.js';
 import type { UsageFile } from './format.js';
+import { parseJson } from './json-text.js';
 import { visitCall, visitHandlers } from './visit-calls.js';
 import { visitRead } from './visit-reads.js';
 
@@ -63,8 +64,9 @@ const jsDocParsing = (ts: typeof Morph.ts) => ts.JSDocParsingMode.ParseForTypeEr
 function consumerName(projectDir: string, name: string | undefined): string {
   if (name) return name;
   const manifest = join(projectDir, 'package.json');
+  const refuse = (problem: string) => new UsageError(`${manifest} is ${problem}: pass --name NAME, or mend it.`);
   const found = existsSync(manifest)
-    ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name
+    ? (parseJson(readFileSync(manifest, 'utf8'), refuse) as { name?: unknown } | null)?.name
     : undefined;
   if (typeof found === 'string' && found) return found;
   throw new UsageError(`${manifest} gives no name: pass --name NAME.`);

@@ -2,6 +2,7 @@
 // same across runs and diffs well) and how it is read (checked against usage.schema.json, which ships with it).
 import { readFileSync } from 'node:fs';
 import { MissingPeerError, UsageFormatError } from './errors.js';
+import { parseJson } from './json-text.js';
 import schema from './usage.schema.json' with { type: 'json' };
 
 export const USAGE_FORMAT_VERSION = 2;
@@ -148,11 +149,9 @@ export async function validateUsage(value: unknown, source: string): Promise<Usa
 
 /** Reads and checks one usage file. */
 export async function readUsageFile(file: string): Promise<UsageFile> {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new UsageFormatError(`${file} is not a JSON usage file: ${(error as Error).message}`);
-  }
+  const value = parseJson(
+    readFileSync(file, 'utf8'),
+    (problem) => new UsageFormatError(`${file} is not a JSON usage file: ${problem}.`),
+  );
   return validateUsage(value, file);
 }

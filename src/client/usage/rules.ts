@@ -11,6 +11,7 @@ import {
 } from '../lookup/index.js';
 import { childPointer, declaredAt } from './pointers.js';
 import { compareSchemas, type Direction, type Report, type SchemaSpot, same } from './rules-schema.js';
+import { visibleText } from './visible-text.js';
 
 /** Where a change is, for matching it with what consumers use. */
 export interface ChangeLocation {
@@ -315,5 +316,5 @@ export function renderCompatReport(results: { api: string; changes: Change[] }[]
     for (const c of changes)
       lines.push(`  ${c.breaking ? 'BREAKING' : c.notice ? 'NOTICE  ' : 'ok      '}  ${c.where}: ${c.what}`);
   }
-  return lines.join('\n');
+  return lines.map(visibleText).join('\n');
 }
