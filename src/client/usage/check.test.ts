@@ -88,6 +88,46 @@ describe('an unreachable URL is refused with its cause', () => {
   });
 });
 
+describe('a URL is read within bounds', () => {
+  it('a body sent a space at a time is cut at the whole bound', async () => {
+    const server = await startLocalServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => res.write(' '), 20);
+      res.once('close', () => clearInterval(drip));
+    });
+    try {
+      const url = `${server.url}/openapi/v1.json`;
+      await expect(readTarget(url, { timeoutMs: 300 })).rejects.toThrow(
+        `${url} could not be fetched: no answer within 0.3 s.`,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a redirect is followed, but never to a link-local address, which is never connected to', async () => {
+    const bundle = readFileSync(join(repoRoot, 'src', 'client', 'dist', 'openapi', 'v1.json'));
+    const server = await startLocalServer((req, res) => {
+      if (req.url === '/next') res.writeHead(302, { location: '/v1.json' }).end();
+      else if (req.url === '/metadata')
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(bundle);
+    });
+    try {
+      await expect(readTarget(`${server.url}/next`)).resolves.toMatchObject({ source: `${server.url}/next` });
+      const url = `${server.url}/metadata`;
+      await expect(readTarget(url, { timeoutMs: 5_000 })).rejects.toThrow(
+        `${url} could not be fetched: it leads to http://169.254.169.254/latest/meta-data, a link-local address, which is never fetched.`,
+      );
+      await expect(readTarget('http://[fe80::1]/v1.json')).rejects.toThrow(
+        'a link-local address, which is never fetched.',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the descriptions a usage file was built against', () => {
   const file = join(repoRoot, 'src', 'client', 'dist', 'openapi', 'v1.json');
   const installed = familyBundle('v1', readBundleJson<OpenApiDocument>('v1'), bundleDigest(readFileSync(file)));

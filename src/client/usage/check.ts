@@ -2,12 +2,13 @@
 // YAML, the folder or the package tarball of a newer ramp-api, or the URL of a bundle or a tarball) are compared
 // with those the project was built against by the gate's own rules, and each breaking change is matched with the
 // project's usage.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isJsonObject, type OpenApiDocument } from '../lookup/index.js';
 import { type FamilyBundle, otherDescriptions } from './bundles.js';
 import { CheckTargetError, MissingPeerError } from './errors.js';
 import type { FetchOptions } from './fetch-bytes.js';
+import { readRegularFile } from './file-bytes.js';
 import type { UsageFile } from './format.js';
 import { affectedBy, describeAffected, seen } from './match.js';
 import { isGzip, packageDescriptions, type TargetFile } from './package-tarball.js';
@@ -64,14 +65,15 @@ function describedFamilies(files: Map<string, TargetFile>): Map<string, OpenApiD
 }
 
 /** The bundles of a folder: a ramp-api package's, a project's installed one, or a folder of `<family>.json`. */
-function folderDescriptions(dir: string): Map<string, OpenApiDocument> {
+function folderDescriptions(dir: string, limits: TargetLimits): Map<string, OpenApiDocument> {
   const candidates = [join(dir, 'dist', 'openapi'), join(dir, 'node_modules', 'ramp-api', 'dist', 'openapi'), dir];
   const folder = candidates.find((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.json')));
   if (!folder) throw new CheckTargetError(`${dir} holds no descriptions (dist/openapi/<family>.json).`);
   const files = new Map<string, TargetFile>();
   for (const file of readdirSync(folder).filter((f) => f.endsWith('.json'))) {
     const source = join(folder, file);
-    files.set(basename(file, '.json'), { source, text: readFileSync(source, 'utf8') });
+    const bytes = readRegularFile(source, limits.maxEntryBytes, (message) => new CheckTargetError(message));
+    files.set(basename(file, '.json'), { source, text: bytes.toString('utf8') });
   }
   return describedFamilies(files);
 }
@@ -98,7 +100,7 @@ export async function readTarget(target: string, options: ReadOptions = {}): Pro
   const { limits = TARGET_LIMITS, ...fetchOptions } = options;
   const url = isUrl(target);
   if (!url && !existsSync(target)) throw new CheckTargetError(`${target} does not exist.`);
-  if (!url && statSync(target).isDirectory()) return { source: target, byFamily: folderDescriptions(target) };
+  if (!url && statSync(target).isDirectory()) return { source: target, byFamily: folderDescriptions(target, limits) };
   const bytes = await targetBytes(target, limits, fetchOptions);
   if (isGzip(bytes)) return { source: target, byFamily: describedFamilies(packageDescriptions(bytes, target, limits)) };
   return { source: target, doc: await parseDescription(new TextDecoder().decode(bytes), target) };

@@ -9,7 +9,7 @@ export interface FetchOptions {
   /** How long to wait for the target, headers and body, in milliseconds. */
   timeoutMs?: number;
   /** Resolves a host name: the system's resolver unless given. */
-  lookup?: (host: string) => Promise<unknown>;
+  lookup?: (host: string, options: { all: true }) => Promise<unknown>;
 }
 
 /** Refuses a body over `maxBytes`: `tooLarge` says so in the words of the caller. */
@@ -67,17 +67,63 @@ async function boundedBody(response: Response, bound: BodyBound): Promise<Buffer
   return Buffer.concat(chunks);
 }
 
-/** The bytes at `url` (a description or a tarball): its host resolved first, so that an unknown one is named as such. */
+/** A redirect's limit: a registry or a release page leads to its file in one or two. */
+const MAX_REDIRECTS = 5;
+
+/** Whether `address` (an IP address) is link-local: 169.254.0.0/16, fe80::/10, or IPv4 of the first as IPv6. */
+export function isLinkLocal(address: string): boolean {
+  const v4 = address.replace(/^::ffff:/i, '');
+  if (isIP(v4) === 4) return v4.startsWith('169.254.');
+  return isIP(address) === 6 && /^fe[89ab]/i.test(address);
+}
+
+/** The addresses `host` has: itself for an IP address, else what the resolver gives. */
+async function addressesOf(host: string, options: FetchOptions, signal: AbortSignal): Promise<string[]> {
+  if (isIP(host)) return [host];
+  const found = await Promise.race([(options.lookup ?? systemLookup)(host, { all: true }), expiry(signal)]);
+  return (Array.isArray(found) ? found : [found]).flatMap((entry: unknown) =>
+    typeof entry === 'object' && entry !== null && typeof (entry as { address?: unknown }).address === 'string'
+      ? [(entry as { address: string }).address]
+      : [],
+  );
+}
+
+/** One request to `hop`, which must not be on a link-local address (the host is resolved first). */
+async function request(url: string, hop: string, options: FetchOptions, signal: AbortSignal): Promise<Response> {
+  const host = new URL(hop).hostname.replace(/^\[(.*)\]$/, '$1');
+  if ((await addressesOf(host, options, signal)).some(isLinkLocal))
+    throw new CheckTargetError(
+      `${url} could not be fetched: ${hop === url ? 'it is' : `it leads to ${hop},`} a link-local address, which is never fetched.`,
+    );
+  return fetch(hop, { signal, redirect: 'manual' });
+}
+
+/** The answer at `url`, following its redirects (each hop checked as the first), or refused with its cause. */
+async function answerAt(url: string, options: FetchOptions, signal: AbortSignal): Promise<Response> {
+  let hop = url;
+  for (let redirects = 0; ; redirects++) {
+    const response = await request(url, hop, options, signal);
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    if (redirects === MAX_REDIRECTS)
+      throw new CheckTargetError(`${url} could not be fetched: more than ${MAX_REDIRECTS} redirects.`);
+    await response.body?.cancel();
+    hop = new URL(location, hop).href;
+    if (!/^https?:$/.test(new URL(hop).protocol))
+      throw new CheckTargetError(`${url} could not be fetched: it leads to a ${new URL(hop).protocol} address.`);
+  }
+}
+
+/** The bytes at `url` (a description or a tarball): each host resolved first, so that an unknown one is named as such. */
 export async function fetchBytes(url: string, bound: BodyBound, options: FetchOptions = {}): Promise<Buffer> {
   const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
   const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
   const failed = (error: unknown) =>
     new CheckTargetError(`${url} could not be fetched: ${unreachable(error, host, timeoutMs)}.`);
-  // One bound for the whole: the name's resolution, the connection, the headers and the body.
+  // One bound for the whole: the names' resolution, the connections, the headers and the body.
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    if (!isIP(host)) await Promise.race([(options.lookup ?? systemLookup)(host), expiry(signal)]);
-    const response = await fetch(url, { signal });
+    const response = await answerAt(url, options, signal);
     if (!response.ok) throw new CheckTargetError(`${url} answered HTTP ${response.status}.`);
     return await boundedBody(response, bound);
   } catch (error) {

@@ -1,7 +1,7 @@
 // The usage file: its types, its format version, how it is written (sorted keys and arrays, so that it is the
 // same across runs and diffs well) and how it is read (checked against usage.schema.json, which ships with it).
-import { readFileSync } from 'node:fs';
 import { MissingPeerError, UsageFormatError } from './errors.js';
+import { readRegularFile } from './file-bytes.js';
 import { parseJson } from './json-text.js';
 import schema from './usage.schema.json' with { type: 'json' };
 
@@ -147,10 +147,14 @@ export async function validateUsage(value: unknown, source: string): Promise<Usa
   return value as unknown as UsageFile;
 }
 
+/** Far above any project's usage file, and far below what would strain a CI machine's memory. */
+const USAGE_FILE_MAX_BYTES = 32 * 2 ** 20;
+
 /** Reads and checks one usage file. */
 export async function readUsageFile(file: string): Promise<UsageFile> {
+  const refuse = (message: string) => new UsageFormatError(message);
   const value = parseJson(
-    readFileSync(file, 'utf8'),
+    readRegularFile(file, USAGE_FILE_MAX_BYTES, refuse).toString('utf8'),
     (problem) => new UsageFormatError(`${file} is not a JSON usage file: ${problem}.`),
   );
   return validateUsage(value, file);

@@ -1,8 +1,8 @@
 // The bytes of a `--check` target, a file or a URL, refused past the size any ramp-api package or description
 // could have; and the bounds on what a package tarball may unpack to.
-import { readFileSync, statSync } from 'node:fs';
 import { CheckTargetError } from './errors.js';
 import { type FetchOptions, fetchBytes } from './fetch-bytes.js';
+import { readRegularFile } from './file-bytes.js';
 
 export interface TargetLimits {
   /** A target as read: the file, or the body at the URL. */
@@ -37,6 +37,5 @@ export const isUrl = (target: string): boolean => /^https?:\/\//.test(target);
 export async function targetBytes(target: string, limits: TargetLimits, options: FetchOptions = {}): Promise<Buffer> {
   if (isUrl(target))
     return fetchBytes(target, { maxBytes: limits.maxBytes, tooLarge: tooLarge(target, limits) }, options);
-  if (statSync(target).size > limits.maxBytes) throw tooLarge(target, limits)();
-  return readFileSync(target);
+  return readRegularFile(target, limits.maxBytes, (message) => new CheckTargetError(message), tooLarge(target, limits));
 }
