@@ -197,6 +197,13 @@ describe('ramp-api usage reads a project', () => {
     it('console.log', () => whole(`${V1}/RegisteredUser/properties/status`, 'whole:log'));
   });
 
+  it('writes a file its reader takes back, also for a source file whose name holds a line break', async () => {
+    const [first, ...rest] = usage.operations;
+    const odd = { ...first!, calls: ['src/odd\nname.ts:3', ...first!.calls] };
+    const written = serializeUsage({ ...usage, operations: [odd, ...rest] });
+    await expect(validateUsage(JSON.parse(written), 'the fixture')).resolves.toBeTruthy();
+  });
+
   it('writes the same file on every run, also with the declaration files shared between runs', async () => {
     // `shared`: the second run takes the lib files, @types and ramp-api's types the first one parsed and bound.
     const shared = {};
