@@ -195,10 +195,10 @@ const rewordings: [from: string, to: string][] = [
     "The tooling, plain TypeScript run with `tsx`: one folder per subsystem, used in one direction (see [The tooling's folders]()).",
   ],
   ['The browser test of the docs site', 'The browser tests of the docs site'],
-  // The hold at the open-files limit closes the longest waiting of the largest group of connections.
+  // The hold at the open-files limit closes one of the largest group of connections, never a body keeping the pace.
   [
     'past it, a new connection closes the connection idle the longest, and is refused only when every connection is being served,',
-    'past it, a new connection closes one that has sent no request within a second of opening, else the longest waiting of the largest group: the connections that have sent no request yet, those whose body is still arriving, and those kept alive between their requests. It is refused only when every connection is being served,',
+    'past it, a new connection closes one that has sent no request within a second of opening, else one of the largest group: the connections that have sent no request yet and those kept alive between their requests (the longest waiting of either), and those whose body is arriving slower than 16 KiB a second since its headers (the slowest). It is refused only when every connection is being served or sending its body at least that fast,',
   ],
   ['`scripts/interop/interop.ts` explains', '`scripts/interop/specmatic-sandbox.ts` explains'],
   // An abandoned delivery claim uses up its attempt (it made the same attempt again).

@@ -1,11 +1,12 @@
 // Connections to the sandbox: no number of idle or trickling connections keeps a request out.
 // Idle connections and connections that trickle their request (its headers or its body) are closed after a
 // bounded time. Past a limit below the process's open-files limit, a new connection closes another: one that
-// has sent no request for a second since it opened; else the longest waiting of the largest of three groups,
-// the connections that have sent no request yet, those whose request's body is still arriving, and those kept
-// alive between their requests (the body's group first on a tie). It is refused only when every connection is
-// being served a request it sent whole. So a flood of one kind closes its own kind: idle connections do not close
-// a request being served, nor trickled bodies one about to send its request or a kept-alive one.
+// has sent no request for a second since it opened; else one of the largest of three groups, the connections that
+// have sent no request yet and those kept alive between their requests (each group's longest waiting), and those
+// whose request's body is arriving slower than the documented pace (the slowest; the body's group first on a
+// tie). It is refused only when no connection is in any group: a request being served, or a body that keeps the
+// pace, is never closed for another. So a flood of one kind closes its own kind: idle connections do not close a
+// request being served, nor trickled bodies an honest upload, one about to send its request or a kept-alive one.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -83,7 +84,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
   const open = new Map<Socket, Held>();
   const waiting = new Map<Socket, number>();
   const kept = new Map<Socket, true>();
-  const reading = new Map<Socket, IncomingMessage>();
+  const reading = new Map<Socket, Arriving>();
   const drop = (socket: Socket) => {
     open.delete(socket);
     waiting.delete(socket);
@@ -94,12 +95,9 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
   const evictable = (): Socket | undefined => {
     const [first, since] = waiting.entries().next().value ?? [];
     if (first && since !== undefined && performance.now() - since > FRESH_MS) return first;
-    for (const [socket, req] of reading) {
-      if (!req.complete) break;
-      reading.delete(socket);
-    }
-    const largest = [reading, waiting, kept].reduce((a, b) => (b.size > a.size ? b : a));
-    return largest.keys().next().value;
+    const behind = bodiesBehind(reading);
+    const groups = [behind.map(([socket]) => socket), [...waiting.keys()], [...kept.keys()]];
+    return groups.reduce((a, b) => (b.length > a.length ? b : a))[0];
   };
   server.on('connection', (socket: Socket) => {
     if (open.size >= max) {
@@ -126,7 +124,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
     kept.delete(socket);
     socket.setTimeout(idleTimeout);
     const stopWatching = req.complete ? undefined : watchBody(req, socket, headersTimeout);
-    if (stopWatching) reading.set(socket, req);
+    if (stopWatching) reading.set(socket, { req, since: performance.now(), bytes: socket.bytesRead });
     res.once('close', () => {
       stopWatching?.();
       reading.delete(socket);
@@ -138,6 +136,32 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
     });
   });
   return { held: () => open.size };
+}
+
+/** A request whose body is arriving: since when (its headers), and the bytes its connection had read by then. */
+interface Arriving {
+  req: IncomingMessage;
+  since: number;
+  bytes: number;
+}
+
+/**
+ * The bodies arriving slower than MIN_BODY_BYTES_PER_SECOND since their headers, the slowest first (the longest
+ * arriving first among equals); those complete are forgotten. A body that keeps the pace is never among them.
+ */
+function bodiesBehind(reading: Map<Socket, Arriving>): [Socket, number][] {
+  const now = performance.now();
+  const behind: [Socket, number][] = [];
+  for (const [socket, { req, since, bytes }] of reading) {
+    if (req.complete) {
+      reading.delete(socket);
+      continue;
+    }
+    const rate = ((socket.bytesRead - bytes) * 1000) / Math.max(now - since, 1);
+    if (rate < MIN_BODY_BYTES_PER_SECOND) behind.push([socket, rate]);
+  }
+  // A stable sort: a Map keeps insertion order, so equals stay longest arriving first.
+  return behind.sort((x, y) => x[1] - y[1]);
 }
 
 /** Bytes of the request's body declared by its Content-Length; null for a chunked one. */

@@ -74,8 +74,11 @@ function keptAlive(url: string) {
   };
 }
 
-it(`answers every request, on new connections and on a kept-alive one, while ${ATTACKERS} slow bodies are kept open at ulimit -n ${OPEN_FILES}`, async () => {
-  const url = sandbox!.url;
+/**
+ * The attack of ATTACKERS trickled bodies, reopened as the sandbox closes them (a byte a second into each), while
+ * `during` runs; `opened()` counts the connections it has had closed so far, `open()` opens one more.
+ */
+async function underAttack<T>(url: string, during: (attack: { open(): void; closed(): number }) => Promise<T>) {
   const held = new Set<Socket>();
   let closed = 0;
   const open = () => {
@@ -89,7 +92,6 @@ it(`answers every request, on new connections and on a kept-alive one, while ${A
   const reopen = () => {
     while (held.size < ATTACKERS) open();
   };
-  // A byte a second into each body; what the sandbox closes is reopened.
   const drip = setInterval(() => {
     for (const socket of held) if (!socket.destroyed) socket.write(' ');
     reopen();
@@ -97,22 +99,95 @@ it(`answers every request, on new connections and on a kept-alive one, while ${A
   try {
     reopen();
     await until(() => [...held].every((s) => !s.connecting), 'the attack to be open', 30_000);
-    const kept = keptAlive(url);
-    const results: [string, number | string | null][] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      // A legitimate connection, then a burst of the attacker's: every one past the hold closes another.
-      const before = closed;
-      const request = rawRequest(url, `GET ${businessOperations.listBanks.path} HTTP/1.1`, '', 5_000);
-      for (let k = 0; k < BURST; k++) open();
-      results.push(['new connection', await request]);
-      // The kept-alive connection sat idle while the burst came in.
-      await until(() => closed - before >= BURST / 2, 'the burst to close connections', 10_000);
-      results.push(['kept alive', await kept.ask()]);
-    }
-    const failed = results.filter(([, status]) => status !== 200);
-    expect(failed, `${failed.length} of ${results.length} requests not answered 200`).toEqual([]);
+    return await during({ open, closed: () => closed });
   } finally {
     clearInterval(drip);
     for (const socket of held) socket.destroy();
   }
+}
+
+it(`answers every request, on new connections and on a kept-alive one, while ${ATTACKERS} slow bodies are kept open at ulimit -n ${OPEN_FILES}`, async () => {
+  const url = sandbox!.url;
+  await underAttack(url, async (attack) => {
+    const kept = keptAlive(url);
+    const results: [string, number | string | null][] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      // A legitimate connection, then a burst of the attacker's: every one past the hold closes another.
+      const before = attack.closed();
+      const request = rawRequest(url, `GET ${businessOperations.listBanks.path} HTTP/1.1`, '', 5_000);
+      for (let k = 0; k < BURST; k++) attack.open();
+      results.push(['new connection', await request]);
+      // The kept-alive connection sat idle while the burst came in.
+      await until(() => attack.closed() - before >= BURST / 2, 'the burst to close connections', 10_000);
+      results.push(['kept alive', await kept.ask()]);
+    }
+    const failed = results.filter(([, status]) => status !== 200);
+    expect(failed, `${failed.length} of ${results.length} requests not answered 200`).toEqual([]);
+  });
+}, 180_000);
+
+/** Bytes a second of the honest upload: above the documented minimum pace (MIN_BODY_BYTES_PER_SECOND). */
+const UPLOAD_RATE = 24 * 1024;
+
+/** Sends `body` to `path` at UPLOAD_RATE, a tenth of a second's share at a time; resolves with the status or why none. */
+function paced(url: string, path: string, body: string): Promise<number | string> {
+  const { host, port } = new URL(url);
+  const socket = connect(Number(port), '127.0.0.1');
+  sockets.add(socket);
+  return new Promise((resolve) => {
+    let received = '';
+    let sent = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (result: number | string) => {
+      clearInterval(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1];
+      if (status) settle(Number(status));
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => settle(error.code ?? error.message));
+    socket.on('close', () => settle(`closed after ${sent} of ${body.length} bytes`));
+    socket.once('connect', () => {
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      timer = setInterval(() => {
+        const next = body.slice(sent, sent + UPLOAD_RATE / 10);
+        sent += next.length;
+        if (next) socket.write(next);
+      }, 100);
+    });
+  });
+}
+
+it(`answers an honest upload that keeps the documented pace, while ${ATTACKERS} slow bodies are kept open at ulimit -n ${OPEN_FILES}`, async () => {
+  const url = sandbox!.url;
+  const created = await fetch(`${url}/sandbox/tenants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Honest upload' }),
+  });
+  const { clientId } = (await created.json()) as { clientId: string };
+  // About 391 KB: the event's subject padded (each text at most 4096 characters), under the 1 MiB bound on a body.
+  const body = JSON.stringify({
+    tenantId: clientId,
+    event: 'fiat.payout.completed',
+    subject: Object.fromEntries(Array.from({ length: 97 }, (_, i) => [`field${i}`, 'x'.repeat(4000)])),
+  });
+  const status = await underAttack(url, async (attack) => {
+    const upload = paced(url, '/sandbox/events', body);
+    // The attacker keeps opening new connections while the upload arrives: each past the hold closes another.
+    const burst = setInterval(() => {
+      for (let k = 0; k < BURST; k++) attack.open();
+    }, 1_000);
+    try {
+      return await upload;
+    } finally {
+      clearInterval(burst);
+    }
+  });
+  expect(status).toBe(201);
 }, 180_000);
