@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleDigest } from '../../src/client/usage/bundles.js';
-import { serializeUsage, USAGE_FORMAT_VERSION } from '../../src/client/usage/format.js';
+import { serializeUsage, USAGE_FORMAT_VERSION } from '../../src/client/usage/usage-file.js';
 import { allApiFamilies, clientBundleDir } from '../openapi/apis.js';
 import { BASELINE_DIR } from './baseline.js';
 import { runCompat } from './cli.js';

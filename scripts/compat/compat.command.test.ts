@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serializeUsage, type UsageFile } from '../../src/client/usage/format.js';
+import { serializeUsage, type UsageFile } from '../../src/client/usage/usage-file.js';
 import { visibleText } from '../../src/client/usage/visible-text.js';
 import { CONTROL_CHARACTER, TERMINAL_ATTACK } from '../../src/testing/hostile-text.js';
 import { repoRoot } from '../../src/testing/repo.js';

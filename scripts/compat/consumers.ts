@@ -6,12 +6,12 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
+import { affectedBy, describeAffected, seen } from '../../src/client/usage/affected.js';
 import { familyBundle, otherDescriptions } from '../../src/client/usage/bundles.js';
 import { UsageFormatError } from '../../src/client/usage/errors.js';
-import { readUsageFile, type UsageFile } from '../../src/client/usage/format.js';
-import { affectedBy, describeAffected, seen } from '../../src/client/usage/match.js';
 import type { Change } from '../../src/client/usage/rules.js';
 import { unusedIn } from '../../src/client/usage/unused.js';
+import { readUsageFile, type UsageFile } from '../../src/client/usage/usage-file.js';
 import { visibleText } from '../../src/client/usage/visible-text.js';
 
 /**

@@ -10,7 +10,7 @@
 // Fields the bundles do not declare (of open objects) cannot be changed, and a change the rules do not find
 // breaking (a field an `allOf`'s other part still declares) names nobody: both are listed, and counted in neither.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UsageFile } from '../../src/client/usage/format.js';
+import type { UsageFile } from '../../src/client/usage/usage-file.js';
 import { gateVerdict, responseFields } from '../../src/testing/usage-mutations.js';
 import { exampleConsumerNames, exampleConsumerUsages } from '../../src/testing/usage-project.js';
 import type { TracedRead } from '../../src/testing/usage-trace.js';

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { visibleText } from '../../src/client/usage/visible-text.js';
-import { EXIT } from '../../src/sandbox/journeys/outcome.js';
+import { EXIT } from '../../src/sandbox/journeys/command-output.js';
 import { monitorReport, readRuns } from './monitor.js';
 
 try {

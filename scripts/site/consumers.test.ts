@@ -3,7 +3,7 @@
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
-import { USAGE_FORMAT_VERSION, type UsageFile } from '../../src/client/usage/format.js';
+import { USAGE_FORMAT_VERSION, type UsageFile } from '../../src/client/usage/usage-file.js';
 import { MARKUP_ATTACKS } from '../../src/testing/hostile-text.js';
 import { readBundleJson } from '../../src/testing/repo.js';
 import { fieldName, unusedPage, withConsumers } from './consumers.js';

@@ -3,8 +3,8 @@
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
 import { HTTP_METHODS, type JsonObject, listOperations } from '../../src/client/lookup/index.js';
 import { familyBundle } from '../../src/client/usage/bundles.js';
-import type { FieldUse, UsageFile } from '../../src/client/usage/format.js';
 import { unusedIn } from '../../src/client/usage/unused.js';
+import type { FieldUse, UsageFile } from '../../src/client/usage/usage-file.js';
 import { codeSpan, markdownText } from '../openapi/markdown.js';
 
 /** `id`, `data.status`: a field pointer as a reader names it (its `properties` path; `[]` for array items). */

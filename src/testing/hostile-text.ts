@@ -1,6 +1,6 @@
 // Text a file may hold to act where it is shown: the tests of every place that shows names read from files use
 // these, so that each is tried with the same attacks.
-import { USAGE_FORMAT_VERSION, type UsageFile } from '../client/usage/format.js';
+import { USAGE_FORMAT_VERSION, type UsageFile } from '../client/usage/usage-file.js';
 
 /** In a terminal: a forged verdict line, clearing the screen, a hyperlink (OSC 8). */
 export const TERMINAL_ATTACKS = {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { extractUsage } from '../client/usage/extract.js';
-import type { UsageFile } from '../client/usage/format.js';
+import type { UsageFile } from '../client/usage/usage-file.js';
 import { repoRoot } from './repo.js';
 
 const run = promisify(execFile);

@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { FieldUse, UsageFile } from '../client/usage/format.js';
 import { isWithin } from '../client/usage/pointers.js';
+import type { FieldUse, UsageFile } from '../client/usage/usage-file.js';
 import { repoRoot } from './repo.js';
 import type { TracedRead } from './usage-trace.js';
 

@@ -4,8 +4,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../client/lookup/index.js';
-import type { UsageFile } from '../client/usage/format.js';
 import { nodeAt } from '../client/usage/pointers.js';
+import type { UsageFile } from '../client/usage/usage-file.js';
 import { readBundleJson } from './repo.js';
 import { breakField, NEW_ENUM_VALUE } from './usage-mutations.js';
 import { EXAMPLE_CONSUMERS } from './usage-project.js';

@@ -4,12 +4,12 @@
 // or else listed apart.
 import type { ts as TS } from 'ts-morph';
 import type { CallFound, Context, ReadFound } from './context.js';
-import type { EventUse, FieldUse, OperationUse, UsageFile } from './format.js';
-import { USAGE_FORMAT_VERSION } from './format.js';
 import { resolveGenericReads } from './generic-reads.js';
 import { type Origin, type Origins, originTracer } from './origins.js';
 import { childPointer } from './pointers.js';
 import { errorSchemaPointers, holds, payloadPointers, responsePointers } from './reachable.js';
+import type { EventUse, FieldUse, OperationUse, UsageFile } from './usage-file.js';
+import { USAGE_FORMAT_VERSION } from './usage-file.js';
 
 /** Field reads merged by pointer: their sites, and `whole` if any of them uses the whole value. */
 function mergeReads(reads: ReadFound[]): FieldUse[] {

@@ -12,7 +12,7 @@ import { readBundleJson, repoRoot } from '../../testing/repo.js';
 import type { OpenApiDocument } from '../lookup/index.js';
 import { bundleDigest, familyBundle } from './bundles.js';
 import { checkUsage, readTarget } from './check.js';
-import { USAGE_FORMAT_VERSION, type UsageFile } from './format.js';
+import { USAGE_FORMAT_VERSION, type UsageFile } from './usage-file.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'check-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

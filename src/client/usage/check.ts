@@ -5,15 +5,15 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isJsonObject, type OpenApiDocument } from '../lookup/index.js';
+import { affectedBy, describeAffected, seen } from './affected.js';
 import { type FamilyBundle, otherDescriptions } from './bundles.js';
 import { CheckTargetError, MissingPeerError } from './errors.js';
 import type { FetchOptions } from './fetch-bytes.js';
 import { readRegularFile } from './file-bytes.js';
-import type { UsageFile } from './format.js';
-import { affectedBy, describeAffected, seen } from './match.js';
 import { isGzip, packageDescriptions, type TargetFile } from './package-tarball.js';
 import { compareDocuments } from './rules.js';
 import { isUrl, TARGET_LIMITS, type TargetLimits, targetBytes } from './target-bytes.js';
+import type { UsageFile } from './usage-file.js';
 import { visibleText } from './visible-text.js';
 
 function asDescription(value: unknown, source: string): OpenApiDocument {

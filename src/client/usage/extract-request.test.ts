@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundleJson } from '../../testing/repo.js';
 import { makeUsageProject, markerSite } from '../../testing/usage-project.js';
 import type { JsonObject, OpenApiDocument } from '../lookup/index.js';
+import { affectedBy, describeAffected } from './affected.js';
 import type { FamilyBundle } from './bundles.js';
 import { checkUsage } from './check.js';
 import { extractUsage } from './extract.js';
-import { serializeUsage, type UsageFile, validateUsage } from './format.js';
-import { affectedBy, describeAffected } from './match.js';
 import { compareDocuments } from './rules.js';
+import { serializeUsage, type UsageFile, validateUsage } from './usage-file.js';
 
 const FILES: Record<string, string> = {
   'src/client.ts': `import { createBusinessClient } from 'ramp-api/business';

@@ -9,7 +9,7 @@ import { repoRoot } from '../../testing/repo.js';
 import { makeUsageProject, markerSite } from '../../testing/usage-project.js';
 import { bundleDigest } from './bundles.js';
 import { extractUsage } from './extract.js';
-import { type FieldUse, serializeUsage, type UsageFile, validateUsage } from './format.js';
+import { type FieldUse, serializeUsage, type UsageFile, validateUsage } from './usage-file.js';
 
 const FILES: Record<string, string> = {
   'src/client.ts': `import { createBusinessClient } from 'ramp-api/business';

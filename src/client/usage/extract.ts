@@ -9,8 +9,8 @@ import { bundleLoader, type FamilyBundle } from './bundles.js';
 import { type Context, createContext } from './context.js';
 import { MissingPeerError, NoTsconfigError, ProjectCompileError, UsageError } from './errors.js';
 import { indexFlow } from './flow-index.js';
-import type { UsageFile } from './format.js';
 import { parseJson } from './json-text.js';
+import type { UsageFile } from './usage-file.js';
 import { visitCall, visitHandlers } from './visit-calls.js';
 import { visitRead } from './visit-reads.js';
 

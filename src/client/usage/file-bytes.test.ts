@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readTarget } from './check.js';
 import { CheckTargetError, UsageFormatError } from './errors.js';
-import { readUsageFile } from './format.js';
+import { readUsageFile } from './usage-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'usage-file-bytes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

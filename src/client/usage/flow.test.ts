@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUsageProject } from '../../testing/usage-project.js';
 import { extractUsage } from './extract.js';
-import type { UsageFile } from './format.js';
+import type { UsageFile } from './usage-file.js';
 
 const FILES: Record<string, string> = {
   'node_modules/tiny-expect/package.json': JSON.stringify({ name: 'tiny-expect', types: 'index.d.ts' }),

@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeUsageProject } from '../../testing/usage-project.js';
 import { UsageError, UsageFormatError } from './errors.js';
 import { extractUsage } from './extract.js';
-import { readUsageFile } from './format.js';
 import { parseJson } from './json-text.js';
+import { readUsageFile } from './usage-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'json-text-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

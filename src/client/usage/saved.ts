@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { bundleLoader, type FamilyBundle } from './bundles.js';
 import { StaleUsageError, UsageError } from './errors.js';
-import { readUsageFile, type UsageFile } from './format.js';
+import { readUsageFile, type UsageFile } from './usage-file.js';
 
 /** The folder of the package ramp-api installed for the project in `projectDir`. */
 function installedPackage(projectDir: string): string {

@@ -1,9 +1,9 @@
 // What no known consumer uses, by the usage files: operations never called, events never handled, and response
 // or payload fields never read (the candidates for deprecation).
 import type { FamilyBundle } from './bundles.js';
-import type { FieldUse, UsageFile } from './format.js';
 import { isWithin } from './pointers.js';
 import { payloadPointers, responsePointers } from './reachable.js';
+import type { FieldUse, UsageFile } from './usage-file.js';
 
 export interface Unused {
   operations: string[];

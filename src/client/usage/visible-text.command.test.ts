@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CONTROL_CHARACTER, payoutIdReader, TERMINAL_ATTACK, TERMINAL_ATTACKS } from '../../testing/hostile-text.js';
 import { readBundleJson } from '../../testing/repo.js';
 import { makeUsageProject, runUsageCommand } from '../../testing/usage-project.js';
-import { serializeUsage } from './format.js';
+import { serializeUsage } from './usage-file.js';
 import { visibleText } from './visible-text.js';
 
 const project = makeUsageProject('pay-app', {});

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Journey, journeys, readJourneyFiles } from './arazzo.js';
+import { checkWorkflows, EXIT, journeyResults, summaryLines, UsageError, writeResults } from './command-output.js';
 import { baseAddress, deploymentInputs, deploymentServers } from './deployment.js';
-import { checkWorkflows, EXIT, journeyResults, summaryLines, UsageError, writeResults } from './outcome.js';
 import { findRedocly, REDOCLY_VERSION, withoutNodeNotice } from './redocly.js';
 import { type HowToRun, type RespectRun, runJourneysOnSandbox, runServiceJourneys } from './respect.js';
 

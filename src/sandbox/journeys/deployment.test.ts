@@ -1,8 +1,8 @@
 // A deployment's settings for the journeys: the base addresses from --base-url / --v1-base-url or the environment,
 // and every missing or malformed setting refused by its name, never with its value.
 import { describe, expect, it } from 'vitest';
+import { UsageError } from './command-output.js';
 import { deploymentInputs, deploymentServers } from './deployment.js';
-import { UsageError } from './outcome.js';
 
 const env = {
   BUSINESS_API_URL: 'https://business.example.test/',

@@ -1,7 +1,7 @@
 // A deployment's settings for the journeys, from the environment the contract suite also reads
 // (docs/guides/real-deployment.md): each family's base address and credentials, the tenant's parameters, the
 // consent to create records, and where the journeys' webhook endpoints point.
-import { UsageError } from './outcome.js';
+import { UsageError } from './command-output.js';
 import type { Servers, TenantInputs } from './respect.js';
 import { freshRunId } from './run-id.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { shippedWorkflowsDir } from './command.js';
-import { UsageError } from './outcome.js';
+import { UsageError } from './command-output.js';
 import { findRedocly, REDOCLY_VERSION, withoutNodeNotice } from './redocly.js';
 
 describe('Redocly CLI', () => {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { UsageError } from './outcome.js';
+import { UsageError } from './command-output.js';
 
 /** The Redocly CLI version the journeys are tested with, and the one the guides install. */
 export const REDOCLY_VERSION = '2.77.0';

@@ -3,11 +3,12 @@
 // request body built at run time may send what changed: the change may break it), as Apollo's checks tell a
 // "broken" client from a "potentially affected" one. The same rules serve the provider's gate and a consumer's
 // `ramp-api usage --check`.
-import type { DynamicBody, FieldUse, OperationUse, UsageFile } from './format.js';
-import { sortSites } from './format.js';
+
 import { isWithin } from './pointers.js';
 import type { Change } from './rules.js';
 import type { SchemaSpot } from './rules-schema.js';
+import type { DynamicBody, FieldUse, OperationUse, UsageFile } from './usage-file.js';
+import { sortSites } from './usage-file.js';
 
 export interface Affected {
   consumer: string;
