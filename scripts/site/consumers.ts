@@ -1,7 +1,7 @@
 // The known consumers in the docs site, from the same usage files as the gate: each operation's and event's
 // reference says which consumers use it and which of its fields they read, and one page lists what nobody uses.
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
-import { HTTP_METHODS, type JsonObject, listOperations } from '../../src/client/lookup/index.js';
+import { HTTP_METHODS, type JsonObject, listOperations, unescapePointerToken } from '../../src/client/lookup/index.js';
 import { familyBundle } from '../../src/client/usage/bundles.js';
 import { unusedIn } from '../../src/client/usage/unused.js';
 import type { FieldUse, UsageFile } from '../../src/client/usage/usage-file.js';
@@ -9,7 +9,7 @@ import { codeSpan, markdownText } from '../openapi/markdown.js';
 
 /** `id`, `data.status`: a field pointer as a reader names it (its `properties` path; `[]` for array items). */
 export function fieldName(pointer: string): string {
-  const parts = pointer.split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer.split('/').map(unescapePointerToken);
   const names: string[] = [];
   for (let i = 0; i < parts.length; i++) {
     if (parts[i] === 'properties' && parts[i + 1] !== undefined) names.push(parts[++i]!);

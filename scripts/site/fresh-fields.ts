@@ -1,6 +1,8 @@
 // Which request-body fields the console makes fresh for each send (src/console/fresh.ts), read from the
 // descriptions: a property whose description says it must be unique (an integration endpoint's `name`), and the
 // caller-chosen record IDs the sandbox's own description says it refuses as taken (`external_user_id`, ...).
+
+import { escapePointerToken } from '../../src/client/lookup/index.js';
 import type { FreshField, FreshFields } from '../../src/console/fresh.js';
 import { effectiveSchema, listOperations, requestSchema } from '../../src/sandbox/contract/lookup.js';
 import { type OpenApiDocument, SANDBOX_FAMILY } from '../openapi/apis.js';
@@ -24,7 +26,7 @@ export function freshFields(docs: { family: string; doc: OpenApiDocument }[]): F
         const property = effectiveSchema(doc, node);
         if (!/\bmust be unique\b/i.test(String(property.description ?? '')) && !taken.includes(name)) continue;
         own.push({
-          pointer: `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+          pointer: `/${escapePointerToken(name)}`,
           ...(typeof property.format === 'string' ? { format: property.format } : {}),
           ...(typeof property.maxLength === 'number' ? { maxLength: property.maxLength } : {}),
         });

@@ -2,6 +2,8 @@
 // from the workflow itself. Each step is one call of its family's client (a step's `Authorization: Bearer {...}`
 // header parameter gives the client its token; none: the family's token call needs none), its answer read by the step's outputs, its
 // success criteria checked; sub-workflows are written in place, so the function is whole.
+
+import { pointerParts } from '../../src/client/lookup/index.js';
 import type { ArazzoParameter, ArazzoStep, Library, WorkflowRef } from '../../src/console/journey/workflow.js';
 import { inputsOf, operationOf, subWorkflowOf } from '../../src/console/journey/workflow.js';
 import type { JsonObject } from '../../src/sandbox/contract/lookup.js';
@@ -37,14 +39,6 @@ const identifier = (text: string) => {
 };
 
 const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
-
-const pointerParts = (pointer: string) =>
-  pointer
-    ? pointer
-        .slice(1)
-        .split('/')
-        .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    : [];
 
 /** A JSON pointer as property reads (`/data/0/id` to `?.data?.[0]?.id`). */
 function reads(pointer: string): string {

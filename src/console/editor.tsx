@@ -8,6 +8,7 @@ import { type Diagnostic, forceLinting, linter, lintGutter } from '@codemirror/l
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'preact/hooks';
+import { unescapePointerToken } from '../client/lookup/index.js';
 import type { Problem } from './model.js';
 
 type Node = ReturnType<typeof syntaxTree>['topNode'];
@@ -18,7 +19,7 @@ function rangeOf(state: EditorState, pointer: string): { from: number; to: numbe
   let node: Node | null = syntaxTree(state).topNode.firstChild;
   if (!node) return whole;
   for (const raw of pointer.split('/').slice(1)) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const part = unescapePointerToken(raw);
     let next: Node | null = null;
     if (node.name === 'Object') {
       for (let child: Node | null = node.firstChild; child; child = child.nextSibling) {

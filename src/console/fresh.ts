@@ -2,6 +2,7 @@
 // made fresh for each send, so an operation's console or a journey sent twice on its default inputs is not
 // refused the second time as a duplicate. Which fields those are is read from the descriptions when the site is
 // built (scripts/site/fresh-fields.ts); here they are filled in.
+import { pointerParts } from '../client/lookup/index.js';
 
 /** A field of a request body that must be unique: where it is, and what its schema allows. */
 export interface FreshField {
@@ -30,10 +31,7 @@ export function freshValue(field: FreshField, old: unknown): unknown {
 }
 
 function parentOf(body: unknown, pointer: string): { parent: Record<string, unknown>; key: string } | undefined {
-  const parts = pointer
-    .slice(1)
-    .split('/')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointerParts(pointer);
   let node = body;
   for (const part of parts.slice(0, -1)) {
     if (!node || typeof node !== 'object') return undefined;

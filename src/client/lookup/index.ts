@@ -18,14 +18,20 @@ export interface OpenApiDocument {
 export const isJsonObject = (value: unknown): value is JsonObject =>
   !!value && typeof value === 'object' && !Array.isArray(value);
 
+/** One token of a JSON pointer (RFC 6901) as the pointer writes it: `~` as `~0`, then `/` as `~1`. */
+export const escapePointerToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** One token of a JSON pointer as it names a key: `~1` as `/`, then `~0` as `~`. */
+export const unescapePointerToken = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
+
 /** A JSON pointer (`#/paths/~1api~1token/post`) to the node at `parts`. */
 export const jsonPointer = (parts: readonly (string | number)[]) =>
-  `#/${parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+  `#/${parts.map((p) => escapePointerToken(String(p))).join('/')}`;
 
 /** The parts of a local reference or JSON pointer (`#/a/b~1c` or `/a/b~1c`), unescaped. */
 export const pointerParts = (pointer: string): string[] => {
   const path = pointer.replace(/^#?\//, '');
-  return path === '' ? [] : path.split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path === '' ? [] : path.split('/').map(unescapePointerToken);
 };
 
 export interface OperationEntry {

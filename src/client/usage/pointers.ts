@@ -2,11 +2,17 @@
 // place where a schema or a field is declared, following `$ref`s to their targets and searching `allOf`,
 // `oneOf` and `anyOf` parts for a field, so that a field read in a consumer's code and a change found between
 // two bundles land on the same pointer.
-import { isJsonObject, type JsonObject, type OpenApiDocument, pointerParts } from '../lookup/index.js';
+import {
+  escapePointerToken,
+  isJsonObject,
+  type JsonObject,
+  type OpenApiDocument,
+  pointerParts,
+} from '../lookup/index.js';
 
-export const escapePart = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
 /** `pointer` with `parts` appended, each escaped. */
-export const childPointer = (pointer: string, ...parts: string[]) => [pointer, ...parts.map(escapePart)].join('/');
+export const childPointer = (pointer: string, ...parts: string[]) =>
+  [pointer, ...parts.map(escapePointerToken)].join('/');
 
 /** The node at a pointer (`/a/b`), or undefined. */
 export const nodeAt = (doc: OpenApiDocument, pointer: string): unknown =>

@@ -3,6 +3,7 @@
 // `$url`, `$response.body#/json/pointer`, `$response.header.name`, `$request.*` alike; expressions embedded in
 // text (`Bearer {$steps.token.outputs.accessToken}`); and the simple conditions of `successCriteria` (`==`, `!=`,
 // `<`, `<=`, `>`, `>=`, `!`, `&&`, `||`, parentheses, numbers, 'text', true, false, null).
+import { unescapePointerToken } from '../../client/lookup/index.js';
 
 /** One HTTP message as expressions see it: status, headers (lower-case names), body (parsed JSON, else text). */
 export interface Message {
@@ -38,7 +39,7 @@ export function atPointer(value: unknown, pointer: string): unknown {
   if (!pointer.startsWith('/')) throw new ExpressionError(`"${pointer}" is not a JSON pointer (it starts with "/").`);
   let node = value;
   for (const raw of pointer.slice(1).split('/')) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const part = unescapePointerToken(raw);
     if (node === null || typeof node !== 'object') return undefined;
     node = (node as Record<string, unknown>)[part];
   }
