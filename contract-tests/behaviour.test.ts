@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readBundle } from '../scripts/openapi/apis.js';
 import { selectedFamilies } from '../scripts/openapi/targets.js';
-import { listOperations, resolveRef } from '../src/sandbox/contract/lookup.js';
+import { listOperations, resolveRef } from '../src/client/lookup/index.js';
 import { createSchemaValidator } from '../src/sandbox/contract/schema-validator.js';
 import { behaviourProblems, statedBehaviour } from './behaviour.js';
 import { generateValue, seededRandom } from './generate-values.js';

@@ -2,7 +2,7 @@
 // tests: a field with a single allowed value (a created wallet is `accepted`, a new payout is `PENDING`, a
 // deleted webhook has `status` false), and a list with a maximum length (at most 10 transfers).
 import type { OpenApiDocument } from '../scripts/openapi/apis.js';
-import { effectiveSchema, type JsonObject } from '../src/sandbox/contract/lookup.js';
+import { effectiveSchema, type JsonObject } from '../src/client/lookup/index.js';
 
 export interface StatedBehaviour {
   /** Field path in the body, e.g. `data.status`; empty for the body itself. */

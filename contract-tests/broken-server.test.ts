@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundle, repoRoot } from '../scripts/openapi/apis.js';
 import { selectedFamilies } from '../scripts/openapi/targets.js';
-import { operationById, resolveRef } from '../src/sandbox/contract/lookup.js';
+import { resolveRef } from '../src/client/lookup/index.js';
+import { operationById } from '../src/sandbox/contract/lookup.js';
 import { json, type LocalServer, startLocalServer } from '../src/testing/local-server.js';
 
 const business = selectedFamilies().find((a) => a.name === 'business');

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenApiDocument } from '../scripts/openapi/apis.js';
-import { listOperations } from '../src/sandbox/contract/lookup.js';
+import { listOperations } from '../src/client/lookup/index.js';
 
 export interface Observation {
   family: string;

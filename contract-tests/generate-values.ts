@@ -2,7 +2,7 @@
 // lengths, required and optional properties, conditional requirements), from a seeded random source.
 import type { OpenApiDocument } from '../scripts/openapi/apis.js';
 import { type RequestInit, triggeredRequirements } from '../scripts/openapi/requests.js';
-import { effectiveSchema, type JsonObject, type OperationEntry, resolveRef } from '../src/sandbox/contract/lookup.js';
+import { effectiveSchema, type JsonObject, type OperationEntry, resolveRef } from '../src/client/lookup/index.js';
 
 /** mulberry32: small, fast, and the same sequence for the same seed. */
 export function seededRandom(seed: number): () => number {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readBundle } from '../scripts/openapi/apis.js';
 import { violations } from '../scripts/openapi/requests.js';
 import { type ContractTarget, selectedFamilies } from '../scripts/openapi/targets.js';
-import { listOperations, resolveRef } from '../src/sandbox/contract/lookup.js';
+import { listOperations, resolveRef } from '../src/client/lookup/index.js';
 import { createSchemaValidator } from '../src/sandbox/contract/schema-validator.js';
 import { refusalProblem } from './coverage.js';
 import { generateRequest, seededRandom } from './generate-values.js';

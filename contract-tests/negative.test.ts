@@ -7,7 +7,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readBundle, repoRoot } from '../scripts/openapi/apis.js';
 import { validRequest, violations } from '../scripts/openapi/requests.js';
 import { type ContractTarget, selectedFamilies } from '../scripts/openapi/targets.js';
-import { listOperations } from '../src/sandbox/contract/lookup.js';
+import { listOperations } from '../src/client/lookup/index.js';
 import { parameterOverrides, writesAllowed } from '../src/sandbox/journeys/deployment.js';
 import { documentedKey, type Refusal, refusalProblem, writeRefusalReport } from './coverage.js';
 import { clientFor } from './targets.js';

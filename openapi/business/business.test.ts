@@ -1,14 +1,8 @@
 // What the source document states about the Business API, checked in the bundled description.
 import { describe, expect, it } from 'vitest';
 import { apiFamilies, readBundle } from '../../scripts/openapi/apis.js';
-import {
-  effectiveSchema,
-  listOperations,
-  operationById,
-  requestSchema,
-  resolveRef,
-  responseSchema,
-} from '../../src/sandbox/contract/lookup.js';
+import { effectiveSchema, listOperations, resolveRef } from '../../src/client/lookup/index.js';
+import { operationById, requestSchema, responseSchema } from '../../src/sandbox/contract/lookup.js';
 import { createSchemaValidator } from '../../src/sandbox/contract/schema-validator.js';
 
 const api = apiFamilies().find((a) => a.name === 'business');

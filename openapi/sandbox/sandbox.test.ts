@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { checkExamples } from '../../scripts/checks/example-check.js';
 import { openApi31Problems } from '../../scripts/checks/openapi-validity.js';
 import { allApiFamilies, readBundle, SANDBOX_FAMILY } from '../../scripts/openapi/apis.js';
-import { listOperations } from '../../src/sandbox/contract/lookup.js';
+import { listOperations } from '../../src/client/lookup/index.js';
 
 const api = allApiFamilies().find((a) => a.name === SANDBOX_FAMILY);
 if (!api) throw new Error('redocly.yaml declares no sandbox API');

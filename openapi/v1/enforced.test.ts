@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { apiFamilies, readBundle } from '../../scripts/openapi/apis.js';
 import { createV1Client, orThrow } from '../../src/client/index.js';
+import { listOperations, resolveRef } from '../../src/client/lookup/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
-import { listOperations, resolveRef } from '../../src/sandbox/contract/lookup.js';
 import { createSchemaValidator } from '../../src/sandbox/contract/schema-validator.js';
 import { useSandbox } from '../../src/testing/sandbox-fixture.js';
 

@@ -1,7 +1,7 @@
 // Renders src/client/generated/ from the bundled descriptions: openapi-typescript types, and per API a table of
 // operations plus the constants clients need (token lifetime, event names, delivery defaults).
 import openapiTS, { astToString } from 'openapi-typescript';
-import { listOperations, resolveRef } from '../../src/sandbox/contract/lookup.js';
+import { listOperations, resolveRef } from '../../src/client/lookup/index.js';
 import type { ApiFamily, OpenApiDocument } from '../openapi/apis.js';
 import { samplesModule } from '../site/samples.js';
 

@@ -1,7 +1,7 @@
 // Finds every example in a bundled description (media types, parameters, schemas) and checks it against
 // its schema with Ajv: the independent second opinion on what `redocly lint` already checks.
 
-import { HTTP_METHODS, isJsonObject, jsonPointer, resolveRef } from '../../src/sandbox/contract/lookup.js';
+import { HTTP_METHODS, isJsonObject, jsonPointer, resolveRef } from '../../src/client/lookup/index.js';
 import { createSchemaValidator } from '../../src/sandbox/contract/schema-validator.js';
 import type { OpenApiDocument } from '../openapi/apis.js';
 

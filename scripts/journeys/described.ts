@@ -2,7 +2,8 @@
 // samples (scripts/site/journey-sample.ts) read the described part with the client's own types and the rest, which
 // the client types as unknown (an open object the sandbox adds fields to), as unknown.
 
-import { effectiveSchema, type JsonObject, operationById, responseSchema } from '../../src/sandbox/contract/lookup.js';
+import { effectiveSchema, type JsonObject } from '../../src/client/lookup/index.js';
+import { operationById, responseSchema } from '../../src/sandbox/contract/lookup.js';
 import type { OpenApiDocument } from '../openapi/apis.js';
 
 /** The schema of an operation's JSON answer for `status`, if the description gives one. */

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { listOperations } from '../../src/client/lookup/index.js';
 import {
   type ArazzoDocument,
   type InputsSchema,
@@ -14,7 +15,6 @@ import {
   plannedCalls,
   type WorkflowRef,
 } from '../../src/console/journey/workflow.js';
-import { listOperations } from '../../src/sandbox/contract/lookup.js';
 import { readJourneyFiles, journeys as runnableJourneys } from '../../src/sandbox/journeys/arazzo.js';
 import { type ApiFamily, type OpenApiDocument, repoRoot } from '../openapi/apis.js';
 import { workflowsDir } from './workflows.js';

@@ -1,6 +1,6 @@
 // Collects every node marked `x-inferred` in the bundled descriptions and renders openapi/INFERRED.md.
 
-import { HTTP_METHODS, isJsonObject, jsonPointer } from '../../src/sandbox/contract/lookup.js';
+import { HTTP_METHODS, isJsonObject, jsonPointer } from '../../src/client/lookup/index.js';
 import type { OpenApiDocument } from './apis.js';
 
 export interface InferredItem {

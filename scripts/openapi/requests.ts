@@ -1,7 +1,8 @@
 // Builds requests from the description itself: valid ones from its examples, and invalid ones by breaking
 // one documented constraint at a time. Nothing here lists fields or operations by hand.
 
-import { bodyExamples, type JsonObject, type OperationEntry, resolveRef } from '../../src/sandbox/contract/lookup.js';
+import { type JsonObject, type OperationEntry, resolveRef } from '../../src/client/lookup/index.js';
+import { bodyExamples } from '../../src/sandbox/contract/lookup.js';
 import type { OpenApiDocument } from './apis.js';
 
 export { bodyExamples };

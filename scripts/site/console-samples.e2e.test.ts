@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations } from '../../src/sandbox/contract/lookup.js';
+import { listOperations } from '../../src/client/lookup/index.js';
 import { type LocalRegistry, startLocalRegistry } from '../../src/testing/local-registry.js';
 import { json, type LocalServer, startLocalServer } from '../../src/testing/local-server.js';
 import { repoRoot, SANDBOX_FAMILY } from '../openapi/apis.js';

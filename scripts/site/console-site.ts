@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { listOperations, type OperationEntry } from '../../src/sandbox/contract/lookup.js';
+import { listOperations, type OperationEntry } from '../../src/client/lookup/index.js';
 import { until } from '../../src/testing/until.js';
 import { allApiFamilies, type OpenApiDocument, readBundle, repoRoot } from '../openapi/apis.js';
 import { redocRoute } from './landing.js';

@@ -8,7 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bodyExamples, listOperations, type OperationEntry } from '../../src/sandbox/contract/lookup.js';
+import { listOperations, type OperationEntry } from '../../src/client/lookup/index.js';
+import { bodyExamples } from '../../src/sandbox/contract/lookup.js';
 import { allApiFamilies, type OpenApiDocument, readBundle, SANDBOX_FAMILY } from '../openapi/apis.js';
 import {
   bundleOf,

@@ -2,9 +2,9 @@
 // descriptions: a property whose description says it must be unique (an integration endpoint's `name`), and the
 // caller-chosen record IDs the sandbox's own description says it refuses as taken (`external_user_id`, ...).
 
-import { escapePointerToken } from '../../src/client/lookup/index.js';
+import { effectiveSchema, escapePointerToken, listOperations } from '../../src/client/lookup/index.js';
 import type { FreshField, FreshFields } from '../../src/console/fresh.js';
-import { effectiveSchema, listOperations, requestSchema } from '../../src/sandbox/contract/lookup.js';
+import { requestSchema } from '../../src/sandbox/contract/lookup.js';
 import { type OpenApiDocument, SANDBOX_FAMILY } from '../openapi/apis.js';
 
 /** The names in code spans of the sandbox description's sentence that says such IDs are "refused as taken". */

@@ -5,10 +5,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Marked } from 'marked';
+import { listOperations, resolveRef } from '../../src/client/lookup/index.js';
 import type { FreshFields } from '../../src/console/fresh.js';
 import type { JourneyConfig } from '../../src/console/journey/config.js';
 import { allSteps, type Library, stepReferences } from '../../src/console/journey/workflow.js';
-import { listOperations, resolveRef } from '../../src/sandbox/contract/lookup.js';
 import { escapeHtml as esc } from '../../src/sandbox/http/escape-html.js';
 import { RUN_ID_INPUT } from '../../src/sandbox/journeys/run-id.js';
 import { type DocJourney, journeyTitle } from '../journeys/journey-docs.js';

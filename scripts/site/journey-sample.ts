@@ -3,10 +3,10 @@
 // header parameter gives the client its token; none: the family's token call needs none), its answer read by the step's outputs, its
 // success criteria checked; sub-workflows are written in place, so the function is whole.
 
+import type { JsonObject } from '../../src/client/lookup/index.js';
 import { pointerParts } from '../../src/client/lookup/index.js';
 import type { ArazzoParameter, ArazzoStep, Library, WorkflowRef } from '../../src/console/journey/workflow.js';
 import { inputsOf, operationOf, subWorkflowOf } from '../../src/console/journey/workflow.js';
-import type { JsonObject } from '../../src/sandbox/contract/lookup.js';
 import { answerSchema, describedDepth } from '../journeys/described.js';
 import type { OpenApiDocument } from '../openapi/apis.js';
 import { clientOf } from './samples.js';

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations } from '../../src/sandbox/contract/lookup.js';
+import { listOperations } from '../../src/client/lookup/index.js';
 import { until } from '../../src/testing/until.js';
 import { journeyTitle, readDocJourneys } from '../journeys/journey-docs.js';
 import { allApiFamilies, readBundle, repoRoot } from '../openapi/apis.js';

@@ -1,6 +1,7 @@
 // Renders site/index.html, the landing page for integrating teams, from the bundled descriptions.
+
+import { listOperations } from '../../src/client/lookup/index.js';
 import { deliverySchedule } from '../../src/client/webhooks/schedule.js';
-import { listOperations } from '../../src/sandbox/contract/lookup.js';
 import { escapeHtml } from '../../src/sandbox/http/escape-html.js';
 import { type DocJourney, journeyTitle } from '../journeys/journey-docs.js';
 import { type OpenApiDocument, SANDBOX_FAMILY } from '../openapi/apis.js';

@@ -1,7 +1,7 @@
 // The per-operation samples the docs show read the README's variables, call its addresses and import each
 // name from where the README does (the browser test checks the rendered pages the same way).
 import { describe, expect, it } from 'vitest';
-import { listOperations } from '../../src/sandbox/contract/lookup.js';
+import { listOperations } from '../../src/client/lookup/index.js';
 import { allApiFamilies, readBundle } from '../openapi/apis.js';
 import { unlikeReadme } from './readme-agreement.js';
 import { sampleForDocs } from './samples.js';

@@ -2,7 +2,7 @@
 // generated client. The same text is compiled by tsc (src/client/generated/samples/) and shown in the docs.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { listOperations, type OperationEntry } from '../../src/sandbox/contract/lookup.js';
+import { listOperations, type OperationEntry } from '../../src/client/lookup/index.js';
 import { envPrefix } from '../../src/sandbox/journeys/deployment.js';
 import { allApiFamilies, type OpenApiDocument, readBundle, repoRoot, SANDBOX_FAMILY } from '../openapi/apis.js';
 import { bodyExamples, validRequest } from '../openapi/requests.js';

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations, resolveRef } from '../../src/sandbox/contract/lookup.js';
+import { listOperations, resolveRef } from '../../src/client/lookup/index.js';
 import { launchChromium } from '../../src/testing/chromium.js';
 import { useSandbox } from '../../src/testing/sandbox-fixture.js';
 import { allApiFamilies, apiFamilies, readBundle, repoRoot, SANDBOX_FAMILY } from '../openapi/apis.js';

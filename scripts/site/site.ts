@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { listOperations } from '../../src/client/lookup/index.js';
 import type { UsageFile } from '../../src/client/usage/usage-file.js';
-import { listOperations } from '../../src/sandbox/contract/lookup.js';
 import { referencePagePath } from '../../src/sandbox/contract/reference.js';
 import { type DocJourney, journeysUsing, journeyTitle, readDocJourneys } from '../journeys/journey-docs.js';
 import {

@@ -3,8 +3,8 @@
 
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { OperationEntry } from '../client/lookup/index.js';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
-import type { OperationEntry } from '../sandbox/contract/lookup.js';
 import type { Route } from '../sandbox/contract/router.js';
 import { adminTokenFor, NO_ADMIN_TOKEN } from './admin-token.js';
 import { CopyBox } from './copy-box.js';

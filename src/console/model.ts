@@ -2,8 +2,10 @@
 // examples), the constraints it shows, the request those inputs make, that request checked before it is sent,
 // and an answer checked against the documented responses, both with the sandbox's own route checks
 // (../sandbox/contract/router.ts).
+
+import { type JsonObject, type OperationEntry, resolveRef } from '../client/lookup/index.js';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
-import { bodyExamples, type JsonObject, type OperationEntry, resolveRef } from '../sandbox/contract/lookup.js';
+import { bodyExamples } from '../sandbox/contract/lookup.js';
 import type { Route } from '../sandbox/contract/router.js';
 
 export type ParameterIn = 'path' | 'query' | 'header';

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { orThrow } from '../client/core/client.js';
 import { businessOperations } from '../client/generated/business-meta.js';
 import { v1Operations } from '../client/generated/v1-meta.js';
+import type { OperationEntry } from '../client/lookup/index.js';
 import { createSandboxClient } from '../client/sandbox/client.js';
 import { readBundleFile } from '../sandbox/contract/document.js';
-import type { OperationEntry } from '../sandbox/contract/lookup.js';
 
 interface TenantCredentials {
   v1Credentials: unknown;

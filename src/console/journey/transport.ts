@@ -1,7 +1,7 @@
 // How the journey console sends a step: with the `ramp-api` client of the step's family, as the operation
 // console sends (../send.ts), the step's token given to the client as it is; the answer checked as the operation
 // console checks it (../model.ts: status documented, body against the schema).
-import type { OperationEntry } from '../../sandbox/contract/lookup.js';
+import type { OperationEntry } from '../../client/lookup/index.js';
 import type { Route } from '../../sandbox/contract/router.js';
 import { checkAnswer } from '../model.js';
 import type { ClientInfo } from '../samples.js';

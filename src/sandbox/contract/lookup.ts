@@ -1,18 +1,8 @@
 // Read helpers over a bundled description for the sandbox: operations by operationId, request and response
-// schemas, body examples; the general ones (local $ref resolution, operations, allOf merged) are ramp-api's.
+// schemas, body examples. The general ones (local $ref resolution, operations, allOf merged) are ramp-api/lookup's,
+// imported from there.
 import { type JsonObject, listOperations, type OperationEntry, resolveRef } from 'ramp-api/lookup';
 import type { OpenApiDocument } from './document.js';
-
-export {
-  effectiveSchema,
-  HTTP_METHODS,
-  isJsonObject,
-  type JsonObject,
-  jsonPointer,
-  listOperations,
-  type OperationEntry,
-  resolveRef,
-} from 'ramp-api/lookup';
 
 export function operationById(doc: OpenApiDocument, operationId: string): OperationEntry {
   const found = listOperations(doc).find((o) => o.operationId === operationId);

@@ -1,11 +1,12 @@
 // A method a path does not take answers 405 with `Allow` naming the methods it does take (RFC 9110, 15.5.6), on
 // every path of the three bundles (paths and methods read from them, not listed here).
+
+import { listOperations } from 'ramp-api/lookup';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { REFUSALS } from '../core/refusals.js';
 import { SANDBOX_FAMILIES } from '../server.js';
 import { readBundleFile } from './document.js';
-import { listOperations } from './lookup.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 

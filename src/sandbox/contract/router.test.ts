@@ -1,10 +1,11 @@
 // The router: a method and a path name one operation and its path parameters, or nothing, saying whether no
 // operation has the path (the pipeline answers 404) or none has it with that method (405).
+
+import { listOperations } from 'ramp-api/lookup';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_FAMILIES } from '../server.js';
 import type { OpenApiDocument } from './document.js';
 import { readBundleFile } from './document.js';
-import { listOperations } from './lookup.js';
 import { createRouter, type RouteMatch, type RouteMiss } from './router.js';
 
 /** Matching never validates: a router whose validators may not be asked for. */

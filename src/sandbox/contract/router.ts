@@ -3,9 +3,11 @@
 // requests and answers against the description; no route list is kept by hand. It runs without Node: the
 // sandbox's router checks with the validators the build compiled (./reference.ts's `precompiledValidator`), the
 // documentation site's console with Ajv compiling in the browser.
+
+import { type JsonObject, listOperations, type OperationEntry, resolveRef } from 'ramp-api/lookup';
 import type { SchemaValidator } from './ajv-setup.js';
 import type { OpenApiDocument } from './document.js';
-import { type JsonObject, listOperations, type OperationEntry, requestSchema, resolveRef } from './lookup.js';
+import { requestSchema } from './lookup.js';
 
 export interface Route {
   family: string;

@@ -2,10 +2,11 @@
 // three descriptions, or an event that is no event of the v1 description, fails to compile (the
 // `@ts-expect-error` lines below fail `npm run typecheck` the day such a name compiles). At run time, every
 // trigger is an operation of the bundles and every event one the v1 description lists.
+
+import { listOperations } from 'ramp-api/lookup';
 import { eventNames } from 'ramp-api/webhooks';
 import { describe, expect, it } from 'vitest';
 import { readBundleFile } from '../contract/document.js';
-import { listOperations } from '../contract/lookup.js';
 import { SANDBOX_FAMILIES } from '../server.js';
 import { type Transition, machines as tables } from './states.js';
 

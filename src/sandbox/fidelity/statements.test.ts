@@ -3,6 +3,7 @@
 // (resources/flow.test.ts, events/delivery.test.ts, resources/tokens.test.ts) is named there with that suite's test instead.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listOperations } from 'ramp-api/lookup';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/index.js';
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
@@ -10,7 +11,7 @@ import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { sandboxToken } from '../../testing/sandbox-users.js';
 import { until } from '../../testing/until.js';
 import { readBundleFile } from '../contract/document.js';
-import { listOperations, requestSchema } from '../contract/lookup.js';
+import { requestSchema } from '../contract/lookup.js';
 
 const sandbox = useSandbox();
 let control: SandboxClient;

@@ -5,6 +5,7 @@
 // are made from the sandbox's own address, never from a request's Host; and every answer carries nosniff and a
 // Content-Security-Policy fit for it.
 import { createHash, randomUUID } from 'node:crypto';
+import { listOperations } from 'ramp-api/lookup';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { v1Operations } from '../../client/generated/v1-meta.js';
@@ -14,7 +15,6 @@ import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { launchSandbox } from '../../testing/sandbox-process.js';
 import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
 import { readBundleFile } from '../contract/document.js';
-import { listOperations } from '../contract/lookup.js';
 import { SANDBOX_FAMILIES, type Sandbox } from '../server.js';
 
 /** The origin of the docs site a test trusts, and one it does not (a page on another local port). */

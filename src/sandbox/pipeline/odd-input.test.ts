@@ -5,6 +5,7 @@
 // with no Content-Type, and a body sent to an operation that takes none. Then the cases the issue names one by
 // one: a non-UUID user_id, a date in year 0, a balance funded past Number.MAX_VALUE, another client's clientId.
 import { randomUUID } from 'node:crypto';
+import { listOperations, type OperationEntry } from 'ramp-api/lookup';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
@@ -12,7 +13,7 @@ import { rawRequest } from '../../testing/raw-http.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { exampleRequestValues, operationTarget } from '../../testing/sandbox-users.js';
 import { readBundleFile } from '../contract/document.js';
-import { bodyExamples, listOperations, type OperationEntry } from '../contract/lookup.js';
+import { bodyExamples } from '../contract/lookup.js';
 import { REFUSALS } from '../core/refusals.js';
 import { MAX_DELIVERY_BYTES } from '../events/store.js';
 import { SANDBOX_FAMILIES } from '../server.js';

@@ -7,20 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type JsonObject, listOperations, type OperationEntry, resolveRef } from 'ramp-api/lookup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
 import { storesUnderTest, useSandbox } from '../../testing/sandbox-fixture.js';
 import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
 import { type OpenApiDocument, readBundleFile } from '../contract/document.js';
-import {
-  bodyExamples,
-  type JsonObject,
-  listOperations,
-  type OperationEntry,
-  operationById,
-  resolveRef,
-} from '../contract/lookup.js';
+import { bodyExamples, operationById } from '../contract/lookup.js';
 import { REFUSALS } from '../core/refusals.js';
 import { SANDBOX_FAMILIES } from '../server.js';
 

@@ -3,6 +3,8 @@
 // nothing lost. In `npm run test:postgres`, on a throwaway PostgreSQL cluster of its own (not the run's, which
 // other files use), stopped and started again; skipped where Debian's `postgresql` is not installed (under CI that
 // is a failure, as for the other PostgreSQL suites).
+
+import { listOperations } from 'ramp-api/lookup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
@@ -12,7 +14,7 @@ import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { exampleRequestValues, operationTarget, type RequestValues } from '../../testing/sandbox-users.js';
 import { until } from '../../testing/until.js';
 import { readBundleFile } from '../contract/document.js';
-import { bodyExamples, listOperations } from '../contract/lookup.js';
+import { bodyExamples } from '../contract/lookup.js';
 import { SANDBOX_FAMILIES } from '../server.js';
 
 const why = postgresUnavailable();
