@@ -28,16 +28,16 @@ export default defineConfig({
     // Much of the suites' time is spent waiting on processes they start (sandboxes, Prism), so
     // two files at a time on two cores finish sooner than vitest's default of one per spare core.
     maxWorkers: 2,
-    // A worker runs its test files one after another in one process, importing shared modules once: starting a
-    // fresh process per file cost about 0.6 s of CPU each, 27 s in all. Every file cleans up after itself (its
-    // servers, processes and folders) in afterAll, as it must anyway.
+    // A worker runs its test files one after another in one process, importing shared modules once rather than
+    // starting a fresh process per file. Every file cleans up after itself (its servers, processes and folders) in
+    // afterAll, as it must anyway.
     isolate: false,
     // A worker starts PGlite stores often and uses each briefly: V8 keeps PGlite's WebAssembly on its baseline
     // compiler, as the sandbox command does for its start (src/sandbox/store/wasm-tiering.ts), instead of
     // recompiling it in every worker for a peak speed no test reaches (the CPU it saves: BENCHMARKS.md).
     execArgv: [BASELINE_WASM_FLAG],
-    // Starting PGlite (in memory) takes seconds when the machine is busy; the sandbox suites also run on
-    // PostgreSQL beside it now, so a setup hook gets the same bound as a test.
+    // Starting PGlite (in memory) takes seconds when the machine is busy, and the sandbox suites also run on
+    // PostgreSQL: a setup hook gets the same bound as a test.
     hookTimeout: 20_000,
     // Short: a dot per test, then the failures and the totals; the ledger of the source document held to the run
     // (a row's test must have passed); then the skipped tests with their reasons, and last the count line CI reads.

@@ -1,5 +1,5 @@
-// Reads a consuming project through its tsconfig.json with ts-morph (the TypeScript compiler API, which the
-// TypeScript 7 a project installs today does not have) and assembles its usage file.
+// Reads a consuming project through its tsconfig.json with ts-morph (the TypeScript compiler API, which the native
+// TypeScript 7 compiler does not offer) and assembles its usage file.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
