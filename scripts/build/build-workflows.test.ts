@@ -5,17 +5,19 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { shippedWorkflowsDir } from '../../src/sandbox/journeys/command.js';
 import { checkPortability, portabilityReport, readPortableFiles } from '../journeys/portability.js';
 import { workflowsDir } from '../journeys/workflows.js';
 import { clientBundleDir } from '../openapi/apis.js';
-import { shippedWorkflow, shippedWorkflowsDir } from './build-workflows.js';
+import { shippedWorkflow } from './build-workflows.js';
 
+const shippedDir = shippedWorkflowsDir();
 const names = readdirSync(workflowsDir).filter((f) => f.endsWith('.arazzo.yaml'));
-const shipped = (name: string) => readFileSync(join(shippedWorkflowsDir, name), 'utf8');
+const shipped = (name: string) => readFileSync(join(shippedDir, name), 'utf8');
 
 describe('the shipped journeys', () => {
   it('are every journey file of the repository, as the build makes them now', () => {
-    expect(readdirSync(shippedWorkflowsDir).sort()).toEqual([...names].sort());
+    expect(readdirSync(shippedDir).sort()).toEqual([...names].sort());
     for (const name of names)
       expect(shipped(name), name).toBe(shippedWorkflow(readFileSync(join(workflowsDir, name), 'utf8')));
   });
@@ -25,7 +27,7 @@ describe('the shipped journeys', () => {
       const source = parse(readFileSync(join(workflowsDir, name), 'utf8'));
       const made = parse(shipped(name));
       for (const [i, s] of (made.sourceDescriptions as { url: string; type: string }[]).entries()) {
-        const target = resolve(shippedWorkflowsDir, s.url);
+        const target = resolve(shippedDir, s.url);
         expect(existsSync(target), `${name}: ${s.url}`).toBe(true);
         if (s.type === 'openapi') expect(target.startsWith(`${clientBundleDir}/`), `${name}: ${s.url}`).toBe(true);
         source.sourceDescriptions[i].url = s.url;
@@ -35,6 +37,6 @@ describe('the shipped journeys', () => {
   });
 
   it('pass the portability check', () => {
-    expect(portabilityReport(checkPortability(readPortableFiles(shippedWorkflowsDir)))).toBe('');
+    expect(portabilityReport(checkPortability(readPortableFiles(shippedDir)))).toBe('');
   });
 });

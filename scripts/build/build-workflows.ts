@@ -5,18 +5,16 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { shippedWorkflowsDir } from '../../src/sandbox/journeys/command.js';
 import { workflowsDir } from '../journeys/workflows.js';
 import { allApiFamilies, clientBundleDir, repoRoot } from '../openapi/apis.js';
-
-/** Where the package keeps the journeys: beside its bundles, so the same relative addresses reach them. */
-export const shippedWorkflowsDir = join(clientBundleDir, '..', 'workflows');
 
 /** The bundle that replaces each description's source, by the source's path as a workflow names it. */
 function bundleBySource(): Map<string, string> {
   return new Map(
     allApiFamilies().map((api) => [
       resolve(repoRoot, api.root),
-      relative(shippedWorkflowsDir, join(clientBundleDir, basename(api.bundleYaml))),
+      relative(shippedWorkflowsDir(), join(clientBundleDir, basename(api.bundleYaml))),
     ]),
   );
 }
@@ -43,11 +41,9 @@ export function shippedWorkflow(text: string, bundles = bundleBySource()): strin
 
 /** Writes every journey file as the package ships it. */
 export function writeShippedWorkflows(): void {
-  mkdirSync(shippedWorkflowsDir, { recursive: true });
+  const shipped = shippedWorkflowsDir();
+  mkdirSync(shipped, { recursive: true });
   const bundles = bundleBySource();
   for (const name of readdirSync(workflowsDir).filter((f) => f.endsWith('.arazzo.yaml')))
-    writeFileSync(
-      join(shippedWorkflowsDir, name),
-      shippedWorkflow(readFileSync(join(workflowsDir, name), 'utf8'), bundles),
-    );
+    writeFileSync(join(shipped, name), shippedWorkflow(readFileSync(join(workflowsDir, name), 'utf8'), bundles));
 }

@@ -30,6 +30,9 @@ export class MissingPeerError extends UsageError {
   override name = 'MissingPeerError';
 }
 
+/** The code of a file system error (`ENOENT`, `ENOSPC`, ...), as the refusals name it. */
+export const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'an error';
+
 /**
  * One line: the error's name and its message, without a stack; a line break of the message read as a space, and any
  * other control character (from a name the message quotes) shown escaped.

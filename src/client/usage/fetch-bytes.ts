@@ -71,7 +71,7 @@ async function boundedBody(response: Response, bound: BodyBound): Promise<Buffer
 const MAX_REDIRECTS = 5;
 
 /** Whether `address` (an IP address) is link-local: 169.254.0.0/16, fe80::/10, or IPv4 of the first as IPv6. */
-export function isLinkLocal(address: string): boolean {
+function isLinkLocal(address: string): boolean {
   const v4 = address.replace(/^::ffff:/i, '');
   if (isIP(v4) === 4) return v4.startsWith('169.254.');
   return isIP(address) === 6 && /^fe[89ab]/i.test(address);

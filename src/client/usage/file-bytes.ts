@@ -3,13 +3,15 @@
 // without waiting (a pipe nobody writes to) and looked at through what was opened, so what is read is what was
 // checked: a device that never ends (/dev/zero), a pipe or a folder is refused by name, never read.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import type { UsageError } from './errors.js';
+import { errnoCode as code, type UsageError } from './errors.js';
 
 /** Says why a file cannot be read, in the caller's error: the message names the file first. */
 export type Refusal = (message: string) => UsageError;
 
-const MiB = 2 ** 20;
-const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'an error';
+export const MiB = 2 ** 20;
+
+/** `bytes` in MiB, as the refusals say it. */
+export const inMiB = (bytes: number) => `${bytes / MiB} MiB`;
 
 /** Opens `file` for reading, or refuses it. */
 function open(file: string, refuse: Refusal): number {
@@ -30,7 +32,7 @@ export function readRegularFile(file: string, maxBytes: number, refuse: Refusal,
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw refuse(`${file} is not a regular file (a folder, a device or a pipe): give a file.`);
     if (stat.size > maxBytes)
-      throw tooLarge?.() ?? refuse(`${file} is larger than ${maxBytes / MiB} MiB, more than it can be.`);
+      throw tooLarge?.() ?? refuse(`${file} is larger than ${inMiB(maxBytes)}, more than it can be.`);
     const bytes = Buffer.alloc(stat.size);
     let read = 0;
     while (read < bytes.length) {

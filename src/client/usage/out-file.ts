@@ -4,14 +4,12 @@
 // is read, and a failed write leaves no temporary file behind.
 import { lstatSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { UsageError } from './errors.js';
+import { errnoCode as code, UsageError } from './errors.js';
 
 /** `--out` names what cannot take the usage file, or the file could not be written. */
 export class OutFileError extends UsageError {
   override name = 'OutFileError';
 }
-
-const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'an error';
 
 const notRegular = (file: string) =>
   new OutFileError(

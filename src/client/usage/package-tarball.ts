@@ -4,7 +4,8 @@
 import { gunzipSync } from 'node:zlib';
 import { isJsonObject } from '../lookup/index.js';
 import { CheckTargetError } from './errors.js';
-import { inMiB, type TargetLimits } from './target-bytes.js';
+import { inMiB } from './file-bytes.js';
+import type { TargetLimits } from './target-bytes.js';
 import { type EntryFilter, tarEntries } from './ustar.js';
 
 /** A file read from a target, named for the messages about it. */

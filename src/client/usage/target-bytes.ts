@@ -2,7 +2,7 @@
 // could have; and the bounds on what a package tarball may unpack to.
 import { CheckTargetError } from './errors.js';
 import { type FetchOptions, fetchBytes } from './fetch-bytes.js';
-import { readRegularFile } from './file-bytes.js';
+import { inMiB, MiB, readRegularFile } from './file-bytes.js';
 
 export interface TargetLimits {
   /** A target as read: the file, or the body at the URL. */
@@ -13,17 +13,12 @@ export interface TargetLimits {
   maxEntryBytes: number;
 }
 
-const MiB = 2 ** 20;
-
 /** Far above what the package and its descriptions weigh, and far below what would strain a CI machine's memory. */
 export const TARGET_LIMITS: TargetLimits = {
   maxBytes: 32 * MiB,
   maxUnpackedBytes: 128 * MiB,
   maxEntryBytes: 16 * MiB,
 };
-
-/** `bytes` in MiB, as the refusals say it. */
-export const inMiB = (bytes: number) => `${bytes / MiB} MiB`;
 
 const tooLarge = (source: string, limits: TargetLimits) => () =>
   new CheckTargetError(

@@ -2,18 +2,24 @@
 // sandbox (--sandbox) and, the service-only ones, against a deployment (--base-url, credentials from the
 // environment; the sandbox stands in for it), writing their JSON and JUnit results; a wrong use is one line and
 // exit status 2.
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killTree } from '../../testing/process-tree.js';
 import { useSandbox } from '../../testing/sandbox-fixture.js';
 import { sandboxTenant } from './respect.js';
 import type { JourneyResults } from './results.js';
 
 const bin = join(import.meta.dirname, '..', 'dist', 'bin.js');
 const dir = mkdtempSync(join(tmpdir(), 'journeys-command-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** The runs not yet ended: a test that fails or times out leaves none of them (nor their respect) running. */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) if (child.pid && child.exitCode === null) killTree(child.pid, 'SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** The command's run: its exit status and what it printed. Asynchronous, as the sandbox answers in this process. */
 function journeys(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number; out: string; err: string }> {
@@ -21,12 +27,16 @@ function journeys(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status
     Object.entries(process.env).filter(([k]) => !/^(SANDBOX_URL|CONTRACT_|.*_API_)/.test(k)),
   );
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [bin, 'journeys', ...args],
       { env: { ...clean, NO_COLOR: '1', ...env } },
-      (error, out, err) => resolve({ status: error ? Number(error.code) : 0, out, err }),
+      (error, out, err) => {
+        running.delete(child);
+        resolve({ status: error ? Number(error.code) : 0, out, err });
+      },
     );
+    running.add(child);
   });
 }
 

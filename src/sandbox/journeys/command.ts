@@ -87,7 +87,10 @@ function targetOf(v: Values): 'sandbox' | 'deployment' {
   return deployment ? 'deployment' : 'sandbox';
 }
 
-/** The Arazzo files ramp-api ships: `dist/workflows/` of the ramp-api this package resolves. */
+/**
+ * The Arazzo files ramp-api ships: `dist/workflows/` of the ramp-api this package resolves, beside its bundles so
+ * the same relative addresses reach them (the build writes them there: scripts/build/build-workflows.ts).
+ */
 export function shippedWorkflowsDir(from: string = import.meta.url): string {
   return join(dirname(createRequire(from).resolve('ramp-api/package.json')), 'dist', 'workflows');
 }
