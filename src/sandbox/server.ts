@@ -129,13 +129,12 @@ function startScheduledOutcomes(pipeline: Pipeline, logger: SandboxLogger, check
   return startOutcomeTimer(
     pipeline.db,
     pipeline.context.clock,
-    (sql) =>
+    (sql, limit) =>
       runDueOutcomes(
         { ...pipeline.context, sql, headers: {}, tenant: null, operationId: 'advanceClock' },
-        undefined,
-        logger,
+        { logger, limit },
       ),
-    { logger, checkSpace },
+    { logger, checkSpace, stopping: pipeline.context.instance.stopping },
   );
 }
 
@@ -195,7 +194,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await startingClockOffset(db, logger),
     db.shared ? () => loadClockOffset(db) : undefined,
   );
-  const instance = createInstanceState(createEventCatalog(bundles.find((b) => b.family === 'v1')?.doc));
+  const stopping = new AbortController();
+  const instance = createInstanceState(
+    createEventCatalog(bundles.find((b) => b.family === 'v1')?.doc),
+    stopping.signal,
+  );
   // A --data folder's writes, the API's and the background's (delivery attempts, scheduled outcomes), all keep
   // its reserve of free space (store/disk-space.ts).
   const checkSpace = lock && options.dataDir ? createSpaceCheck(options.dataDir, logger) : undefined;
@@ -241,6 +244,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     outcomes: outcomeTimer,
     close() {
       closed ??= (async () => {
+        stopping.abort();
         await outcomeTimer.close();
         await events.close();
         await new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { repoRoot } from './repo.js';
 import { watchProcess } from './watchdog.js';
 
@@ -115,6 +116,26 @@ export async function stopSandbox(sandbox: SandboxProcess | undefined, graceMs =
   sandbox.child.kill('SIGTERM');
   const killer = setTimeout(() => sandbox.child.kill('SIGKILL'), graceMs);
   await sandbox.exit.finally(() => clearTimeout(killer));
+}
+
+/**
+ * Sends SIGTERM and waits at most `waitMs` for the exit: how it exited (null if it had not) and how long it took.
+ * The process is left running past the wait; the caller's afterAll kills it.
+ */
+export async function terminate(
+  sandbox: SandboxProcess,
+  waitMs: number,
+): Promise<{ exit: { code: number | null; signal: NodeJS.Signals | null } | null; ms: number }> {
+  const signalled = performance.now();
+  sandbox.child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const exit = await Promise.race([
+    sandbox.exit,
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), waitMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  return { exit, ms: performance.now() - signalled };
 }
 
 /**

@@ -31,6 +31,8 @@ export async function registerExampleUser(
   baseUrl: string,
   tenant: TenantCredentials,
   changes: Record<string, unknown> = {},
+  /** A v1 access token of the tenant to reuse (many registrations); a new one is asked for otherwise. */
+  token?: string,
 ): Promise<string> {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(baseUrl + path, {
@@ -38,7 +40,7 @@ export async function registerExampleUser(
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
-  const token = await sandboxToken(baseUrl, 'v1', tenant.v1Credentials);
+  token ??= await sandboxToken(baseUrl, 'v1', tenant.v1Credentials);
   const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples
     .RegisterNaturalPerson.value;
   const answer = await post(

@@ -79,8 +79,10 @@ export interface InstanceState {
   /** The tables whose `id` names a record, read once from this sandbox's store (see ../resources/identifiers.ts). */
   recordTables?: string[];
   events: EventCatalog;
+  /** Aborted once the sandbox is asked to stop: long work (a pass of due outcomes) ends early and is undone. */
+  stopping: AbortSignal;
 }
 
-export function createInstanceState(events: EventCatalog): InstanceState {
-  return { tokens: createTokenCache(), events };
+export function createInstanceState(events: EventCatalog, stopping: AbortSignal): InstanceState {
+  return { tokens: createTokenCache(), events, stopping };
 }

@@ -9,12 +9,12 @@
 
 import { sandboxTriggers } from 'ramp-api/triggers';
 import { type Db, isDataException, type Sql } from '../store/db.js';
-import { isQuotaExceeded } from '../store/quotas.js';
+import { isQuotaExceeded, OUTCOME_SETTING } from '../store/quotas.js';
 import type { Clock } from './clock.js';
 import type { CallContext } from './handler.js';
 import { type SandboxLogger, stderrLogger } from './logger.js';
 import { runPasses } from './passes.js';
-import { Refusal } from './refusals.js';
+import { Refusal, refusals } from './refusals.js';
 import type { SandboxTrigger } from './triggers.js';
 
 /** What a trigger does to the record its request made: the control operation's own function. */
@@ -46,9 +46,9 @@ interface DueRow {
 
 /**
  * Whether an outcome's failure is its own tenant's alone: its record left the state the transition starts from
- * (409) or is gone (404), or another refusal of that record; the tenant is over its quota; or a value of its
- * record PostgreSQL refuses. Such an outcome is dropped and the pass goes on; anything else (the database down,
- * the disk full) fails the pass, which leaves every outcome for the next.
+ * (409) or is gone (404), or another refusal of that record; the tenant is past its quota and the outcomes'
+ * allowance; or a value of its record PostgreSQL refuses. Such an outcome is dropped and the pass goes on;
+ * anything else (the database down, the disk full) fails the pass, which leaves every outcome for the next.
  */
 function failsItsTenantAlone(error: unknown): boolean {
   return error instanceof Refusal || isQuotaExceeded(error) || isDataException(error);
@@ -57,16 +57,19 @@ function failsItsTenantAlone(error: unknown): boolean {
 /**
  * Runs one due outcome in a savepoint of the pass's transaction, with its tenant's quota charged there and then
  * (the charge is otherwise deferred to the commit: store/migrations/0014_quota_at_commit.sql), so one that fails
- * for its own tenant is undone alone and the pass's other outcomes are kept. Whether it ran.
+ * for its own tenant is undone alone and the pass's other outcomes are kept. Its writes are marked as an
+ * outcome's, which its tenant's quota takes with an allowance (store/quotas.ts, OUTCOME_ALLOWANCE): the tenant
+ * had room when it scheduled it.
  */
 async function applyOne(ctx: CallContext, outcome: Outcome, operationId: string, row: DueRow, logger: SandboxLogger) {
   await ctx.sql.query('savepoint due_outcome');
   try {
+    await ctx.sql.query(`select set_config('${OUTCOME_SETTING}', 'on', true)`);
     await outcome({ ...ctx, tenant: null, operationId }, row.record_id);
     await ctx.sql.query('set constraints all immediate');
     await ctx.sql.query('set constraints all deferred');
+    await ctx.sql.query(`select set_config('${OUTCOME_SETTING}', 'off', true)`);
     await ctx.sql.query('release savepoint due_outcome');
-    return true;
   } catch (error) {
     if (!failsItsTenantAlone(error)) throw error;
     await ctx.sql.query('rollback to savepoint due_outcome');
@@ -74,40 +77,50 @@ async function applyOne(ctx: CallContext, outcome: Outcome, operationId: string,
     // A record decided meanwhile (409) or gone (404) is the usual case, nothing to say; the rest is the operator's.
     if (!(error instanceof Refusal && (error.status === 409 || error.status === 404)))
       logger.error(
-        `[sandbox] the delayed outcome ${row.trigger} of tenant ${row.tenant_id} (record ${row.record_id}) was refused and dropped: ${isQuotaExceeded(error) ? 'the tenant is over its quota' : (error as Error).message}`,
+        `[sandbox] the delayed outcome ${row.trigger} of tenant ${row.tenant_id} (record ${row.record_id}) was refused and dropped: ${isQuotaExceeded(error) ? 'the tenant is over its quota and the allowance for outcomes' : (error as Error).message}`,
       );
-    return false;
   }
 }
 
+/** Seconds a client is told to wait (`Retry-After`) when a pass of outcomes is cut short by the sandbox stopping. */
+const STOPPING_RETRY_AFTER_SECONDS = 5;
+
 /**
- * Runs every scheduled outcome due by sandbox time now, inside the caller's transaction, each once. The outcome
- * runs with the control API's reach (every tenant's records): sandbox time is one for all tenants. One that fails
- * for its own tenant (applyOne) is dropped alone, said to `logger`: no tenant's state stops another's outcomes.
+ * Runs every scheduled outcome due by sandbox time now (the `limit` earliest, when given), inside the caller's
+ * transaction, each once. The outcome runs with the control API's reach (every tenant's records): sandbox time
+ * is one for all tenants. One that fails for its own tenant (applyOne) is dropped alone, said to `logger`: no
+ * tenant's state stops another's outcomes. Once the sandbox is asked to stop, the pass throws before its next
+ * outcome, so its transaction is undone and every outcome it took waits for the next start. How many it took.
  */
 export async function applyDueOutcomes(
   ctx: CallContext,
   outcomes: Outcomes,
   logger: SandboxLogger = stderrLogger(),
+  limit?: number,
 ): Promise<number> {
   const due = await ctx.sql.query<DueRow>(
     `delete from sandbox_scheduled_outcomes where id in
-       (select id from sandbox_scheduled_outcomes where due_at <= $1 order by due_at, id for update skip locked)
+       (select id from sandbox_scheduled_outcomes where due_at <= $1 order by due_at, id
+        ${limit === undefined ? '' : `limit ${Math.floor(limit)}`} for update skip locked)
      returning tenant_id, trigger, record_id`,
     [ctx.clock.now().toISOString()],
   );
-  let applied = 0;
   for (const row of due) {
+    if (ctx.instance.stopping.aborted)
+      throw refusals.unavailable(
+        'The sandbox is stopping: the delayed outcomes due now were not run, and run once it starts again.',
+        STOPPING_RETRY_AFTER_SECONDS,
+      );
     const trigger = (sandboxTriggers as readonly SandboxTrigger[]).find((t) => t.name === row.trigger);
     const outcome = trigger && outcomes[trigger.operationId];
     if (!outcome) throw new Error(`A scheduled outcome names trigger ${row.trigger}, which has no outcome`);
-    if (await applyOne(ctx, outcome, trigger.transition ?? trigger.operationId, row, logger)) applied++;
+    await applyOne(ctx, outcome, trigger.transition ?? trigger.operationId, row, logger);
   }
-  return applied;
+  return due.length;
 }
 
 export interface OutcomeTimer {
-  /** Runs one pass now; resolves with how many outcomes it ran. */
+  /** Runs one pass now; resolves with how many outcomes it took (each run, or dropped for its own tenant). */
   kick(): Promise<number>;
   /** Stops the timer; resolves when a pass under way has ended. */
   close(): Promise<void>;
@@ -122,28 +135,43 @@ async function anythingDue(db: Db, now: Date): Promise<boolean> {
 }
 
 /**
- * Runs `run` (applyDueOutcomes with the outcomes) in a transaction of `db` every `pollMs` when an outcome is due
- * by sandbox time, so one falls due with real time too, without a control call. Each pass reads the shared clock
- * first (another instance may have advanced it); its claim takes each outcome once across instances. A failing
- * pass is logged once, then its recovery, not each pass.
+ * The most outcomes one pass of the timer runs in one transaction: the store's other callers get turns between,
+ * and each outcome's savepoint stays within the subtransactions PostgreSQL keeps track of cheaply (64).
+ */
+export const OUTCOMES_PER_TRANSACTION = 50;
+
+/**
+ * Runs `run` (applyDueOutcomes with the outcomes, at most `limit` of them) in a transaction of `db` every
+ * `pollMs` when an outcome is due by sandbox time, so one falls due with real time too, without a control call.
+ * Many due at once (after the disk was full, or a restart) run in transactions of OUTCOMES_PER_TRANSACTION, one
+ * after another, so reads are answered meanwhile and a stop waits for one transaction at most. Each pass reads
+ * the shared clock first (another instance may have advanced it); its claim takes each outcome once across
+ * instances. A failing pass is logged once, then its recovery, not each pass.
  */
 export function startOutcomeTimer(
   db: Db,
   clock: Clock,
-  run: (sql: Sql) => Promise<number>,
+  run: (sql: Sql, limit: number) => Promise<number>,
   options: {
     pollMs?: number;
     logger?: SandboxLogger;
     /** Throws while the store's disk is below its reserve: no outcome runs then (store/disk-space.ts). */
     checkSpace?: () => Promise<void>;
+    /** Aborted when the sandbox stops: no further transaction is begun. */
+    stopping?: AbortSignal;
   } = {},
 ): OutcomeTimer {
   const passes = runPasses(
     async () => {
-      await clock.sync();
-      if (!(await anythingDue(db, clock.now()))) return 0;
-      await options.checkSpace?.();
-      return db.transaction((tx) => run(tx));
+      let taken = 0;
+      for (;;) {
+        await clock.sync();
+        if (options.stopping?.aborted || !(await anythingDue(db, clock.now()))) return taken;
+        await options.checkSpace?.();
+        const batch = await db.transaction((tx) => run(tx, OUTCOMES_PER_TRANSACTION));
+        taken += batch;
+        if (batch < OUTCOMES_PER_TRANSACTION) return taken;
+      }
     },
     {
       pollMs: options.pollMs ?? 250,

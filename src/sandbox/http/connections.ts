@@ -3,9 +3,9 @@
 // bounded time. Past a limit below the process's open-files limit, a new connection closes another: one that
 // has sent no request for a second since it opened; else one of the largest of three groups, the connections that
 // have sent no request yet and those kept alive between their requests (each group's longest waiting), and those
-// whose request's body is arriving slower than the documented pace (the slowest; the body's group first on a
-// tie). It is refused only when no connection is in any group: a request being served, or a body that keeps the
-// pace, is never closed for another. So a flood of one kind closes its own kind: idle connections do not close a
+// whose request's body is arriving slower than the documented pace (the longest arriving; the body's group first
+// on a tie). It is refused only when no connection is in any group: a request being served, or a body that keeps
+// the pace, is never closed for another. So a flood of one kind closes its own kind: idle connections do not close a
 // request being served, nor trickled bodies an honest upload, one about to send its request or a kept-alive one.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
@@ -96,7 +96,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
     const [first, since] = waiting.entries().next().value ?? [];
     if (first && since !== undefined && performance.now() - since > FRESH_MS) return first;
     const behind = bodiesBehind(reading);
-    const groups = [behind.map(([socket]) => socket), [...waiting.keys()], [...kept.keys()]];
+    const groups = [behind, [...waiting.keys()], [...kept.keys()]];
     return groups.reduce((a, b) => (b.length > a.length ? b : a))[0];
   };
   server.on('connection', (socket: Socket) => {
@@ -146,22 +146,23 @@ interface Arriving {
 }
 
 /**
- * The bodies arriving slower than MIN_BODY_BYTES_PER_SECOND since their headers, the slowest first (the longest
- * arriving first among equals); those complete are forgotten. A body that keeps the pace is never among them.
+ * The bodies arriving slower than MIN_BODY_BYTES_PER_SECOND since their headers, the longest arriving first;
+ * those complete are forgotten. A body that keeps the pace is never among them. Not the slowest first: a body
+ * whose head has just come, with its body a moment behind, would be the slowest of all.
  */
-function bodiesBehind(reading: Map<Socket, Arriving>): [Socket, number][] {
+function bodiesBehind(reading: Map<Socket, Arriving>): Socket[] {
   const now = performance.now();
-  const behind: [Socket, number][] = [];
+  const behind: Socket[] = [];
   for (const [socket, { req, since, bytes }] of reading) {
     if (req.complete) {
       reading.delete(socket);
       continue;
     }
     const rate = ((socket.bytesRead - bytes) * 1000) / Math.max(now - since, 1);
-    if (rate < MIN_BODY_BYTES_PER_SECOND) behind.push([socket, rate]);
+    if (rate < MIN_BODY_BYTES_PER_SECOND) behind.push(socket);
   }
-  // A stable sort: a Map keeps insertion order, so equals stay longest arriving first.
-  return behind.sort((x, y) => x[1] - y[1]);
+  // A Map keeps insertion order: the longest arriving first.
+  return behind;
 }
 
 /** Bytes of the request's body declared by its Content-Length; null for a chunked one. */

@@ -64,13 +64,24 @@ function keptAlive(url: string) {
   });
   socket.on('error', (error: NodeJS.ErrnoException) => settle(error.code ?? error.message));
   socket.on('close', () => settle('closed'));
+  const send = (head: string, body = '') =>
+    new Promise<number | string>((resolve) => {
+      if (socket.destroyed) return resolve('closed');
+      waiting = resolve;
+      socket.write(head);
+      // The body follows its head in a write of its own a moment later, as HTTP clients send it.
+      if (body) setTimeout(() => socket.write(body), 20);
+    });
   return {
-    ask: () =>
-      new Promise<number | string>((resolve) => {
-        if (socket.destroyed) return resolve('closed');
-        waiting = resolve;
-        socket.write(`GET ${businessOperations.listBanks.path} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
-      }),
+    ask: () => send(`GET ${businessOperations.listBanks.path} HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
+    /** A POST creating a tenant, its body sent after its head. */
+    post: () => {
+      const body = JSON.stringify({ name: 'Kept alive' });
+      return send(
+        `POST /sandbox/tenants HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        body,
+      );
+    },
   };
 }
 
@@ -123,6 +134,22 @@ it(`answers every request, on new connections and on a kept-alive one, while ${A
     }
     const failed = results.filter(([, status]) => status !== 200);
     expect(failed, `${failed.length} of ${results.length} requests not answered 200`).toEqual([]);
+  });
+}, 180_000);
+
+it(`answers kept-alive requests whose body follows their head while bursts of new connections close others, with ${ATTACKERS} slow bodies kept open at ulimit -n ${OPEN_FILES}`, async () => {
+  const url = sandbox!.url;
+  await underAttack(url, async (attack) => {
+    const clients = Array.from({ length: 4 }, () => keptAlive(url));
+    const results: (number | string)[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      // Each request's head is in, its body not yet, when the burst's connections each close another.
+      const asked = clients.map((client) => client.post());
+      for (let k = 0; k < BURST; k++) attack.open();
+      results.push(...(await Promise.all(asked)));
+    }
+    const failed = results.filter((status) => status !== 201);
+    expect(failed, `${failed.length} of ${results.length} requests not answered 201`).toEqual([]);
   });
 }, 180_000);
 

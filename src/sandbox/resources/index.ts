@@ -29,15 +29,16 @@ const outcomes: Outcomes = {
 };
 
 /**
- * Runs every trigger outcome due by sandbox time now, in `ctx`'s transaction (../core/outcomes.ts): time held at
- * the clock's offset `offsetMs` (by default as it is now) for the whole pass, so its events keep their order.
+ * Runs every trigger outcome due by sandbox time now (the `limit` earliest, when given), in `ctx`'s transaction
+ * (../core/outcomes.ts): time held at the clock's offset `offsetMs` (by default as it is now) for the whole pass,
+ * so its events keep their order. How many it took.
  */
 export function runDueOutcomes(
   ctx: CallContext,
-  offsetMs = ctx.clock.offsetMs,
-  logger?: SandboxLogger,
+  options: { offsetMs?: number; logger?: SandboxLogger; limit?: number } = {},
 ): Promise<number> {
-  return applyDueOutcomes({ ...ctx, clock: pinnedClock(ctx.clock, offsetMs) }, outcomes, logger);
+  const clock = pinnedClock(ctx.clock, options.offsetMs ?? ctx.clock.offsetMs);
+  return applyDueOutcomes({ ...ctx, clock }, outcomes, options.logger, options.limit);
 }
 
 /**
@@ -48,7 +49,7 @@ function advancingOutcomes(advanceClock: AnyHandler): AnyHandler {
   return async (ctx) => {
     const answer = await advanceClock(ctx);
     // At the offset this call set, which another call's read of the stored one may have undone meanwhile.
-    await runDueOutcomes(ctx, (answer.body as { offsetSeconds: number }).offsetSeconds * 1000);
+    await runDueOutcomes(ctx, { offsetMs: (answer.body as { offsetSeconds: number }).offsetSeconds * 1000 });
     return answer;
   };
 }

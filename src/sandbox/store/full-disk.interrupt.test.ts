@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
-import { launchSandbox, type SandboxProcess } from '../../testing/sandbox-process.js';
+import { launchSandbox, type SandboxProcess, terminate } from '../../testing/sandbox-process.js';
 import { cannotMount, fillLeaving, mountTmpfs, unmountTmpfs } from '../../testing/tmpfs.js';
 
 /** The file system's size: room for a new store (about 40 MB) and the writes below. */
@@ -80,14 +80,9 @@ describe.skipIf(why !== null)(`a --data folder on a ${FS_MIB} MiB file system th
       interval: 50,
     });
     // SIGTERM stops it within its bound.
-    const signalled = performance.now();
-    sandbox.child.kill('SIGTERM');
-    const exit = await Promise.race([
-      sandbox.exit,
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), (SHUTDOWN_BOUND_S + 5) * 1000)),
-    ]);
+    const { exit, ms } = await terminate(sandbox, (SHUTDOWN_BOUND_S + 5) * 1000);
     expect(exit, `still running ${SHUTDOWN_BOUND_S + 5} s after SIGTERM`).not.toBeNull();
-    expect(performance.now() - signalled).toBeLessThan(SHUTDOWN_BOUND_S * 1000);
+    expect(ms).toBeLessThan(SHUTDOWN_BOUND_S * 1000);
     // Restarted on the same folder: everything answered 201 is there.
     sandbox = await launchSandbox(['--data', data]);
     const again = createSandboxClient({ baseUrl: sandbox.url });

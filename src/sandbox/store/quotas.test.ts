@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPostgresDatabase, onPostgreSQL } from '../../testing/sandbox-fixture.js';
 import { type Db, openPglite, openPostgres } from './db.js';
 import { migrate, schema } from './migrate.js';
-import { TENANT_QUOTA } from './quotas.js';
+import { OUTCOME_ALLOWANCE, OUTCOME_SETTING, TENANT_QUOTA } from './quotas.js';
 
 describe('the tenant quota, as the migrations leave it', () => {
   let db: Db;
@@ -17,12 +17,14 @@ describe('the tenant quota, as the migrations leave it', () => {
   });
   afterAll(() => db?.close());
 
-  it('holds the numbers of TENANT_QUOTA', async () => {
+  it('holds the numbers of TENANT_QUOTA, and OUTCOME_ALLOWANCE past them for an outcome', async () => {
     const [charge] = await db.query<{ text: string }>(
       `select pg_get_functiondef('sandbox_charge_tenant'::regproc) as text`,
     );
-    expect(charge!.text).toContain(`records < ${TENANT_QUOTA.records} `);
-    expect(charge!.text).toContain(`<= ${TENANT_QUOTA.bytes};`);
+    const { records, bytes } = TENANT_QUOTA;
+    expect(charge!.text).toContain(`current_setting('${OUTCOME_SETTING}', true)`);
+    expect(charge!.text).toContain(`then ${records + OUTCOME_ALLOWANCE.records} else ${records} end`);
+    expect(charge!.text).toContain(`then ${bytes + OUTCOME_ALLOWANCE.bytes} else ${bytes} end`);
   });
 
   it('charges every table with a tenant_id column, when the transaction commits', async () => {

@@ -16,6 +16,16 @@ export const MAX_TEXT_CHARS = 4096;
 export const TENANT_QUOTA = { records: 100_000, bytes: 64 * 1024 * 1024 } as const;
 
 /**
+ * How far past TENANT_QUOTA a delayed trigger outcome may still take its tenant (a quarter more): the tenant had
+ * room when it scheduled the outcome, so the outcome runs even once the tenant's own writes have filled the quota.
+ * Only a tenant past both loses an outcome (migrations/0015_outcome_allowance.sql holds the same numbers).
+ */
+export const OUTCOME_ALLOWANCE = { records: 25_000, bytes: 16 * 1024 * 1024 } as const;
+
+/** The transaction-local setting that marks the writes that follow as a delayed outcome's (OUTCOME_ALLOWANCE). */
+export const OUTCOME_SETTING = 'sandbox.outcome';
+
+/**
  * SQLSTATE of the refusal of a record past its tenant's quota (class RQ: the sandbox's own), raised by the
  * trigger of migrations/0012_tenant_quotas.sql (at commit since 0014), which counts each record in its tenant's row.
  */
