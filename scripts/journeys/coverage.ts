@@ -6,7 +6,7 @@
 import { v1EventNames } from '../../src/client/generated/v1-meta.js';
 import type { Transition } from '../../src/sandbox/core/states.js';
 import { machines } from '../../src/sandbox/core/states.js';
-import type { FlatStep, Journey } from '../../src/sandbox/journeys/arazzo.js';
+import type { FlatStep, Journey } from '../../src/sandbox/journeys/runnable.js';
 import { readTriggers, type SandboxTrigger } from '../openapi/triggers.js';
 import { repoJourneys } from './workflows.js';
 
