@@ -61,6 +61,11 @@ describe('parseArazzo refuses, naming the file and what is wrong,', () => {
     ],
     ['a workflow without steps', document('w').replace(/ {4}steps:[\s\S]*/, ''), /workflows\[0\]\.steps is not a list/],
     ['a step without an id', document('w').replace('stepId: banks', 'description: banks'), /steps\[0\] has no stepId/],
+    [
+      'a step that runs nothing',
+      document('w').replace('operationId:', 'description:'),
+      'x.arazzo.yaml: workflows[0].steps[0] names no operationId, operationPath, workflowId.',
+    ],
   ])('%s', (_, text, message) => {
     expect(() => parseArazzo('x.arazzo.yaml', text)).toThrow(message);
   });

@@ -37,6 +37,9 @@ function listProblem(value: unknown, where: string, keys: string[]): string | un
   return undefined;
 }
 
+/** What a step runs: an operation, by id or by path, or a workflow. */
+const TARGETS = ['operationId', 'operationPath', 'workflowId'];
+
 /** What the document lacks of what the model reads, or undefined. */
 function documentProblem(doc: unknown): string | undefined {
   if (!isNode(doc)) return 'it is not an Arazzo document (an object at its top)';
@@ -49,6 +52,8 @@ function documentProblem(doc: unknown): string | undefined {
   for (const [i, workflow] of (doc.workflows as Node[]).entries()) {
     const steps = listProblem(workflow.steps, `workflows[${i}].steps`, ['stepId']);
     if (steps) return steps;
+    const aimless = (workflow.steps as Node[]).findIndex((step) => !TARGETS.some((key) => isText(step[key])));
+    if (aimless >= 0) return `workflows[${i}].steps[${aimless}] names no ${TARGETS.join(', ')}`;
   }
   if (doc.components !== undefined && !isNode(doc.components)) return 'components is not an object';
   return undefined;

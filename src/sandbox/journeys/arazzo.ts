@@ -109,6 +109,15 @@ export interface WorkflowRef {
   workflow: ArazzoWorkflow;
 }
 
+/**
+ * A reference qualified by the source description that holds what it names (`$sourceDescriptions.v1.createPayout`):
+ * the source's name and the name within it; undefined for a bare name.
+ */
+export function sourceReference(ref: string): { source: string; name: string } | undefined {
+  const match = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(ref);
+  return match ? { source: match[1]!, name: match[2]! } : undefined;
+}
+
 function fileOf(library: Library, file: string): LibraryFile {
   const found = library.files[file];
   if (!found) throw new Error(`No Arazzo file ${file}.`);
@@ -122,13 +131,13 @@ function fileOf(library: Library, file: string): LibraryFile {
 export function operationOf(step: ArazzoStep, library: Library, file: string): OperationRef {
   const id = step.operationId;
   if (!id) throw new Error('it calls no operation (operationPath is not supported here).');
-  const qualified = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(id);
+  const qualified = sourceReference(id);
   if (qualified) {
-    const family = fileOf(library, file).families[qualified[1]!];
-    if (!family) throw new Error(`it names the source description "${qualified[1]}", which is not one of ours.`);
-    if (!library.operations[family]?.includes(qualified[2]!))
-      throw new Error(`${family} has no operation ${qualified[2]}.`);
-    return { family, operationId: qualified[2]! };
+    const family = fileOf(library, file).families[qualified.source];
+    if (!family) throw new Error(`it names the source description "${qualified.source}", which is not one of ours.`);
+    if (!library.operations[family]?.includes(qualified.name))
+      throw new Error(`${family} has no operation ${qualified.name}.`);
+    return { family, operationId: qualified.name };
   }
   const holders = Object.entries(library.operations).filter(([, ids]) => ids.includes(id));
   if (holders.length !== 1)
@@ -147,10 +156,11 @@ export function workflowOf(library: Library, file: string, workflowId: string): 
 /** The workflow a step runs, if it runs one: of the same file, or of the file an Arazzo source names. */
 export function subWorkflowOf(step: ArazzoStep, library: Library, file: string): WorkflowRef | undefined {
   if (!step.workflowId) return undefined;
-  const qualified = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(step.workflowId);
-  const target = qualified ? fileOf(library, file).workflows[qualified[1]!] : file;
-  if (!target) throw new Error(`Step ${step.stepId} names the source description "${qualified![1]}", no Arazzo file.`);
-  return { file: target, workflow: workflowOf(library, target, qualified ? qualified[2]! : step.workflowId) };
+  const qualified = sourceReference(step.workflowId);
+  const target = qualified ? fileOf(library, file).workflows[qualified.source] : file;
+  if (!target)
+    throw new Error(`Step ${step.stepId} names the source description "${qualified!.source}", no Arazzo file.`);
+  return { file: target, workflow: workflowOf(library, target, qualified ? qualified.name : step.workflowId) };
 }
 
 /** A workflow's inputs schema in `document`, its `$ref` to the document's `components.inputs` followed. */
@@ -178,10 +188,10 @@ export function calledWorkflow(
   file: ArazzoFile,
   ref: string,
 ): { file: ArazzoFile; workflow: ArazzoWorkflow } | undefined {
-  const match = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(ref);
-  const source = match ? file.doc.sourceDescriptions.find((s) => s.name === match[1]) : undefined;
-  const target = match ? files.find((f) => f.name === source?.url.replace(/^\.\//, '')) : file;
-  const workflow = target?.doc.workflows.find((w) => w.workflowId === (match ? match[2] : ref));
+  const qualified = sourceReference(ref);
+  const source = qualified && file.doc.sourceDescriptions.find((s) => s.name === qualified.source);
+  const target = qualified ? files.find((f) => f.name === source?.url.replace(/^\.\//, '')) : file;
+  const workflow = target?.doc.workflows.find((w) => w.workflowId === (qualified ? qualified.name : ref));
   return target && workflow ? { file: target, workflow } : undefined;
 }
 

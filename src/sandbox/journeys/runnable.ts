@@ -1,14 +1,14 @@
 // The journeys: the workflows a runner starts (those that take only a tenant's inputs), each with its operation
 // steps in order, the workflows it calls flattened in, and whether it uses the service's own API alone (and so runs
 // against a deployment). Read from the Arazzo model (./arazzo.ts).
-import { type ArazzoFile, type ArazzoStep, type ArazzoWorkflow, calledWorkflow } from './arazzo.js';
+import { type ArazzoFile, type ArazzoStep, type ArazzoWorkflow, calledWorkflow, sourceReference } from './arazzo.js';
 
 /** The source description (`v1`, `sandbox`, an Arazzo file's name) and the name a step's reference points at. */
 function stepTarget(step: ArazzoStep): { source: string | null; name: string; kind: 'operation' | 'workflow' } {
   const ref = step.operationId ?? step.workflowId ?? '';
   const kind = step.operationId ? 'operation' : 'workflow';
-  const match = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(ref);
-  return match ? { source: match[1]!, name: match[2]!, kind } : { source: null, name: ref, kind };
+  const qualified = sourceReference(ref);
+  return qualified ? { ...qualified, kind } : { source: null, name: ref, kind };
 }
 
 export interface FlatStep {
