@@ -16,7 +16,7 @@ import {
   type ArazzoWorkflow,
   type Criterion,
   calledWorkflow,
-  componentInputs,
+  inputsIn,
 } from '../../src/sandbox/journeys/arazzo.js';
 import { conditionExpressions, embeddedExpressions, expressionError } from './runtime-expression.js';
 
@@ -127,11 +127,11 @@ function stepProblems(step: ArazzoStep, where: string): Omit<PortabilityProblem,
 }
 
 /** A workflow's declared inputs: their schemas by name, and which are required. */
-function inputsOf(
+function declaredInputs(
   file: ArazzoFile,
   workflow: ArazzoWorkflow,
 ): { properties: Record<string, Node>; required: string[] } {
-  const schema = componentInputs(file.doc, workflow) ?? {};
+  const schema = inputsIn(file.doc, workflow) ?? {};
   return { properties: schema.properties ?? {}, required: schema.required ?? [] };
 }
 
@@ -140,7 +140,7 @@ function defaultProblems(files: ArazzoFile[], file: ArazzoFile, step: ArazzoStep
   const called = step.workflowId ? calledWorkflow(files, file, step.workflowId) : undefined;
   if (!called) return [];
   const given = new Set((step.parameters ?? []).filter((p) => p.in === undefined).map((p) => p.name));
-  const { properties, required } = inputsOf(called.file, called.workflow);
+  const { properties, required } = declaredInputs(called.file, called.workflow);
   return Object.entries(properties).flatMap(([name, schema]) => {
     if (given.has(name)) return [];
     const id = called.workflow.workflowId;
@@ -175,7 +175,7 @@ export function checkPortability(files: ArazzoFile[]): PortabilityProblem[] {
       for (const x of extensionProblems({ ...workflow, steps: undefined }, id))
         found.push({ rule: 'extension', where: x.where, message: `${x.key}: an extension of the workflow` });
       if (!called.has(workflow))
-        for (const [name, schema] of Object.entries(inputsOf(file, workflow).properties))
+        for (const [name, schema] of Object.entries(declaredInputs(file, workflow).properties))
           if (schema.default !== undefined)
             found.push({
               rule: 'default',

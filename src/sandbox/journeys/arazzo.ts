@@ -1,8 +1,11 @@
-// The one model of the journeys' Arazzo 1.0 documents, for every reader of them: the runner (./runnable.ts,
-// ./respect.ts), the portability check and the docs pages (scripts/journeys/), and the console (src/console/journey/,
-// in the browser: nothing here imports Node's modules). The types of a document, each workflow's steps and the API
-// family that holds each step's operation (a source description names a family's description), and the calls a
-// workflow makes in order, sub-workflows included. ./arazzo-files.ts reads the files into it.
+// The one model of the journeys' Arazzo 1.0 documents, for every user of them: the runner (./runnable.ts,
+// ./respect.ts), the portability check and the docs pages (scripts/journeys/), and the journey console in the
+// browser (src/console/journey/), so nothing here imports a Node module. ./arazzo-files.ts reads the files into it.
+// The documents come in two forms: the files as read (ArazzoFile: the runner and the portability check follow a
+// call from file to file by the source's url), and a Library: the same documents with each source resolved to an
+// API family and each family's operations, which the docs build makes (scripts/journeys/journey-docs.ts) and hands
+// the console as JSON, since a browser has neither the files nor redocly.yaml. Over a library: each step's operation
+// and family, and the calls a workflow makes in order, sub-workflows included.
 
 export interface ArazzoParameter {
   name: string;
@@ -164,7 +167,7 @@ export function subWorkflowOf(step: ArazzoStep, library: Library, file: string):
 }
 
 /** A workflow's inputs schema in `document`, its `$ref` to the document's `components.inputs` followed. */
-export function componentInputs(document: ArazzoDocument, workflow: ArazzoWorkflow): InputsSchema | undefined {
+export function inputsIn(document: ArazzoDocument, workflow: ArazzoWorkflow): InputsSchema | undefined {
   const ref = workflow.inputs?.$ref;
   if (!ref) return workflow.inputs ?? {};
   const name = /^#\/components\/inputs\/(.+)$/.exec(ref)?.[1];
@@ -173,7 +176,7 @@ export function componentInputs(document: ArazzoDocument, workflow: ArazzoWorkfl
 
 /** A workflow's inputs schema, its `$ref` followed in the library's file. */
 export function inputsOf(library: Library, file: string, workflow: ArazzoWorkflow): InputsSchema {
-  const found = componentInputs(fileOf(library, file).document, workflow);
+  const found = inputsIn(fileOf(library, file).document, workflow);
   if (!found)
     throw new Error(`Workflow ${workflow.workflowId}: its inputs ${workflow.inputs?.$ref} are not in ${file}.`);
   return found;
