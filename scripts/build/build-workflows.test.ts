@@ -4,15 +4,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { arazzoFileNames, readArazzoFiles } from '../../src/sandbox/journeys/arazzo-files.js';
 import { shippedWorkflowsDir } from '../../src/sandbox/journeys/command.js';
-import { checkPortability, portabilityReport, readPortableFiles } from '../journeys/portability.js';
+import { checkPortability, portabilityReport } from '../journeys/portability.js';
 import { workflowsDir } from '../journeys/workflows.js';
 import { clientBundleDir } from '../openapi/apis.js';
 import { shippedWorkflow } from './build-workflows.js';
 
 const shippedDir = shippedWorkflowsDir();
-const names = readdirSync(workflowsDir).filter((f) => f.endsWith('.arazzo.yaml'));
+const names = arazzoFileNames(workflowsDir);
 const shipped = (name: string) => readFileSync(join(shippedDir, name), 'utf8');
 
 describe('the shipped journeys', () => {
@@ -23,20 +23,20 @@ describe('the shipped journeys', () => {
   });
 
   it("name the package's bundles as their OpenAPI sources, and change nothing else", () => {
-    for (const name of names) {
-      const source = parse(readFileSync(join(workflowsDir, name), 'utf8'));
-      const made = parse(shipped(name));
-      for (const [i, s] of (made.sourceDescriptions as { url: string; type: string }[]).entries()) {
+    const sources = readArazzoFiles(workflowsDir);
+    for (const { name, doc: made } of readArazzoFiles(shippedDir)) {
+      const source = sources.find((f) => f.name === name)!.doc;
+      for (const [i, s] of made.sourceDescriptions.entries()) {
         const target = resolve(shippedDir, s.url);
         expect(existsSync(target), `${name}: ${s.url}`).toBe(true);
         if (s.type === 'openapi') expect(target.startsWith(`${clientBundleDir}/`), `${name}: ${s.url}`).toBe(true);
-        source.sourceDescriptions[i].url = s.url;
+        source.sourceDescriptions[i]!.url = s.url;
       }
       expect(made, name).toEqual(source);
     }
   });
 
   it('pass the portability check', () => {
-    expect(portabilityReport(checkPortability(readPortableFiles(shippedDir)))).toBe('');
+    expect(portabilityReport(checkPortability(readArazzoFiles(shippedDir)))).toBe('');
   });
 });

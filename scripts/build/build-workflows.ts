@@ -1,10 +1,13 @@
 // The journeys as the package ramp-api ships them (src/client/dist/workflows/): each Arazzo file of
 // openapi/workflows/ with its OpenAPI source descriptions pointing at the bundles beside it
 // (`../openapi/<family>.yaml`) instead of the descriptions' sources, so any Arazzo runner runs them from an
-// installed package; everything else as written.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// installed package; everything else as written. It parses each file itself rather than through the journeys' reader
+// (src/sandbox/journeys/arazzo-files.ts): it edits the text in place, so it needs YAML's own document, with where
+// each value stands in the text, not the model's data.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { arazzoFileNames } from '../../src/sandbox/journeys/arazzo-files.js';
 import { shippedWorkflowsDir } from '../../src/sandbox/journeys/command.js';
 import { workflowsDir } from '../journeys/workflows.js';
 import { allApiFamilies, clientBundleDir, repoRoot } from '../openapi/apis.js';
@@ -44,6 +47,6 @@ export function writeShippedWorkflows(): void {
   const shipped = shippedWorkflowsDir();
   mkdirSync(shipped, { recursive: true });
   const bundles = bundleBySource();
-  for (const name of readdirSync(workflowsDir).filter((f) => f.endsWith('.arazzo.yaml')))
+  for (const name of arazzoFileNames(workflowsDir))
     writeFileSync(join(shipped, name), shippedWorkflow(readFileSync(join(workflowsDir, name), 'utf8'), bundles));
 }

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referencePagePath } from '../../src/sandbox/contract/reference.js';
 import { EVENTS_VALIDATORS } from '../../src/sandbox/events/store.js';
+import { arazzoFileNames } from '../../src/sandbox/journeys/arazzo-files.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
 import { MIGRATIONS_DIR } from '../../src/sandbox/store/migrate.js';
 import { SNAPSHOT_FILE, SNAPSHOT_MANIFEST } from '../../src/sandbox/store/snapshot.js';
@@ -74,9 +75,7 @@ const allowedFiles = {
         .map((file) => `dist/lib/${file}`),
       ...allApiFamilies().flatMap((api) => [api.bundleJson, api.bundleYaml].map((f) => `dist/openapi/${basename(f)}`)),
       // The journeys, beside the bundles they name.
-      ...readdirSync(workflowsDir)
-        .filter((file) => file.endsWith('.arazzo.yaml'))
-        .map((file) => `dist/workflows/${file}`),
+      ...arazzoFileNames(workflowsDir).map((file) => `dist/workflows/${file}`),
     ].sort(),
   'ramp-api-sandbox': () =>
     [

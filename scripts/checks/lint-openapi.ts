@@ -4,7 +4,7 @@
 // redocly.ts); the two runs at once, their reports one after the other. Exit status 1 when a run failed.
 import { spawn } from 'node:child_process';
 import { join, relative } from 'node:path';
-import { readJourneyFiles } from '../../src/sandbox/journeys/arazzo.js';
+import { arazzoFileNames } from '../../src/sandbox/journeys/arazzo-files.js';
 import { withoutNodeNotice } from '../../src/sandbox/journeys/redocly.js';
 import { workflowsDir } from '../journeys/workflows.js';
 import { repoRoot } from '../openapi/apis.js';
@@ -37,7 +37,7 @@ function lint(args: string[]): Promise<Report> {
 
 /** The journeys' run: every Arazzo file of openapi/workflows/, with that folder's own configuration. */
 function journeysRun(): string[] {
-  const files = readJourneyFiles(workflowsDir).map(({ file }) => relative(repoRoot, file));
+  const files = arazzoFileNames(workflowsDir).map((name) => relative(repoRoot, join(workflowsDir, name)));
   return ['--config', relative(repoRoot, join(workflowsDir, 'redocly.yaml')), ...files];
 }
 

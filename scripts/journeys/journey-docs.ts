@@ -1,21 +1,20 @@
 // The journeys as the documentation site shows them: every Arazzo file of openapi/workflows/ in one library (each
 // source description resolved to an API family of redocly.yaml or to another Arazzo file), and for each journey
-// (a workflow that takes a tenant's inputs: ./journeys.ts decides which) its calls in order, sub-workflows
+// (a workflow that takes a tenant's inputs: src/sandbox/journeys/runnable.ts decides which) its calls in order, sub-workflows
 // expanded. The site gives each journey a page and each operation the journeys that call it; the console runs them.
-import { readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { listOperations } from '../../src/client/lookup/index.js';
 import {
-  type ArazzoDocument,
+  type ArazzoFile,
   type InputsSchema,
   inputsOf,
   type Library,
   type PlannedCall,
   plannedCalls,
   type WorkflowRef,
-} from '../../src/console/journey/workflow.js';
-import { readJourneyFiles, journeys as runnableJourneys } from '../../src/sandbox/journeys/arazzo.js';
+} from '../../src/sandbox/journeys/arazzo.js';
+import { readArazzoFiles } from '../../src/sandbox/journeys/arazzo-files.js';
+import { journeys as runnableJourneys } from '../../src/sandbox/journeys/runnable.js';
 import { type ApiFamily, type OpenApiDocument, repoRoot } from '../openapi/apis.js';
 import { workflowsDir } from './workflows.js';
 
@@ -29,14 +28,13 @@ export interface DocJourney extends WorkflowRef {
   calls: PlannedCall[];
 }
 
-/** Every Arazzo file of `dir`, its source descriptions resolved; `apis` give the families and their operations. */
-export function readLibrary(apis: { api: ApiFamily; doc: OpenApiDocument }[], dir = workflowsDir): Library {
-  const files: Library['files'] = {};
-  for (const { file, name } of readJourneyFiles(dir)) {
-    const document = parse(readFileSync(file, 'utf8')) as ArazzoDocument;
+/** The Arazzo files as one library, their sources resolved; `apis` give the families and their operations. */
+function libraryOf(files: ArazzoFile[], apis: { api: ApiFamily; doc: OpenApiDocument }[]): Library {
+  const library: Library['files'] = {};
+  for (const { file, name, doc: document } of files) {
     const families: Record<string, string> = {};
     const workflows: Record<string, string> = {};
-    for (const source of document.sourceDescriptions ?? []) {
+    for (const source of document.sourceDescriptions) {
       const target = resolve(join(file, '..'), source.url);
       if (source.type === 'arazzo') {
         workflows[source.name] = basename(target);
@@ -47,21 +45,21 @@ export function readLibrary(apis: { api: ApiFamily; doc: OpenApiDocument }[], di
         throw new Error(`${name}: source description ${source.name} (${source.url}) is none of redocly.yaml's APIs.`);
       families[source.name] = api.api.name;
     }
-    files[name] = { document, families, workflows };
+    library[name] = { document, families, workflows };
   }
   const operations = Object.fromEntries(
     apis.map(({ api, doc }) => [api.name, listOperations(doc).map((e) => e.operationId)]),
   );
-  return { files, operations };
+  return { files: library, operations };
 }
 
-/** The journeys, in file order, then the order each file gives. */
+/** The journeys of the Arazzo files of `dir` (each read once), in file order, then the order each file gives. */
 export function readDocJourneys(apis: { api: ApiFamily; doc: OpenApiDocument }[], dir = workflowsDir): DocJourney[] {
-  const library = readLibrary(apis, dir);
+  const files = readArazzoFiles(dir);
+  const library = libraryOf(files, apis);
   const found: DocJourney[] = [];
-  for (const journey of runnableJourneys(readJourneyFiles(dir))) {
-    const file = journey.file.name;
-    const workflow = library.files[file]!.document.workflows.find((w) => w.workflowId === journey.workflow.workflowId)!;
+  for (const { file: arazzoFile, workflow } of runnableJourneys(files)) {
+    const file = arazzoFile.name;
     const taken = found.find((j) => j.slug === workflow.workflowId);
     if (taken) throw new Error(`Workflow ${workflow.workflowId} is in both ${taken.file} and ${file}.`);
     let calls: PlannedCall[];
@@ -74,7 +72,7 @@ export function readDocJourneys(apis: { api: ApiFamily; doc: OpenApiDocument }[]
       slug: workflow.workflowId,
       file,
       workflow,
-      path: relative(repoRoot, journey.file.file),
+      path: relative(repoRoot, arazzoFile.file),
       library,
       inputs: inputsOf(library, file, workflow),
       calls,

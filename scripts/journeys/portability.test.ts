@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkPortability, type PortableFile, portabilityReport, readPortableFiles } from './portability.js';
+import type { ArazzoFile } from '../../src/sandbox/journeys/arazzo.js';
+import { parseArazzo, readArazzoFiles } from '../../src/sandbox/journeys/arazzo-files.js';
+import { checkPortability, portabilityReport } from './portability.js';
 import { conditionExpressions, expressionError } from './runtime-expression.js';
 import { workflowsDir } from './workflows.js';
 
 describe('the journeys, as any Arazzo 1.0.1 runner reads them', () => {
   it('every workflow file passes the portability check', () => {
-    const files = readPortableFiles(workflowsDir);
+    const files = readArazzoFiles(workflowsDir);
     expect(files.length).toBeGreaterThan(0);
     expect(portabilityReport(checkPortability(files))).toBe('');
   });
@@ -54,16 +56,19 @@ describe('runtime expressions against the ABNF', () => {
   });
 });
 
+/** A crafted Arazzo file named `name`, as the journeys' reader reads it (JSON is YAML). */
+const arazzoFile = (name: string, doc: Record<string, unknown>): ArazzoFile => ({
+  file: name,
+  name,
+  doc: parseArazzo(name, JSON.stringify({ arazzo: '1.0.1', info: { title: name, version: '1' }, ...doc })),
+});
 /** One file with one workflow of the given steps (and inputs), as a crafted bad journey. */
-const crafted = (steps: unknown[], extra: Record<string, unknown> = {}): PortableFile => ({
-  name: 'bad.arazzo.yaml',
-  doc: {
-    arazzo: '1.0.1',
+const crafted = (steps: unknown[], extra: Record<string, unknown> = {}): ArazzoFile =>
+  arazzoFile('bad.arazzo.yaml', {
     sourceDescriptions: [{ name: 'v1', url: '../v1/openapi.yaml', type: 'openapi' }],
     workflows: [{ workflowId: 'bad', steps, ...extra }],
-  },
-});
-const problems = (file: PortableFile, ...others: PortableFile[]) =>
+  });
+const problems = (file: ArazzoFile, ...others: ArazzoFile[]) =>
   checkPortability([file, ...others]).map((p) => ({ where: p.where, rule: p.rule, message: p.message }));
 
 describe('the portability check catches', () => {
@@ -130,7 +135,7 @@ describe('the portability check catches', () => {
       steps: [],
     };
     const file = crafted([{ stepId: 'call', workflowId: 'child', parameters: [{ name: 'other', value: 1 }] }]);
-    (file.doc.workflows as unknown[]).push(child);
+    file.doc.workflows.push(child);
     expect(problems(file)).toEqual([
       { where: 'bad.call', rule: 'default', message: "does not pass child's required input token" },
       { where: 'bad.call', rule: 'default', message: "relies on the default of child's input amount: pass it" },
@@ -142,12 +147,14 @@ describe('the portability check catches', () => {
   });
 
   it('follows a call into another Arazzo file named by a source description', () => {
-    const common: PortableFile = {
-      name: 'common.arazzo.yaml',
-      doc: { workflows: [{ workflowId: 'registerUser', inputs: { properties: { result: { default: 'Success' } } } }] },
-    };
+    const common = arazzoFile('common.arazzo.yaml', {
+      sourceDescriptions: [],
+      workflows: [
+        { workflowId: 'registerUser', steps: [], inputs: { properties: { result: { default: 'Success' } } } },
+      ],
+    });
     const file = crafted([{ stepId: 'user', workflowId: '$sourceDescriptions.common.registerUser' }]);
-    (file.doc.sourceDescriptions as unknown[]).push({ name: 'common', url: 'common.arazzo.yaml', type: 'arazzo' });
+    file.doc.sourceDescriptions.push({ name: 'common', url: 'common.arazzo.yaml', type: 'arazzo' });
     expect(problems(file, common)).toEqual([
       { where: 'bad.user', rule: 'default', message: "relies on the default of registerUser's input result: pass it" },
     ]);

@@ -8,9 +8,16 @@
 //   runner has put the value in with quoting of its own.
 // - `default`: a step that calls a workflow without an input that workflow declares with a `default` (or as
 //   required), or a workflow a runner starts whose inputs declare a default: Arazzo asks no runner to apply one.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
+// The files come from the journeys' one reader (src/sandbox/journeys/arazzo-files.ts); the check also looks at what
+// the model leaves untyped (an extension anywhere, a step's replacements), so it walks some values as plain data.
+import {
+  type ArazzoFile,
+  type ArazzoStep,
+  type ArazzoWorkflow,
+  type Criterion,
+  calledWorkflow,
+  inputsIn,
+} from '../../src/sandbox/journeys/arazzo.js';
 import { conditionExpressions, embeddedExpressions, expressionError } from './runtime-expression.js';
 
 export type PortabilityRule = 'expression' | 'extension' | 'criterion' | 'default';
@@ -24,22 +31,7 @@ export interface PortabilityProblem {
 }
 
 type Node = Record<string, unknown>;
-/** An Arazzo document as parsed from its YAML, named by its file. */
-export interface PortableFile {
-  name: string;
-  doc: Node;
-}
-
-/** The Arazzo files (`*.arazzo.yaml`) of `dir`, parsed. */
-export function readPortableFiles(dir: string): PortableFile[] {
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.arazzo.yaml'))
-    .sort()
-    .map((name) => ({ name, doc: parse(readFileSync(join(dir, name), 'utf8')) as Node }));
-}
-
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null;
-const list = (value: unknown): Node[] => (Array.isArray(value) ? value.filter(isNode) : []);
 
 /** Problems of one string value: a whole expression, embedded ones, or a `$name` left in text. */
 function valueProblems(value: string): string[] {
@@ -64,13 +56,13 @@ function strings(value: unknown, where: string): { where: string; text: string }
   return [];
 }
 
-const typeOf = (criterion: Node) => {
+const typeOf = (criterion: Criterion) => {
   const type = criterion.type;
   return String((isNode(type) ? type.type : type) ?? 'simple');
 };
 
 function criterionProblems(
-  criterion: Node,
+  criterion: Criterion,
   where: string,
 ): { rule: PortabilityRule; where: string; message: string }[] {
   const type = typeOf(criterion);
@@ -104,19 +96,18 @@ function extensionProblems(value: unknown, where: string): { where: string; key:
 }
 
 /** A step's problems: its extensions, the expressions of its values, its criteria. */
-function stepProblems(step: Node, where: string): Omit<PortabilityProblem, 'file'>[] {
+function stepProblems(step: ArazzoStep, where: string): Omit<PortabilityProblem, 'file'>[] {
   const found: Omit<PortabilityProblem, 'file'>[] = extensionProblems(step, where).map((x) => ({
     rule: 'extension',
     where: x.where,
     message: `${x.key}: an extension changes how the step runs only in the tool that defines it (authentication is an Authorization header parameter)`,
   }));
+  const references = { operationId: step.operationId, workflowId: step.workflowId, operationPath: step.operationPath };
   const values = [
-    ...['operationId', 'workflowId', 'operationPath'].flatMap((k) =>
-      typeof step[k] === 'string' && String(step[k]).startsWith('$') ? strings(step[k], `${where}.${k}`) : [],
-    ),
-    ...list(step.parameters).flatMap((p, i) => strings(p.value, `${where}.parameters[${i}].value`)),
-    ...strings(isNode(step.requestBody) ? step.requestBody.payload : undefined, `${where}.requestBody.payload`),
-    ...list(isNode(step.requestBody) ? step.requestBody.replacements : undefined).flatMap((r, i) =>
+    ...Object.entries(references).flatMap(([k, ref]) => (ref?.startsWith('$') ? strings(ref, `${where}.${k}`) : [])),
+    ...(step.parameters ?? []).flatMap((p, i) => strings(p.value, `${where}.parameters[${i}].value`)),
+    ...strings(step.requestBody?.payload, `${where}.requestBody.payload`),
+    ...(step.requestBody?.replacements ?? []).flatMap((r, i) =>
       strings(r.value, `${where}.requestBody.replacements[${i}].value`),
     ),
     ...strings(step.outputs, `${where}.outputs`),
@@ -124,10 +115,10 @@ function stepProblems(step: Node, where: string): Omit<PortabilityProblem, 'file
   for (const { where: at, text } of values)
     for (const message of valueProblems(text)) found.push({ rule: 'expression', where: at, message });
   const criteria = [
-    ...list(step.successCriteria).map((c, i) => ({ c, at: `${where}.successCriteria[${i}]` })),
-    ...['onSuccess', 'onFailure'].flatMap((k) =>
-      list(step[k]).flatMap((a, i) =>
-        list(a.criteria).map((c, j) => ({ c, at: `${where}.${k}[${i}].criteria[${j}]` })),
+    ...(step.successCriteria ?? []).map((c, i) => ({ c, at: `${where}.successCriteria[${i}]` })),
+    ...(['onSuccess', 'onFailure'] as const).flatMap((k) =>
+      (step[k] ?? []).flatMap((a, i) =>
+        (a.criteria ?? []).map((c, j) => ({ c, at: `${where}.${k}[${i}].criteria[${j}]` })),
       ),
     ),
   ];
@@ -135,41 +126,24 @@ function stepProblems(step: Node, where: string): Omit<PortabilityProblem, 'file
   return found;
 }
 
-/** A workflow's input schema, its `$ref` to `components.inputs` followed. */
-function inputsOf(file: PortableFile, workflow: Node): { properties: Record<string, Node>; required: string[] } {
-  let schema = isNode(workflow.inputs) ? workflow.inputs : {};
-  const ref = typeof schema.$ref === 'string' ? /^#\/components\/inputs\/(.+)$/.exec(schema.$ref) : null;
-  if (ref) {
-    const components = isNode(file.doc.components) ? file.doc.components : {};
-    const inputs = isNode(components.inputs) ? components.inputs : {};
-    schema = isNode(inputs[ref[1]!]) ? (inputs[ref[1]!] as Node) : {};
-  }
-  const properties = isNode(schema.properties) ? (schema.properties as Record<string, Node>) : {};
-  return { properties, required: Array.isArray(schema.required) ? schema.required.map(String) : [] };
-}
-
-/** The workflow a step calls: in its own file, or in the Arazzo file a source description names. */
-function calledWorkflow(files: PortableFile[], file: PortableFile, ref: string) {
-  const match = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(ref);
-  const source = match ? list(file.doc.sourceDescriptions).find((s) => s.name === match[1]) : undefined;
-  const target = match ? files.find((f) => f.name === String(source?.url ?? '').replace(/^\.\//, '')) : file;
-  const workflow = list(target?.doc.workflows).find((w) => w.workflowId === (match ? match[2] : ref));
-  return target && workflow ? { file: target, workflow } : undefined;
+/** A workflow's declared inputs: their schemas by name, and which are required. */
+function declaredInputs(
+  file: ArazzoFile,
+  workflow: ArazzoWorkflow,
+): { properties: Record<string, Node>; required: string[] } {
+  const schema = inputsIn(file.doc, workflow) ?? {};
+  return { properties: schema.properties ?? {}, required: schema.required ?? [] };
 }
 
 /** The inputs a calling step leaves out that its workflow declares with a default or as required. */
-function defaultProblems(files: PortableFile[], file: PortableFile, step: Node, where: string) {
-  const called = typeof step.workflowId === 'string' ? calledWorkflow(files, file, step.workflowId) : undefined;
+function defaultProblems(files: ArazzoFile[], file: ArazzoFile, step: ArazzoStep, where: string) {
+  const called = step.workflowId ? calledWorkflow(files, file, step.workflowId) : undefined;
   if (!called) return [];
-  const given = new Set(
-    list(step.parameters)
-      .filter((p) => p.in === undefined)
-      .map((p) => String(p.name)),
-  );
-  const { properties, required } = inputsOf(called.file, called.workflow);
+  const given = new Set((step.parameters ?? []).filter((p) => p.in === undefined).map((p) => p.name));
+  const { properties, required } = declaredInputs(called.file, called.workflow);
   return Object.entries(properties).flatMap(([name, schema]) => {
     if (given.has(name)) return [];
-    const id = String(called.workflow.workflowId);
+    const id = called.workflow.workflowId;
     if (schema.default !== undefined)
       return [{ rule: 'default' as const, where, message: `relies on the default of ${id}'s input ${name}: pass it` }];
     return required.includes(name)
@@ -179,21 +153,21 @@ function defaultProblems(files: PortableFile[], file: PortableFile, step: Node, 
 }
 
 /** Every problem of `files` (all the Arazzo files a run reads, so calls between files are followed). */
-export function checkPortability(files: PortableFile[]): PortabilityProblem[] {
-  const called = new Set<Node>();
+export function checkPortability(files: ArazzoFile[]): PortabilityProblem[] {
+  const called = new Set<ArazzoWorkflow>();
   for (const file of files)
-    for (const workflow of list(file.doc.workflows))
-      for (const step of list(workflow.steps))
-        if (typeof step.workflowId === 'string') {
+    for (const workflow of file.doc.workflows)
+      for (const step of workflow.steps)
+        if (step.workflowId) {
           const target = calledWorkflow(files, file, step.workflowId);
           if (target) called.add(target.workflow);
         }
   return files.flatMap((file) =>
-    list(file.doc.workflows).flatMap((workflow) => {
-      const id = String(workflow.workflowId);
+    file.doc.workflows.flatMap((workflow) => {
+      const id = workflow.workflowId;
       const found: Omit<PortabilityProblem, 'file'>[] = [];
-      for (const step of list(workflow.steps)) {
-        const where = `${id}.${String(step.stepId)}`;
+      for (const step of workflow.steps) {
+        const where = `${id}.${step.stepId}`;
         found.push(...stepProblems(step, where), ...defaultProblems(files, file, step, where));
       }
       for (const { where, text } of strings(workflow.outputs, `${id}.outputs`))
@@ -201,7 +175,7 @@ export function checkPortability(files: PortableFile[]): PortabilityProblem[] {
       for (const x of extensionProblems({ ...workflow, steps: undefined }, id))
         found.push({ rule: 'extension', where: x.where, message: `${x.key}: an extension of the workflow` });
       if (!called.has(workflow))
-        for (const [name, schema] of Object.entries(inputsOf(file, workflow).properties))
+        for (const [name, schema] of Object.entries(declaredInputs(file, workflow).properties))
           if (schema.default !== undefined)
             found.push({
               rule: 'default',

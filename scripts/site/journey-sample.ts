@@ -5,8 +5,8 @@
 
 import type { JsonObject } from '../../src/client/lookup/index.js';
 import { pointerParts } from '../../src/client/lookup/index.js';
-import type { ArazzoParameter, ArazzoStep, Library, WorkflowRef } from '../../src/console/journey/workflow.js';
-import { inputsOf, operationOf, subWorkflowOf } from '../../src/console/journey/workflow.js';
+import type { ArazzoParameter, ArazzoStep, Library, WorkflowRef } from '../../src/sandbox/journeys/arazzo.js';
+import { inputsOf, operationOf, subWorkflowOf } from '../../src/sandbox/journeys/arazzo.js';
 import { answerSchema, describedDepth } from '../journeys/described.js';
 import type { OpenApiDocument } from '../openapi/apis.js';
 import { clientOf } from './samples.js';

@@ -1,9 +1,10 @@
 // What the site's build tells a journey's page about the journey it runs (scripts/site/journey-pages.ts writes it
 // into the page as JSON): the workflow, the Arazzo files it reads, the APIs it calls and how the console fills
 // its inputs.
+
+import type { Library } from '../../sandbox/journeys/arazzo.js';
 import type { FreshFields } from '../fresh.js';
 import type { ClientInfo } from '../samples.js';
-import type { Library } from './workflow.js';
 
 export interface JourneyConfig {
   workflowId: string;

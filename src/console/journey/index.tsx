@@ -1,7 +1,9 @@
 // The journey console's entry on a journey's page of the documentation site: reads the workflow the page shows
 // (a JSON block the site's build writes) and offers one button that opens the console and runs the journey
 // against the local sandbox; the console (./panel.tsx, with the validators and the `ramp-api` client), the
-// bundles of the APIs the journey calls and the local targets are loaded then.
+// bundles of the APIs the journey calls and the local targets are loaded then. It parses no Arazzo file, having
+// none to read in a browser: the build read them with the journeys' one reader and wrote what the journey needs
+// into that block in the one model's form (`Library` of src/sandbox/journeys/arazzo.ts).
 import { render } from 'preact';
 import { useState } from 'preact/hooks';
 import type { JourneyConfig } from './config.js';

@@ -3,6 +3,7 @@
 // carried into the later ones; the reader can pause before a step, change the workflow's inputs or the step's
 // request, and go on; at the end, the events the sandbox delivered for the tenant.
 import { useMemo, useRef, useState } from 'preact/hooks';
+import { inputsOf, plannedCalls, workflowOf } from '../../sandbox/journeys/arazzo.js';
 import { freshRunId } from '../../sandbox/journeys/run-id.js';
 import type { Targets } from '../console.js';
 import { freshen } from '../fresh.js';
@@ -12,7 +13,6 @@ import { Deliveries } from './deliveries.js';
 import { type PreparedCall, type Run, type StepRecord, startRun } from './run.js';
 import { NextStep, StepList } from './steps.js';
 import { type FamilyRoutes, journeyTransport, type SentStep } from './transport.js';
-import { inputsOf, plannedCalls, workflowOf } from './workflow.js';
 
 type Phase = 'ready' | 'running' | 'paused' | 'done' | 'failed';
 

@@ -2,8 +2,8 @@
 // later steps, a sub-workflow's outputs given to the step that ran it, the Authorization header's token, success criteria,
 // a retry, a changed call, and the reasons a run stops.
 import { describe, expect, it } from 'vitest';
+import { type ArazzoDocument, type Library, plannedCalls, stepReferences } from '../../sandbox/journeys/arazzo.js';
 import { type PreparedCall, type StepAnswer, startRun } from './run.js';
-import { type ArazzoDocument, type Library, plannedCalls, stepReferences } from './workflow.js';
 
 const FILE = 'fixture.arazzo.yaml';
 /** The fixture as the only file of a library, its source descriptions naming the v1 API and the control API. */

@@ -5,7 +5,6 @@
 // `onSuccess`/`onFailure` actions). Success criteria are simple conditions (./expressions.ts), regular
 // expressions or JSONPath queries (jsonpath-plus). The caller may change a prepared call before it is sent.
 import { JSONPath } from 'jsonpath-plus';
-import { condition, type ExpressionContext, evaluate, resolveValue } from './expressions.js';
 import {
   type ArazzoStep,
   type ArazzoWorkflow,
@@ -17,7 +16,8 @@ import {
   operationOf,
   subWorkflowOf,
   workflowOf,
-} from './workflow.js';
+} from '../../sandbox/journeys/arazzo.js';
+import { condition, type ExpressionContext, evaluate, resolveValue } from './expressions.js';
 
 /** A request ready to send: the step's operation, its parameters and body, and the bearer token it carries. */
 export interface PreparedCall extends OperationRef {

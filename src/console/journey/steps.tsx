@@ -2,9 +2,9 @@
 // the check, the outputs it gave, the request and answer as they went), and the next step's request, which the
 // reader may change before it is sent.
 import { useState } from 'preact/hooks';
+import type { PlannedCall } from '../../sandbox/journeys/arazzo.js';
 import type { PreparedCall, StepRecord } from './run.js';
 import type { SentStep } from './transport.js';
-import type { PlannedCall } from './workflow.js';
 
 const key = (path: string[]) => path.join(' / ');
 

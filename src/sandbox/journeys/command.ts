@@ -7,11 +7,12 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Journey, journeys, readJourneyFiles } from './arazzo.js';
+import { readArazzoFiles } from './arazzo-files.js';
 import { checkWorkflows, EXIT, journeyResults, summaryLines, UsageError, writeResults } from './command-output.js';
 import { baseAddress, deploymentInputs, deploymentServers } from './deployment.js';
 import { findRedocly, REDOCLY_VERSION, withoutNodeNotice } from './redocly.js';
 import { type HowToRun, type RespectRun, runJourneysOnSandbox, runServiceJourneys } from './respect.js';
+import { type Journey, journeys } from './runnable.js';
 
 export const JOURNEYS_HELP = `Usage: ramp-api-sandbox journeys [--sandbox URL | --base-url URL [--v1-base-url URL]] [--workflow ID]...
                                 [--json FILE] [--junit FILE]
@@ -123,7 +124,7 @@ export async function journeysCommand(args: string[], options: JourneysOptions =
 function plan(v: Values, env: NodeJS.ProcessEnv, options: JourneysOptions) {
   const target = targetOf(v);
   const dir = options.workflowsDir ?? shippedWorkflowsDir();
-  const all = journeys(readJourneyFiles(dir)).filter((j) => target === 'sandbox' || j.kind === 'service');
+  const all = journeys(readArazzoFiles(dir)).filter((j) => target === 'sandbox' || j.kind === 'service');
   checkWorkflows(
     v.workflow,
     all.map((j) => j.workflow.workflowId),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RespectFile } from './arazzo.js';
-import { perFile } from './respect.js';
+import { perFile, type RespectFile } from './respect.js';
 
 const file = (name: string, workflows: string[]): RespectFile => ({
   file: `/repo/openapi/workflows/${name}`,

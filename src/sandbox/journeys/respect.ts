@@ -5,10 +5,34 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { byFile, type Journey, type RespectFile } from './arazzo.js';
 import type { RedoclyCli } from './redocly.js';
 import { completeResults, readRespectJson, type WorkflowResult } from './results.js';
 import { freshRunId } from './run-id.js';
+import type { Journey } from './runnable.js';
+
+/** A file and the workflows of it to run. */
+export interface RespectFile {
+  file: string;
+  workflows: string[];
+  /** Whether a workflow of the file moves sandbox time (`advanceClock`), which every tenant of a sandbox shares. */
+  movesTheClock: boolean;
+}
+
+/** The journeys of `all` that `only` keeps, grouped by file. */
+function byFile(only: (j: Journey) => boolean, all: Journey[]): RespectFile[] {
+  return [...new Set(all.map((j) => j.file.file))].flatMap((file) => {
+    const ofFile = all.filter((j) => j.file.file === file);
+    const kept = ofFile.filter(only);
+    if (!kept.length) return [];
+    return [
+      {
+        file,
+        workflows: kept.map((j) => j.workflow.workflowId),
+        movesTheClock: ofFile.some((j) => j.steps.some((s) => s.operationId === 'advanceClock')),
+      },
+    ];
+  });
+}
 
 /** The inputs every journey takes: a tenant's credentials (a fresh sandbox tenant's or a deployment's). */
 export interface TenantInputs {

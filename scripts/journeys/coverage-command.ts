@@ -1,5 +1,6 @@
-// Writes docs/journeys.md: the journeys, and which of them reaches each event, state and trigger value (`npm run
-// journeys:table`); `--check` fails when it is stale or when something is reached by no journey.
+// `npm run journeys:table`, the command over ./coverage.ts: writes docs/journeys.md, the journeys and which of them
+// reaches each event, state and trigger value; `--check` fails when it is stale or when something is reached by no
+// journey.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../openapi/apis.js';

@@ -1,5 +1,5 @@
-// `npm run journeys:report -- FILE_OR_FOLDER... [--out FILE]`: the JSON results of several `npm run journeys`
-// runs (`--json FILE`) as one Markdown page of step times and failures across the runs (scripts/journeys/monitor.ts),
+// `npm run journeys:report -- FILE_OR_FOLDER... [--out FILE]`, the command over ./monitor.ts: the JSON results of
+// several `npm run journeys` runs (`--json FILE`) as one Markdown page of step times and failures across the runs,
 // printed or written to FILE. Exit 2 when the command is used wrongly or a file is not such results.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

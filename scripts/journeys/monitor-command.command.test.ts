@@ -11,7 +11,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `npm run journeys:report -- FILE` as that runs it (tsx), without npm in front of it. */
 function report(file: string) {
-  const script = ['--import', 'tsx', join(import.meta.dirname, 'journeys-report.ts'), file];
+  const script = ['--import', 'tsx', join(import.meta.dirname, 'monitor-command.ts'), file];
   const run = spawnSync(process.execPath, script, { encoding: 'utf8' });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
