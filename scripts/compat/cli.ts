@@ -5,8 +5,8 @@
 // usage file), with one line naming it.
 import { parseArgs } from 'node:util';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
+import { renderCompatReport } from '../../src/client/usage/change-lines.js';
 import { oneLine, UsageError } from '../../src/client/usage/errors.js';
-import { renderCompatReport } from '../../src/client/usage/rules.js';
 import { type ApiFamily, readBundle } from '../openapi/apis.js';
 import { acceptBaselines, type BaselineResult, compareWithBaselines, missingBaseline } from './baseline.js';
 import { consumerGate, FAIL_ON, type FailOn, readConsumers } from './consumers.js';
