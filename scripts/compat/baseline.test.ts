@@ -12,7 +12,7 @@ import { compareDocuments } from '../../src/client/usage/compare.js';
 import { serializeUsage, USAGE_FORMAT_VERSION } from '../../src/client/usage/usage-file.js';
 import { allApiFamilies, clientBundleDir, readBundle } from '../openapi/apis.js';
 import { BASELINE_DIR } from './baseline.js';
-import { runCompat } from './cli.js';
+import { runCompat } from './command.js';
 
 const folders: string[] = [];
 afterAll(() => {
