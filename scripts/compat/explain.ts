@@ -13,7 +13,7 @@ export const BREAKS_MEANING: Record<Breaks, string> = {
 };
 
 /** The file of `src/client/usage/rules/` that holds a rule. */
-export const ruleFile = (rule: CompatRule) =>
+const ruleFile = (rule: CompatRule) =>
   `src/client/usage/rules/${RULE_FILES.find((f) => f.rules.includes(rule))!.file}.ts`;
 
 /** The rule of `id`, in a few lines; a UsageError naming the known ids when there is none. */

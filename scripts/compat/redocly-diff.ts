@@ -13,9 +13,9 @@ import { findRedocly } from '../../src/sandbox/journeys/redocly.js';
 import { repoRoot } from '../openapi/apis.js';
 
 /** The semver bump Redocly's diff rates a change with. */
-export type Bump = 'major' | 'minor' | 'patch';
+type Bump = 'major' | 'minor' | 'patch';
 
-export interface RedoclyVerdict {
+interface RedoclyVerdict {
   bump: Bump;
   /** The ids of the Redocly diff rules that fired. */
   rules: string[];

@@ -37,7 +37,7 @@ export function rulesTable(): string {
 }
 
 /** A row per rule Redocly's diff rates otherwise: what the gate says, what Redocly says, and why. */
-export function redoclyTable(): string {
+function redoclyTable(): string {
   return [
     '| Rule | The gate | Redocly | Why the gate says otherwise |',
     '| --- | --- | --- | --- |',
@@ -49,7 +49,7 @@ export function redoclyTable(): string {
 }
 
 /** What each value of the Breaks column means, as a list under the table. */
-export const breaksLegend = () =>
+const breaksLegend = () =>
   Object.entries(BREAKS_MEANING)
     .filter(([breaks]) => breaks !== 'nobody')
     .map(([breaks, meaning]) => `- \`${breaks}\`: ${meaning}.`)

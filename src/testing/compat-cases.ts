@@ -11,7 +11,7 @@ import { compareDocuments } from '../client/usage/compare.js';
 import type { CompatRule } from '../client/usage/rules/rule.js';
 import { repoRoot } from './repo.js';
 
-export type BaselineFamily = 'business' | 'v1';
+type BaselineFamily = 'business' | 'v1';
 
 export interface RuleCase {
   /** The id of the rule the change fires. */
@@ -31,7 +31,7 @@ export interface RuleCase {
 const baselines = new Map<BaselineFamily, OpenApiDocument>();
 
 /** The released baseline of a family, parsed once; callers get a copy. */
-export function baseline(family: BaselineFamily): OpenApiDocument {
+function baseline(family: BaselineFamily): OpenApiDocument {
   if (!baselines.has(family)) {
     const file = join(repoRoot, 'openapi', 'baseline', `${family}.json`);
     baselines.set(family, JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument);
@@ -40,7 +40,7 @@ export function baseline(family: BaselineFamily): OpenApiDocument {
 }
 
 /** A copy of `doc` with `mutate` applied. */
-export function mutated(doc: OpenApiDocument, mutate: (doc: any) => void): OpenApiDocument {
+function mutated(doc: OpenApiDocument, mutate: (doc: any) => void): OpenApiDocument {
   const changed = structuredClone(doc);
   mutate(changed);
   return changed;

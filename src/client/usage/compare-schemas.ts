@@ -11,10 +11,10 @@ import type { CompatRule } from './rules/rule.js';
 /** `request`: what a client may send (tightening breaks). `response`: what a client may receive (loosening breaks). */
 export type Direction = 'request' | 'response';
 /** A change a rule found, with the schema node it is at. */
-export type Found = (rule: CompatRule, what: string, spot?: SchemaSpot) => void;
+type Found = (rule: CompatRule, what: string, spot?: SchemaSpot) => void;
 
 /** The pointers of a node being compared, in the old and the new bundle, and the old pointers above it. */
-export interface Spots {
+interface Spots {
   old: string;
   new: string;
   trail: string[];

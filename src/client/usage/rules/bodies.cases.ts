@@ -5,6 +5,12 @@ const payout = (d: any) => d.paths['/api/v1/admin/fiats/{user_id}/payout'].post;
 const banks = (d: any) => d.paths['/api/parameters/banks'].get;
 const jsonBody = { 'application/json': { schema: { type: 'object' } } };
 
+/** The JSON media type of `content` also offered as `type`, or (`replace`) offered as `type` alone. */
+const offerAs = (content: any, type: string, replace = false) => {
+  content[type] = content['application/json'];
+  if (replace) delete content['application/json'];
+};
+
 export const CASES: RuleCase[] = [
   {
     rule: 'request-body-became-required',
@@ -24,42 +30,28 @@ export const CASES: RuleCase[] = [
     rule: 'request-media-type-removed',
     name: 'a request media type changed',
     family: 'v1',
-    change: (d) => {
-      const content = payout(d).requestBody.content;
-      content['application/x-www-form-urlencoded'] = content['application/json'];
-      delete content['application/json'];
-    },
+    change: (d) => offerAs(payout(d).requestBody.content, 'application/x-www-form-urlencoded', true),
     line: /createPayout\): request body: media type application\/json no longer accepted \(now application\/x-www-form-urlencoded\)/,
   },
   {
     rule: 'request-media-type-added',
     name: 'a request media type added',
     family: 'v1',
-    change: (d) => {
-      const content = payout(d).requestBody.content;
-      content['application/x-www-form-urlencoded'] = content['application/json'];
-    },
+    change: (d) => offerAs(payout(d).requestBody.content, 'application/x-www-form-urlencoded'),
     line: /createPayout\): request body: media type application\/x-www-form-urlencoded added/,
   },
   {
     rule: 'response-media-type-removed',
     name: 'a response media type changed',
     family: 'business',
-    change: (d) => {
-      const content = banks(d).responses['200'].content;
-      content['text/csv'] = content['application/json'];
-      delete content['application/json'];
-    },
+    change: (d) => offerAs(banks(d).responses['200'].content, 'text/csv', true),
     line: /listBanks\): response 200: media type application\/json no longer sent \(now text\/csv\)/,
   },
   {
     rule: 'response-media-type-added',
     name: 'a response media type added',
     family: 'business',
-    change: (d) => {
-      const content = banks(d).responses['200'].content;
-      content['text/csv'] = content['application/json'];
-    },
+    change: (d) => offerAs(banks(d).responses['200'].content, 'text/csv'),
     line: /listBanks\): response 200: media type text\/csv added/,
   },
   {

@@ -35,6 +35,12 @@ const responseEnumAdded = rule({
   check: closed,
 });
 
+/** The check of an enum removed: any value may now arrive, or be sent. */
+const opened = (may: string) => (pair: SchemaPair, report: (what: string) => void) => {
+  const { before, after } = enums(pair);
+  if (before && !after) report(`${pair.field}: enum (${before.join(', ')}) removed; any value may now ${may}`);
+};
+
 const responseEnumRemoved = rule({
   id: 'response-enum-removed',
   description: 'A response value closed to an `enum` is opened: any value may arrive.',
@@ -42,10 +48,7 @@ const responseEnumRemoved = rule({
   verdict: 'breaking',
   breaks: 'readers',
   on: 'schema',
-  check: (pair, report) => {
-    const { before, after } = enums(pair);
-    if (before && !after) report(`${pair.field}: enum (${before.join(', ')}) removed; any value may now arrive`);
-  },
+  check: opened('arrive'),
 });
 
 const requestEnumRemoved = rule({
@@ -55,10 +58,7 @@ const requestEnumRemoved = rule({
   verdict: 'ok',
   breaks: 'nobody',
   on: 'schema',
-  check: (pair, report) => {
-    const { before, after } = enums(pair);
-    if (before && !after) report(`${pair.field}: enum (${before.join(', ')}) removed; any value may now be sent`);
-  },
+  check: opened('be sent'),
 });
 
 const valuesRemoved = (pair: SchemaPair, report: (what: string) => void) => {

@@ -1,6 +1,9 @@
 // The changes each rule of parameters.ts fires on.
 import type { RuleCase } from '../../../testing/compat-cases.js';
 
+/** A query parameter of type string. */
+const query = (name: string, required: boolean) => ({ name, in: 'query', required, schema: { type: 'string' } });
+
 export const CASES: RuleCase[] = [
   {
     rule: 'parameter-removed',
@@ -20,26 +23,14 @@ export const CASES: RuleCase[] = [
     rule: 'required-parameter-added',
     name: 'a new required parameter',
     family: 'v1',
-    change: (d) =>
-      d.paths['/api/v1/provider/kyc/user/generateurl/{user_id}'].post.parameters.push({
-        name: 'lang',
-        in: 'query',
-        required: true,
-        schema: { type: 'string' },
-      }),
+    change: (d) => d.paths['/api/v1/provider/kyc/user/generateurl/{user_id}'].post.parameters.push(query('lang', true)),
     line: /generateKycUrl.*required parameter query lang added/,
   },
   {
     rule: 'optional-parameter-added',
     name: 'a new optional parameter',
     family: 'business',
-    change: (d) =>
-      d.paths['/api/accounts/{clientId}'].get.parameters.push({
-        name: 'status',
-        in: 'query',
-        required: false,
-        schema: { type: 'string' },
-      }),
+    change: (d) => d.paths['/api/accounts/{clientId}'].get.parameters.push(query('status', false)),
     line: /listBankAccounts.*optional parameter query status added/,
   },
 ];

@@ -10,7 +10,7 @@ import type { JsonObject, OpenApiDocument, OperationEntry } from '../../lookup/i
 export type RuleDirection = 'request' | 'response' | 'request or response' | 'operation';
 
 /** `breaking` fails the gate; `notice` is listed apart (the wire is unchanged, the behaviour is not); `ok` is listed. */
-export type Verdict = 'breaking' | 'notice' | 'ok';
+type Verdict = 'breaking' | 'notice' | 'ok';
 
 /**
  * Whom a change breaks, which is how a usage file is matched with it: `callers`, every call of the operation (or
@@ -34,26 +34,26 @@ export interface OperationPair {
 }
 
 /** A parameter (`query userId`) of the old and the new operation. */
-export interface ParameterPair {
+interface ParameterPair {
   key: string;
   old?: JsonObject;
   new?: JsonObject;
 }
 
 /** The request bodies of the old and the new operation, resolved. */
-export interface BodyPair {
+interface BodyPair {
   old?: JsonObject;
   new?: JsonObject;
 }
 
 /** The `content` maps (media type to schema) of a request body, a response or an event's payload. */
-export interface ContentPair {
+interface ContentPair {
   old: JsonObject;
   new: JsonObject;
 }
 
 /** One response status of the old and the new operation, with the new operation's success statuses. */
-export interface ResponsePair {
+interface ResponsePair {
   status: string;
   old?: unknown;
   new?: unknown;
@@ -61,7 +61,7 @@ export interface ResponsePair {
 }
 
 /** An event (`webhooks:` entry) of the old and the new description. */
-export interface EventPair {
+interface EventPair {
   name: string;
   old?: JsonObject;
   new?: JsonObject;

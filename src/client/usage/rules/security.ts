@@ -10,13 +10,24 @@ const securityOf = (doc: OpenApiDocument, op: JsonObject): string[] =>
 
 const isPublic = (schemes: string[]) => schemes.length === 0 || schemes.includes('(none)');
 
+/** The schemes an operation needs before and after. */
+type SecurityChange = { before: string[]; after: string[] };
+
 /** The schemes before and after, when they differ. */
-function securityChange({ oldDoc, newDoc, old, new: next }: OperationPair) {
+function securityChange({ oldDoc, newDoc, old, new: next }: OperationPair): SecurityChange | undefined {
   if (!old || !next) return undefined;
   const before = securityOf(oldDoc, old.operation);
   const after = securityOf(newDoc, next.operation);
   return same(before, after) ? undefined : { before, after };
 }
+
+/** The check of a rule over a change of security: whether it was public before and is now, and its words. */
+const onSecurityChange =
+  (applies: (wasPublic: boolean, isNowPublic: boolean) => boolean, words: (change: SecurityChange) => string) =>
+  (pair: OperationPair, report: (what: string) => void) => {
+    const change = securityChange(pair);
+    if (change && applies(isPublic(change.before), isPublic(change.after))) report(words(change));
+  };
 
 const securityAdded = rule({
   id: 'security-added',
@@ -25,11 +36,10 @@ const securityAdded = rule({
   verdict: 'breaking',
   breaks: 'callers',
   on: 'operation',
-  check: (pair, report) => {
-    const change = securityChange(pair);
-    if (change && isPublic(change.before) && !isPublic(change.after))
-      report(`security added: now requires ${change.after.join(' or ')}`);
-  },
+  check: onSecurityChange(
+    (wasPublic, isNowPublic) => wasPublic && !isNowPublic,
+    ({ after }) => `security added: now requires ${after.join(' or ')}`,
+  ),
 });
 
 const securityRemoved = rule({
@@ -39,10 +49,10 @@ const securityRemoved = rule({
   verdict: 'ok',
   breaks: 'nobody',
   on: 'operation',
-  check: (pair, report) => {
-    const change = securityChange(pair);
-    if (change && !isPublic(change.before) && isPublic(change.after)) report('security removed: now public');
-  },
+  check: onSecurityChange(
+    (wasPublic, isNowPublic) => !wasPublic && isNowPublic,
+    () => 'security removed: now public',
+  ),
 });
 
 const securityChanged = rule({
@@ -52,11 +62,10 @@ const securityChanged = rule({
   verdict: 'breaking',
   breaks: 'callers',
   on: 'operation',
-  check: (pair, report) => {
-    const change = securityChange(pair);
-    if (change && isPublic(change.before) === isPublic(change.after))
-      report(`security changed from ${change.before.join(' or ')} to ${change.after.join(' or ')}`);
-  },
+  check: onSecurityChange(
+    (wasPublic, isNowPublic) => wasPublic === isNowPublic,
+    ({ before, after }) => `security changed from ${before.join(' or ')} to ${after.join(' or ')}`,
+  ),
 });
 
 /** In the order they are applied. */
