@@ -13,6 +13,7 @@ import type { Change, ChangeLocation, SchemaSpot } from './change.js';
 import { compareSchemas, type Direction, type SchemaWalk } from './compare-schemas.js';
 import { childPointer, declaredAt } from './pointers.js';
 import { rulesFor } from './rules/index.js';
+import { isSuccess } from './rules/responses.js';
 import type { CompatRule, NodeKind, Report, RuleDirection, Visited } from './rules/rule.js';
 
 /** Where the changes of one operation or event go: the rule, its words, and where in the operation it is. */
@@ -41,7 +42,6 @@ function visit<K extends NodeKind>(
 const label = (e: OperationEntry) => `${e.method.toUpperCase()} ${e.path} (${e.operationId})`;
 const contentOf = (doc: OpenApiDocument, holder: unknown) =>
   ((resolveRef(doc, holder) as JsonObject | undefined)?.content ?? {}) as JsonObject;
-const isSuccess = (status: string) => /^2/.test(status);
 
 /** A request body, response or event payload of the old and the new description, with their pointers. */
 interface Holders {

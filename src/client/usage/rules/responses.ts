@@ -2,7 +2,8 @@
 // and schema rules).
 import { type CompatRule, rule } from './rule.js';
 
-const isSuccess = (status: string) => /^2/.test(status);
+/** A success status (2xx). */
+export const isSuccess = (status: string) => /^2/.test(status);
 
 const successStatusRemoved = rule({
   id: 'success-status-removed',
