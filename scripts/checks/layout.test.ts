@@ -1,7 +1,8 @@
 // The repository's two packages keep to themselves: nothing under src/ imports from scripts/ or
 // contract-tests/, the client package (src/client/) imports nothing outside itself but openapi-fetch and
 // Node's own modules, and the sandbox package's shipped code (src/sandbox/, tests aside) reaches the
-// clients only as the package `ramp-api`, which is what it will find installed beside it.
+// clients only as the package `ramp-api`, which is what it will find installed beside it. Tests, type tests and the
+// compatibility rules' cases (`*.cases.ts`, which the build leaves out) count as tests.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +24,7 @@ function specifiers(file: string): string[] {
 }
 
 const isTest = (file: string) =>
-  /\.(test|e2e\.test|check)\.tsx?$/.test(file) || file.includes(`${join('src', 'testing')}`);
+  /\.(test|e2e\.test|check|cases)\.tsx?$/.test(file) || file.includes(`${join('src', 'testing')}`);
 const inside = (dir: string, file: string) => !relative(dir, file).startsWith('..');
 
 describe('the layout of the two packages', () => {

@@ -5,9 +5,9 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
 import { bundleDigest } from '../../src/client/usage/bundles.js';
+import { compareDocuments } from '../../src/client/usage/compare.js';
 import { UsageError } from '../../src/client/usage/errors.js';
 import { parseJson } from '../../src/client/usage/json-text.js';
-import { compareDocuments } from '../../src/client/usage/rules.js';
 import { type ApiFamily, repoRoot } from '../openapi/apis.js';
 import type { FamilyResult } from './consumers.js';
 

@@ -2,7 +2,8 @@
 // (contract-tests/consumers/, read here with the extractor as `npx ramp-api usage` reads them) and takes the policies
 // `--fail-on consumers` and `--fail-on seen`, with `--consumers=DIR` as with `--consumers DIR`; a usage file it
 // cannot read, a JSON file that is no usage file, and options it does not take end it with one named line and status
-// 2. What it does with the files is tested in process by consumers.test.ts.
+// 2; and `--explain ID`, which prints a rule of the gate or names the known ids. What it does with the files is
+// tested in process by consumers.test.ts.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,5 +146,27 @@ describe('npm run compat reads its options strictly: bad ones get one line and s
 
   it('a word that is no option', async () => {
     expect(refused(await compatRun(['usage/']))).toMatch(/^UsageError: Unexpected argument 'usage\/'/);
+  }, 60_000);
+});
+
+describe('npm run compat -- --explain ID prints a rule of the gate', () => {
+  it('a known id: the rule, its direction, verdict, whom it breaks and its file; status 0', async () => {
+    const { code, stdout, stderr } = await compatRun(['--explain', 'response-enum-value-added']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.split('\n').slice(0, 1)).toEqual(['response-enum-value-added']);
+    expect(stdout).toContain('  Direction: response\n  Verdict: breaking\n  Breaks: readers (');
+    expect(stdout).toContain('  Rule and its cases: src/client/usage/rules/enums.ts');
+  }, 60_000);
+
+  it('an id that is no rule: one line naming the known ids, status 2', async () => {
+    expect(refused(await compatRun(['--explain', 'enum-value-added']))).toMatch(
+      /^UsageError: --explain takes a rule's id \(operation-removed, .*response-enum-value-added.*\), not enum-value-added\.$/,
+    );
+  }, 60_000);
+
+  it('with another option: one line, status 2', async () => {
+    expect(refused(await compatRun(['--explain', 'operation-removed', '--accept']))).toBe(
+      'UsageError: --explain ID prints a rule and compares nothing: it takes no other option.',
+    );
   }, 60_000);
 });

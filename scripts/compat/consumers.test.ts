@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject, OpenApiDocument } from '../../src/client/lookup/index.js';
+import { compareDocuments } from '../../src/client/usage/compare.js';
 import { extractUsage } from '../../src/client/usage/extract.js';
-import { compareDocuments } from '../../src/client/usage/rules.js';
 import { serializeUsage, USAGE_FORMAT_VERSION, type UsageFile } from '../../src/client/usage/usage-file.js';
 import { visibleText } from '../../src/client/usage/visible-text.js';
 import { CONTROL_CHARACTER, TERMINAL_ATTACK, TERMINAL_ATTACKS } from '../../src/testing/hostile-text.js';
@@ -65,6 +65,43 @@ const removeField = (schema: string, field: string) => (doc: JsonObject) => {
 };
 
 describe('the gate names the consumers a change breaks', () => {
+  it("each change's line ends with the id of the rule that found it", () => {
+    const report = gate('v1', removeField('Payout', 'id'));
+    expect(report.text).toMatch(
+      /^ {2}BREAKING {2}POST .*\(createPayout\): response 201: id: field removed \[response-field-removed\]$/m,
+    );
+  });
+
+  it('a parameter made required breaks every call of the operation, those that leave it out included', () => {
+    const call = {
+      family: 'business',
+      operationId: 'listBankAccounts',
+      method: 'get',
+      path: '/api/accounts/{clientId}',
+      calls: ['src/accounts.ts:7'],
+      parameters: ['path clientId'],
+      requestFields: [],
+      responseFields: [],
+      statuses: [],
+    };
+    const caller: UsageFile = {
+      formatVersion: USAGE_FORMAT_VERSION,
+      consumer: 'no-owner-filter',
+      descriptions: {},
+      operations: [call],
+      events: [],
+      otherFields: [],
+    };
+    const base = readBundleJson<OpenApiDocument>('business');
+    const next = structuredClone(base) as JsonObject;
+    next.components.parameters.AccountOwnerId.required = true;
+    const changes = compareDocuments(base, next as OpenApiDocument);
+    const report = consumerGate([{ api: 'business', changes, current: next as OpenApiDocument }], [caller], 'any');
+    expect(verdict(report.text, 'parameter query userId is now required')).toBe(
+      'breaks no-owner-filter (src/accounts.ts:7)',
+    );
+  });
+
   it('a response field the payout service reads: its file:line', () => {
     const report = gate('v1', removeField('Payout', 'id'));
     expect(partFor(verdict(report.text, 'id: field removed'), 'payout-service')).toBe(

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
 import { affectedBy, describeAffected, seen } from '../../src/client/usage/affected.js';
 import { familyBundle, otherDescriptions } from '../../src/client/usage/bundles.js';
+import type { Change } from '../../src/client/usage/change.js';
+import { changeMark, changeText } from '../../src/client/usage/change-lines.js';
 import { UsageFormatError } from '../../src/client/usage/errors.js';
-import type { Change } from '../../src/client/usage/rules.js';
 import { unusedIn } from '../../src/client/usage/unused.js';
 import { readUsageFile, type UsageFile } from '../../src/client/usage/usage-file.js';
 import { visibleText } from '../../src/client/usage/visible-text.js';
@@ -84,8 +85,7 @@ export function consumerGate(results: FamilyResult[], usages: UsageFile[], failO
     const breaking = changes.filter((c) => c.breaking);
     lines.push(`${api}: ${breaking.length} breaking, ${changes.length - breaking.length} other change(s)`);
     for (const change of changes) {
-      const mark = change.breaking ? 'BREAKING' : change.notice ? 'NOTICE  ' : 'ok      ';
-      lines.push(`  ${mark}  ${change.where}: ${change.what}`);
+      lines.push(`  ${changeMark(change)}  ${changeText(change)}`);
       if (!change.breaking) continue;
       const affected = affectedBy(change, api, usages);
       lines.push(`            ${describeAffected(affected)}`);

@@ -1,13 +1,13 @@
 // Test support: breaking changes made to one response or payload field at a time in a copy of a family's bundle,
-// and whom the compatibility gate (src/client/usage/rules.ts and affected.ts, as `npm run compat -- --consumers`
+// and whom the compatibility gate (src/client/usage/compare.ts with its rules, and affected.ts, as `npm run compat -- --consumers`
 // runs them) says each breaks; and the fields of a family's answers and payloads, to measure how often the gate
 // rightly says `no known consumer` for those no traced read touched.
 import { type JsonObject, type OpenApiDocument, pointerParts } from '../client/lookup/index.js';
 import { affectedBy } from '../client/usage/affected.js';
 import { familyBundle } from '../client/usage/bundles.js';
+import { compareDocuments } from '../client/usage/compare.js';
 import { declaredAt, nodeAt } from '../client/usage/pointers.js';
 import { payloadPointers, responsePointers } from '../client/usage/reachable.js';
-import { compareDocuments } from '../client/usage/rules.js';
 import type { UsageFile } from '../client/usage/usage-file.js';
 import { readBundleJson } from './repo.js';
 

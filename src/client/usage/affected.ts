@@ -1,12 +1,13 @@
 // Whom a change breaks: the consumers whose usage files show a use of what changed, with the sites of that
-// use; and what no known consumer uses at all. A use is seen (the change breaks the consumer) or assumed (a
-// request body built at run time may send what changed: the change may break it), as Apollo's checks tell a
-// "broken" client from a "potentially affected" one. The same rules serve the provider's gate and a consumer's
-// `ramp-api usage --check`.
+// use, as the rule that found the change says (its `breaks`: every caller, the senders of what changed, or its
+// readers). A use is seen (the change breaks the consumer) or assumed (a request body built at run time may send
+// what changed: the change may break it), as Apollo's checks tell a "broken" client from a "potentially affected"
+// one. The same matching serves the provider's gate and a consumer's `ramp-api usage --check`.
 
+import type { Change, SchemaSpot } from './change.js';
 import { isWithin } from './pointers.js';
-import type { Change } from './rules.js';
-import type { SchemaSpot } from './rules-schema.js';
+import { ruleById } from './rules/index.js';
+import type { Breaks } from './rules/rule.js';
 import type { DynamicBody, FieldUse, OperationUse, UsageFile } from './usage-file.js';
 import { sortSites } from './usage-file.js';
 
@@ -42,37 +43,37 @@ function readSites(fields: FieldUse[], spot: SchemaSpot): string[] {
     .flatMap((f) => f.sites);
 }
 
-/** The uses in one consumer's calls of an operation that a request-side or operation-wide change affects. */
-function operationUses(change: Change, op: OperationUse): Uses {
+/** The uses in one consumer's calls of an operation that a change breaking its callers or senders affects. */
+function operationUses(change: Change, breaks: Breaks, op: OperationUse): Uses {
   const { part, spot, parameter } = change.location!;
-  if (part === 'operation' || (part === 'request' && (!spot || spot.absent))) return seenOnly(op.calls);
+  if (breaks === 'callers') return seenOnly(op.calls);
+  if (breaks !== 'senders') return seenOnly([]);
   if (part === 'parameter') return seenOnly(op.parameters.includes(parameter!) ? op.calls : []);
-  if (part === 'request')
-    return {
-      sites: readSites(op.requestFields, spot!),
-      assumed: (op.requestDynamic ?? []).filter((entry) => underDynamic(entry, spot)),
-    };
-  return seenOnly(spot ? [] : op.calls); // a response's media type: every call
+  return {
+    sites: readSites(op.requestFields, spot!),
+    assumed: (op.requestDynamic ?? []).filter((entry) => underDynamic(entry, spot)),
+  };
 }
 
 /** The uses of one consumer that a change affects. */
 function usesIn(change: Change, family: string, usage: UsageFile): Uses {
   const location = change.location;
-  if (!location) return seenOnly([]);
+  const breaks = ruleById(change.rule)?.breaks ?? 'nobody';
+  if (!location || breaks === 'nobody') return seenOnly([]);
   const spot = location.spot;
   const sameFamily = <T extends { family: string }>(uses: T[]) => uses.filter((u) => u.family === family);
   if (location.event) {
     const event = sameFamily(usage.events).find((e) => e.event === location.event);
     if (!event) return seenOnly([]);
-    return seenOnly(spot ? readSites(event.payloadFields, spot) : event.handlers);
+    return seenOnly(breaks === 'readers' ? readSites(event.payloadFields, spot!) : event.handlers);
   }
   const wanted = location.operation!;
   const op = sameFamily(usage.operations).find((o) => o.method === wanted.method && o.path === wanted.path);
-  const uses = op ? operationUses(change, op) : seenOnly([]);
-  if (location.part === 'response' && spot) {
+  const uses = op ? operationUses(change, breaks, op) : seenOnly([]);
+  if (breaks === 'readers') {
     // The operation's own reads, and those the usage file could not give to any called operation.
     const reads = [...(op?.responseFields ?? []), ...sameFamily(usage.otherFields)];
-    return { ...uses, sites: [...uses.sites, ...readSites(reads, spot)] };
+    return { ...uses, sites: [...uses.sites, ...readSites(reads, spot!)] };
   }
   return uses;
 }

@@ -7,11 +7,12 @@ import { basename, join } from 'node:path';
 import { isJsonObject, type OpenApiDocument } from '../lookup/index.js';
 import { affectedBy, describeAffected, seen } from './affected.js';
 import { type FamilyBundle, otherDescriptions } from './bundles.js';
+import { changeText } from './change-lines.js';
+import { compareDocuments } from './compare.js';
 import { CheckTargetError, MissingPeerError } from './errors.js';
 import type { FetchOptions } from './fetch-bytes.js';
 import { readRegularFile } from './file-bytes.js';
 import { isGzip, packageDescriptions, type TargetFile } from './package-tarball.js';
-import { compareDocuments } from './rules.js';
 import { isUrl, TARGET_LIMITS, type TargetLimits, targetBytes } from './target-bytes.js';
 import type { UsageFile } from './usage-file.js';
 import { visibleText } from './visible-text.js';
@@ -160,7 +161,7 @@ export function checkUsage(
       const affected = affectedBy(change, family, [usage]);
       if (affected.some(seen)) breaks++;
       else if (affected.length) mayBreak++;
-      lines.push(`BREAKING  ${family} ${change.where}: ${change.what}`, `    ${describeAffected(affected)}`);
+      lines.push(`BREAKING  ${family} ${changeText(change)}`, `    ${describeAffected(affected)}`);
     }
   }
   lines.push(summary(usage.consumer, breaks, mayBreak));

@@ -80,11 +80,11 @@ describe('npx ramp-api usage', () => {
     ]);
   }, 60_000);
 
-  describe('--check NEW says which lines a newer description breaks, in the gate words', () => {
+  describe('--check NEW says which lines a newer description breaks, in the gate words, with the rule', () => {
     const expectBreaks = (result: { code: number; stdout: string }) => {
       expect(result.code).toBe(1);
       expect(result.stdout).toContain(
-        'BREAKING  v1 POST /api/v1/admin/fiats/{user_id}/payout (createPayout): response 201: id: field removed',
+        'BREAKING  v1 POST /api/v1/admin/fiats/{user_id}/payout (createPayout): response 201: id: field removed [response-field-removed]',
       );
       expect(result.stdout).toContain(`breaks pay-app (${READ_LINE})`);
     };

@@ -11,8 +11,8 @@ import type { JsonObject, OpenApiDocument } from '../lookup/index.js';
 import { affectedBy, describeAffected } from './affected.js';
 import type { FamilyBundle } from './bundles.js';
 import { checkUsage } from './check.js';
+import { compareDocuments } from './compare.js';
 import { extractUsage } from './extract.js';
-import { compareDocuments } from './rules.js';
 import { serializeUsage, type UsageFile, validateUsage } from './usage-file.js';
 
 const FILES: Record<string, string> = {

@@ -1,18 +1,19 @@
-// The options of `npm run compat`, read once and strictly, and what the command does with them: the gate's report
-// (with `--consumers DIR`, the consuming teams' usage files and the policy `--fail-on any|consumers|seen`), or with
-// `--accept [--family NAME]` the current descriptions made the baseline. Its exit status: 0; 1 for a breaking change
-// the policy fails on or a family without a baseline; 2 for bad input (an option it does not take, a malformed
-// usage file), with one line naming it.
+// The command `npm run compat`: its options, read once and strictly, and what it does with them: the gate's report
+// (with `--consumers DIR`, the consuming teams' usage files and the policy `--fail-on any|consumers|seen`), with
+// `--accept [--family NAME]` the current descriptions made the baseline, or with `--explain ID` a rule of the gate
+// printed. Its exit status: 0; 1 for a breaking change the policy fails on or a family without a baseline; 2 for bad
+// input (an option it does not take, a malformed usage file, an id that is no rule's), with one line naming it.
 import { parseArgs } from 'node:util';
 import type { OpenApiDocument } from '../../src/client/lookup/index.js';
+import { renderCompatReport } from '../../src/client/usage/change-lines.js';
 import { oneLine, UsageError } from '../../src/client/usage/errors.js';
-import { renderCompatReport } from '../../src/client/usage/rules.js';
 import { type ApiFamily, readBundle } from '../openapi/apis.js';
 import { acceptBaselines, type BaselineResult, compareWithBaselines, missingBaseline } from './baseline.js';
 import { consumerGate, FAIL_ON, type FailOn, readConsumers } from './consumers.js';
+import { explainRule } from './explain.js';
 
 export const COMPAT_HELP =
-  'Usage: npm run compat [-- --consumers DIR [--fail-on any|consumers|seen]], or npm run compat:accept [-- --family NAME]';
+  'Usage: npm run compat [-- --consumers DIR [--fail-on any|consumers|seen]], npm run compat -- --explain ID, or npm run compat:accept [-- --family NAME]';
 
 export interface CompatOptions {
   consumers?: string;
@@ -20,11 +21,13 @@ export interface CompatOptions {
   accept: boolean;
   /** With --accept: the families whose baselines are made (default: all). */
   families: string[];
+  /** The id of the rule to print, comparing nothing. */
+  explain?: string;
 }
 
 /** The command's options; a UsageError for any it does not take or that do not go together. */
 export function compatOptions(args: string[]): CompatOptions {
-  let values: { consumers?: string; 'fail-on'?: string; accept?: boolean; family?: string[] };
+  let values: { consumers?: string; 'fail-on'?: string; accept?: boolean; family?: string[]; explain?: string };
   try {
     ({ values } = parseArgs({
       args,
@@ -34,6 +37,7 @@ export function compatOptions(args: string[]): CompatOptions {
         'fail-on': { type: 'string' },
         accept: { type: 'boolean' },
         family: { type: 'string', multiple: true },
+        explain: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -47,7 +51,10 @@ export function compatOptions(args: string[]): CompatOptions {
   if (values.accept && values.consumers !== undefined)
     throw new UsageError('--accept makes the baseline and reads no usage files: drop --consumers.');
   if (values.family && !values.accept) throw new UsageError('--family NAME goes with --accept.');
+  if (values.explain !== undefined && Object.keys(values).length > 1)
+    throw new UsageError('--explain ID prints a rule and compares nothing: it takes no other option.');
   return {
+    ...(values.explain === undefined ? {} : { explain: values.explain }),
     ...(values.consumers === undefined ? {} : { consumers: values.consumers, failOn: (failOn ?? 'any') as FailOn }),
     accept: Boolean(values.accept),
     families: values.family ?? [],
@@ -96,6 +103,10 @@ async function gateWithConsumers(results: BaselineResult[], options: CompatOptio
 
 async function run(args: string[], setup: CompatSetup): Promise<number> {
   const options = compatOptions(args);
+  if (options.explain !== undefined) {
+    setup.log(explainRule(options.explain));
+    return 0;
+  }
   const apis = setup.bundle();
   if (options.accept) return accept(apis, options.families, setup);
   const current = new Map<string, OpenApiDocument>(apis.map((api) => [api.name, readBundle(api)]));
