@@ -36,7 +36,7 @@ export interface Targets {
   mocks?: Record<string, string>;
 }
 
-export interface ConsoleProps {
+interface ConsoleProps {
   family: string;
   doc: OpenApiDocument;
   entry: OperationEntry;
@@ -72,6 +72,7 @@ function startingInputs(doc: OpenApiDocument, entry: OperationEntry, fresh: Fres
   return withTenant({ ...inputs, bodyText: freshenText(inputs.bodyText, fresh) }, entry, tenant);
 }
 
+/** @public The operation console, which ./panel.tsx passes on to the page that loads it with import(). */
 export function Console({ family, doc, entry, route, client, targets, fresh, controlLinks, onClose }: ConsoleProps) {
   const mock = targets.mocks?.[family];
   const { kind, setKind, otherUrl, setOtherUrl, baseUrl } = useTarget(targets, mock);

@@ -8,7 +8,7 @@ import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import { bodyExamples } from '../sandbox/contract/lookup.js';
 import type { Route } from '../sandbox/contract/router.js';
 
-export type ParameterIn = 'path' | 'query' | 'header';
+type ParameterIn = 'path' | 'query' | 'header';
 
 export interface ParameterInput {
   name: string;
@@ -88,7 +88,7 @@ export function initialInputs(doc: OpenApiDocument, entry: OperationEntry): Inpu
 }
 
 /** A schema's constraints in a few words, as the console shows them beside an input. */
-export function constraintWords(node: JsonObject): string {
+function constraintWords(node: JsonObject): string {
   const schema = node;
   const words: string[] = [];
   const types = ([] as unknown[]).concat(schema.type ?? []).join(' or ');

@@ -3,7 +3,7 @@
 // the sandbox's refusals and what to do about each).
 import { REFUSALS } from '../sandbox/core/refusals.js';
 
-export interface NextStep {
+interface NextStep {
   say: string;
   /** The control operation that takes the step, when one does. */
   operationId?: string;
@@ -16,7 +16,7 @@ export type Outcome =
 type CatalogEntry = { code: string; status: number | 'documented'; next?: NextStep };
 
 /** The catalog's next step for `code` answered with `status`: an entry of that status first, else of any. */
-export function nextStepOf(code: string, status: number): NextStep | undefined {
+function nextStepOf(code: string, status: number): NextStep | undefined {
   const entries = (Object.values(REFUSALS) as CatalogEntry[]).filter((entry) => entry.code === code && entry.next);
   return (entries.find((entry) => entry.status === status) ?? entries.find((entry) => entry.status === 'documented'))
     ?.next;

@@ -6,6 +6,7 @@ import { runtimeSchemaValidator } from '../sandbox/contract/ajv-setup.js';
 import type { OpenApiDocument } from '../sandbox/contract/document.js';
 import { createRouter, type Route } from '../sandbox/contract/router.js';
 
+/** @public Taken from the module ../index.tsx loads with import(). */
 export { Console } from './console.js';
 
 // ajv-formats is CommonJS: its default export, however the bundler presents it.

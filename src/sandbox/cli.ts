@@ -13,7 +13,7 @@ import { DataFolderError, prepareDataFolder } from './store/data-lock.js';
 import { DatabaseUnavailable, type Db, openPglite } from './store/db.js';
 import { favourStartOverPeakSpeed } from './store/wasm-tiering.js';
 
-export const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST] [--idle-timeout SECONDS]
+const USAGE = `Usage: ramp-api-sandbox [--port N] [--host ADDR] [--admin-token-file FILE] [--data DIR | --memory | --database-url URL] [--endpoint-networks LIST] [--idle-timeout SECONDS]
                         [--allowed-hosts LIST] [--allowed-origins LIST] [--public-url URL]
        (npx ramp-api sandbox [options] does the same where ramp-api-sandbox is installed)
 

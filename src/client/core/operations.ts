@@ -1,9 +1,9 @@
 // The operation table of an API family (generated from its description).
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-export type HttpMethodName = (typeof HTTP_METHODS)[number];
+type HttpMethodName = (typeof HTTP_METHODS)[number];
 
-export interface OperationSpec {
+interface OperationSpec {
   readonly method: HttpMethodName;
   readonly path: string;
   readonly secured: boolean;

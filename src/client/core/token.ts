@@ -68,7 +68,7 @@ export function readTokenFromBody(body: unknown): TokenGrant {
 }
 
 /** The `exp` claim of a JWT in epoch milliseconds, or undefined when the token is not a readable JWT. */
-export function jwtExpiry(token: string): number | undefined {
+function jwtExpiry(token: string): number | undefined {
   const payload = token.split('.')[1];
   if (!payload || token.split('.').length !== 3) return undefined;
   try {

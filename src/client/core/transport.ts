@@ -93,7 +93,7 @@ interface Run extends Attempt {
 const RETRYABLE_STATUS = (status: number) => status === 429 || (status >= 500 && status <= 599);
 
 /** The largest delay a timer can hold; longer ones fire at once (TimeoutOverflowWarning). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * A timeout or delay a caller gave, a positive number a timer can hold; or with `count`, a positive whole
@@ -109,7 +109,7 @@ export function checkMs(name: string, value: unknown, count = false): number {
 }
 
 /** Milliseconds to wait from a Retry-After header (seconds or HTTP date); undefined when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   const text = header?.trim();
   if (!text) return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;

@@ -33,7 +33,7 @@ export const bundleDigest = (bytes: Uint8Array | string) =>
   `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /** `sha256:` and the first 12 hex digits: enough to tell two bundles apart in a report line. */
-export const shortDigest = (digest: string) => digest.slice(0, 'sha256:'.length + 12);
+const shortDigest = (digest: string) => digest.slice(0, 'sha256:'.length + 12);
 
 /** The report line saying `consumer` was built against other `family` descriptions than `whose` (`expected`). */
 export const otherDescriptions = (consumer: string, family: string, built: string, expected: string, whose: string) =>

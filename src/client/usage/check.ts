@@ -32,7 +32,7 @@ function parseJson(text: string, source: string): unknown {
 }
 
 /** The version of the YAML parser (an optional peer of this package) that reads a description in YAML. */
-export const YAML_VERSION = '2.9.1';
+const YAML_VERSION = '2.9.1';
 
 async function parseYaml(text: string, source: string): Promise<unknown> {
   let yaml: typeof import('yaml');

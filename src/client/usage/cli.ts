@@ -12,7 +12,7 @@ import { outputFile, writeWhole } from './out-file.js';
 import { savedUsage } from './saved.js';
 import { serializeUsage } from './usage-file.js';
 
-export const USAGE_HELP =
+const USAGE_HELP =
   'Usage: ramp-api usage [--project DIR] [--name NAME] [--out FILE] [--check NEW [--from FILE]]   (writes DIR/ramp-api-usage.json by default; NEW is a newer ramp-api: its package tarball (ramp-api-X.Y.Z.tgz, as npm pack makes it) or the URL of the tarball, its folder, or a bundle file (JSON or YAML) or its URL; --from checks the usage file FILE an earlier run wrote instead of reading the project again)';
 
 interface Options {

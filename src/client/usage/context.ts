@@ -39,14 +39,14 @@ export interface GenericReadFound {
 }
 
 /** `e.body` of a ramp-api ApiError: the error answer of the calls `e` comes from, used whole (typed `unknown`). */
-export interface ErrorBodyFound {
+interface ErrorBodyFound {
   site: string;
   node: TS.Node;
   from: TS.Node;
 }
 
 /** A status the code tells apart (`x.status === 404`), with the value whose status it is. */
-export interface StatusFound {
+interface StatusFound {
   scope: TS.Node;
   status: string;
   /** The value compared (a fetch Response, an ApiError): its origins are the calls the status belongs to. */
@@ -58,7 +58,7 @@ export interface StatusFound {
  * project function's calls, the functions also used as values (called from code the walk cannot see), and the
  * values assigned to each variable or property after its declaration.
  */
-export interface FlowIndex {
+interface FlowIndex {
   callsOf: Map<TS.Node, TS.CallExpression[]>;
   /** The names handed on as values (`list.map(format)`, `{ onPaid: pay }`), by their text: see isPassedAsValue. */
   handedOn: Map<string, (TS.Identifier | TS.PropertyAccessExpression)[]>;

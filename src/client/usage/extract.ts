@@ -15,7 +15,7 @@ import { visitCall, visitHandlers } from './visit-calls.js';
 import { visitRead } from './visit-reads.js';
 
 /** The version of ts-morph this package is tested with (also its peer dependency's lower bound). */
-export const TS_MORPH_VERSION = '28.0.0';
+const TS_MORPH_VERSION = '28.0.0';
 
 const missingAnalyzer = () =>
   new MissingPeerError(
@@ -31,7 +31,7 @@ function findAnalyzer(): void {
   }
 }
 
-export async function loadAnalyzer(): Promise<typeof Morph> {
+async function loadAnalyzer(): Promise<typeof Morph> {
   try {
     return await import('ts-morph');
   } catch {
@@ -54,7 +54,7 @@ export interface ExtractOptions {
 }
 
 /** What the projects read with one `shared` object have in common; made empty by the caller (`{}`). */
-export interface SharedDeclarations {
+interface SharedDeclarations {
   registry?: Morph.ts.DocumentRegistry;
 }
 

@@ -19,7 +19,7 @@ export function ownDeclaration(ctx: Context, symbol: TS.Symbol | undefined): TS.
 }
 
 /** The function a declaration stands for: itself, or the function a variable or property is initialised with. */
-export function functionOf(ctx: Context, declaration: TS.Node | undefined): TS.SignatureDeclaration | undefined {
+function functionOf(ctx: Context, declaration: TS.Node | undefined): TS.SignatureDeclaration | undefined {
   const { ts } = ctx;
   if (!declaration) return undefined;
   if (ts.isFunctionLike(declaration)) return declaration;

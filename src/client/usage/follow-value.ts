@@ -54,7 +54,7 @@ export function inProject(ctx: Context, node: TS.Node): boolean {
 }
 
 /** A property name known without running the code: `a`, `'a'`, `1`, `['a']`; undefined for a computed one. */
-export function staticName(ts: typeof TS, name: TS.Node): string | undefined {
+function staticName(ts: typeof TS, name: TS.Node): string | undefined {
   if (ts.isIdentifier(name) || ts.isStringLiteralLike(name) || ts.isNumericLiteral(name)) return name.text;
   if (ts.isComputedPropertyName(name)) return staticName(ts, name.expression);
   return undefined;

@@ -16,7 +16,7 @@ type Step = { prop: string } | { items: true } | { index: true };
 const GENERATED = /[/\\]generated[/\\]([a-z0-9]+)(-meta)?\.(d\.)?ts$/;
 
 /** The family and kind of a generated file, or undefined for any other file. */
-export function generatedFile(fileName: string): { family: string; meta: boolean } | undefined {
+function generatedFile(fileName: string): { family: string; meta: boolean } | undefined {
   const match = GENERATED.exec(fileName);
   return match ? { family: match[1]!, meta: Boolean(match[2]) } : undefined;
 }
@@ -29,7 +29,7 @@ function nameOf(ts: typeof TS, node: TS.Node): string | undefined {
 }
 
 /** The steps from the top declaration (`components`, `operations`, `v1Operations`, ...) down to `node`. */
-export function stepsTo(ts: typeof TS, node: TS.Node): { top: string; steps: Step[] } | undefined {
+function stepsTo(ts: typeof TS, node: TS.Node): { top: string; steps: Step[] } | undefined {
   const steps: Step[] = [];
   for (let at: TS.Node | undefined = node, below: TS.Node | undefined; at; below = at, at = at.parent) {
     if (ts.isInterfaceDeclaration(at) || ts.isTypeAliasDeclaration(at) || ts.isVariableDeclaration(at)) {

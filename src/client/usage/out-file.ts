@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { errnoCode as code, UsageError } from './errors.js';
 
 /** `--out` names what cannot take the usage file, or the file could not be written. */
-export class OutFileError extends UsageError {
+class OutFileError extends UsageError {
   override name = 'OutFileError';
 }
 

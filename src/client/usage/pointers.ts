@@ -34,7 +34,7 @@ export function declaredAt(doc: OpenApiDocument, node: unknown, pointer: string)
 }
 
 /** Where the field `name` of the schema at `pointer` is declared, its `allOf`, `oneOf` and `anyOf` parts searched. */
-export function propertyAt(
+function propertyAt(
   doc: OpenApiDocument,
   node: unknown,
   pointer: string,

@@ -5,7 +5,7 @@ import type { FamilyBundle } from './bundles.js';
 import { childPointer, declaredAt, nodeAt } from './pointers.js';
 
 /** Every pointer reachable from the schema `node` at `pointer`, added to `out`. */
-export function reachableFrom(doc: OpenApiDocument, node: unknown, pointer: string, out: Set<string>): Set<string> {
+function reachableFrom(doc: OpenApiDocument, node: unknown, pointer: string, out: Set<string>): Set<string> {
   const seen = out.has(pointer);
   out.add(pointer);
   const at = declaredAt(doc, node, pointer);

@@ -108,9 +108,6 @@ export function serializeUsage(usage: UsageFile): string {
   return `${JSON.stringify(sortKeys(sorted), null, 2)}\n`;
 }
 
-/** The JSON Schema of the usage file, as shipped in the package. */
-export const usageSchema = schema;
-
 /** Refuses a value that is no usage file, or one of another format version, naming it and what to do. */
 function checkFormatVersion(value: unknown, source: string): void {
   const version = value && typeof value === 'object' ? (value as { formatVersion?: unknown }).formatVersion : undefined;

@@ -81,7 +81,7 @@ function readField(ctx: Context, node: TS.Node, from: TS.Node, type: TS.Type, na
  * (openapi-fetch's `data`) is declared nowhere in the generated types: its fields are, and the objects that
  * declare them stand for it.
  */
-export function typePlaces(ctx: Context, type: TS.Type): (Place | undefined)[] {
+function typePlaces(ctx: Context, type: TS.Type): (Place | undefined)[] {
   const known = ctx.typePlaces.get(type);
   if (known) return known;
   const places = placesOfType(ctx, type, 0);

@@ -107,7 +107,7 @@ function requestUrl(target: string | undefined): URL {
 const MALFORMED_URL: WebhookAnswer = { status: 400, body: { error: 'The request URL is malformed.' } };
 
 /** Whether `given` equals `expected`, in time that depends on the length of `expected` only. */
-export function secretMatches(given: string, expected: string): boolean {
+function secretMatches(given: string, expected: string): boolean {
   const a = new TextEncoder().encode(given);
   const b = new TextEncoder().encode(expected);
   let difference = a.length ^ b.length;

@@ -6,7 +6,7 @@
 import { unescapePointerToken } from '../../client/lookup/index.js';
 
 /** One HTTP message as expressions see it: status, headers (lower-case names), body (parsed JSON, else text). */
-export interface Message {
+interface Message {
   headers: Record<string, string>;
   body?: unknown;
   /** Request only: the path and query parameters. */

@@ -29,7 +29,7 @@ function fromText(text: string, schema: Record<string, unknown> | undefined): un
   }
 }
 
-export interface JourneyConsoleProps {
+interface JourneyConsoleProps {
   config: JourneyConfig;
   families: Record<string, FamilyRoutes>;
   targets: Targets;
@@ -146,6 +146,7 @@ function useJourneyRun(options: {
   return { phase, records, next, tenant, message, elapsed, state, go, start, inputChanged, requestPause };
 }
 
+/** @public The journey console, which ./panel.tsx passes on to the page that loads it with import(). */
 export function JourneyConsole({ config, families, targets }: JourneyConsoleProps) {
   const { library, file } = config;
   const workflow = workflowOf(library, file, config.workflowId);

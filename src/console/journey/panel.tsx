@@ -6,6 +6,7 @@ import { routesOf } from '../panel.js';
 import type { JourneyConfig } from './config.js';
 import type { FamilyRoutes } from './transport.js';
 
+/** @public Taken from the module ./index.tsx loads with import(). */
 export { JourneyConsole } from './journey-console.js';
 
 export async function loadJourney(

@@ -64,7 +64,7 @@ interface Frame {
   path: string[];
 }
 
-export interface RunState {
+interface RunState {
   records: StepRecord[];
   /** The workflow's outputs, once it ended well. */
   outputs?: Record<string, unknown>;

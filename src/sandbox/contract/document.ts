@@ -8,7 +8,7 @@ import type { OpenApiDocument } from 'ramp-api/lookup';
 export type { OpenApiDocument };
 
 /** The bundled descriptions the package `ramp-api` ships (`ramp-api/openapi/*`), wherever it is installed. */
-export function bundleDir(): string {
+function bundleDir(): string {
   try {
     return dirname(createRequire(import.meta.url).resolve('ramp-api/openapi/business.json'));
   } catch (cause) {

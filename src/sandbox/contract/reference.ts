@@ -8,7 +8,7 @@ import { sandboxDistDir } from '../core/dist-dir.js';
 import type { ValidatorFor } from './router.js';
 import { createSchemaValidator } from './schema-validator.js';
 
-export const REFERENCE_PAGE = 'reference.html';
+const REFERENCE_PAGE = 'reference.html';
 
 /**
  * The validators the build compiled for a set of schemas (`<name>.cjs`: a family's routes, or `v1-events`), see

@@ -5,7 +5,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /** Names for networks an `endpointNetworks` list may hold, besides CIDR blocks (`203.0.113.0/24`, `2001:db8::/32`). */
-export const NETWORK_NAMES: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
+const NETWORK_NAMES: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
   loopback: [
     ['127.0.0.0', 8, 'ipv4'],
     ['::1', 128, 'ipv6'],

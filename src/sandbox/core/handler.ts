@@ -26,9 +26,9 @@ type ParametersOf<Op, In extends string> = Op extends { parameters: { [K in In]?
     : Record<never, never>
   : Record<never, never>;
 /** Path parameters arrive as the decoded text of their segment. */
-export type PathOf<Op> = { [K in keyof ParametersOf<Op, 'path'>]-?: string };
+type PathOf<Op> = { [K in keyof ParametersOf<Op, 'path'>]-?: string };
 /** Query parameters, coerced to the types their schemas give (numbers, booleans) by the request check. */
-export type QueryOf<Op> = Partial<ParametersOf<Op, 'query'>>;
+type QueryOf<Op> = Partial<ParametersOf<Op, 'query'>>;
 
 export type { Tenant } from './tenant.js';
 
@@ -66,7 +66,7 @@ export interface Answer {
   committed?: () => void;
 }
 
-export type Handler<Id extends OperationId> = (ctx: HandlerContext<Id>) => Promise<Answer>;
+type Handler<Id extends OperationId> = (ctx: HandlerContext<Id>) => Promise<Answer>;
 /** Handlers by operationId: each takes the context of its own operation. */
 export type Handlers = { [Id in OperationId]?: Handler<Id> };
 /** A handler as the request path calls it: with a context its request check validated against the operation. */

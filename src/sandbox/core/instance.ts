@@ -21,7 +21,7 @@ export interface EventCatalog {
   ): Promise<{ id: string; event: string; createdAt: string }>;
 }
 
-export interface CachedToken {
+interface CachedToken {
   tenant: Tenant;
   family: string;
   expiresAt: number;
@@ -38,8 +38,8 @@ export interface TokenCache {
   readonly size: number;
 }
 
-export const TOKEN_CACHE_ENTRIES = 10_000;
-export const TOKEN_CACHE_BYTES = 8 * 1024 * 1024;
+const TOKEN_CACHE_ENTRIES = 10_000;
+const TOKEN_CACHE_BYTES = 8 * 1024 * 1024;
 
 export function createTokenCache(maxEntries = TOKEN_CACHE_ENTRIES, maxBytes = TOKEN_CACHE_BYTES): TokenCache {
   const entries = new Map<string, CachedToken>();

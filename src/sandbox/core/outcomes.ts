@@ -138,7 +138,7 @@ async function anythingDue(db: Db, now: Date): Promise<boolean> {
  * The most outcomes one pass of the timer runs in one transaction: the store's other callers get turns between,
  * and each outcome's savepoint stays within the subtransactions PostgreSQL keeps track of cheaply (64).
  */
-export const OUTCOMES_PER_TRANSACTION = 50;
+const OUTCOMES_PER_TRANSACTION = 50;
 
 /**
  * Runs `run` (applyDueOutcomes with the outcomes, at most `limit` of them) in a transaction of `db` every

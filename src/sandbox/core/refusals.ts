@@ -138,7 +138,7 @@ export const REFUSALS = {
   receiverFailed: { code: 'receiver_failed', status: 500 },
 } as const;
 
-export type RefusalName = keyof typeof REFUSALS;
+type RefusalName = keyof typeof REFUSALS;
 
 /** The refusal `name`, with the status the operation documents where the catalog leaves it to the operation. */
 function refusal(

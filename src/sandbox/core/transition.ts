@@ -23,7 +23,7 @@ export interface Stateful<Row> {
 }
 
 /** The transition `trigger` makes from `from` (for the case `when`), or the 409 naming the states that allow it. */
-export function transitionFor(
+function transitionFor(
   machine: Machine,
   name: string,
   from: string | null,

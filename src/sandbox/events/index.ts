@@ -23,6 +23,5 @@ export async function startEvents(
   return { worker, close: () => worker.close() };
 }
 
-export { eventHandlers } from './handlers.js';
-export { createEventCatalog, type EventEnvelope } from './store.js';
-export { eventMappingMarkdown, eventMappingRows, processOf } from './table.js';
+export { createEventCatalog } from './store.js';
+export { processOf } from './table.js';

@@ -19,7 +19,7 @@ import { processOf } from './table.js';
 export const MAX_DELIVERY_BYTES = 1024 * 1024 + 16 * 1024;
 
 /** The one envelope every event has (the source shows no payload: the sandbox's choice). */
-export interface EventEnvelope {
+interface EventEnvelope {
   event: string;
   id: string;
   /** Sandbox time, ISO 8601. */

@@ -4,7 +4,7 @@
 import { machines } from '../core/states.js';
 
 /** The business-API `process` whose webhooks receive each event (prefix match, longest first). */
-export const processOfEventPrefix: readonly (readonly [prefix: string, process: string])[] = [
+const processOfEventPrefix: readonly (readonly [prefix: string, process: string])[] = [
   ['operation.transfer.', 'wallet_transfer'],
   ['wallet.', 'wallet_transfer'],
   ['operation.', 'ramp'],
@@ -41,7 +41,7 @@ export function eventMappingRows(): {
 }
 
 /** The mapping as a Markdown table (rendered into the sandbox description by scripts/build/event-mapping.ts). */
-export function eventMappingMarkdown(): string {
+function eventMappingMarkdown(): string {
   const rows = eventMappingRows().map(
     (r) => `| ${r.resource} | ${r.from} → ${r.to} | \`${r.trigger}\` | \`${r.event}\` | \`${r.process}\` |`,
   );

@@ -47,8 +47,8 @@ type Claimed = DueRow & { attempt: number; startedAt: Date };
 
 const LEASE_MARGIN_MS = 5_000;
 /** Calls of one tenant in flight at once on one instance, and of all tenants. */
-export const PER_TENANT = 8;
-export const MAX_IN_FLIGHT = 64;
+const PER_TENANT = 8;
+const MAX_IN_FLIGHT = 64;
 const BATCH = 32;
 
 type Outcome =
@@ -56,7 +56,7 @@ type Outcome =
   | { outcome: 'timeout' | 'connection_error'; status: null };
 
 /** What the sandbox reads of an endpoint's answer at most: the status is all it needs; the rest is left unread. */
-export const MAX_ANSWER_BYTES = 64 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
  * POSTs `body` to `url` and resolves with the answer's status. Never follows a redirect (a 3xx is the answer),

@@ -22,7 +22,7 @@ export const REASONS: Record<Reason, string> = {
   document: 'a fact of the document or the descriptions, not of any answer',
 };
 
-export interface TestRef {
+interface TestRef {
   /** The test file, from the repository root. */
   file: string;
   /** The test's own title (the `it` name, without its describe blocks). */
@@ -47,9 +47,6 @@ export interface Row {
   /** Where the sandbox once disagreed with the statement: what it did, and how that was settled. */
   settled?: string;
 }
-
-/** The source document, as the repository's brief names it. */
-export const SOURCE_NAME = 'Business and Ramp Service Interface (service-interface.md)';
 
 const STATEMENTS = 'src/sandbox/fidelity/statements.test.ts';
 const FLOW = 'src/sandbox/resources/flow.test.ts';

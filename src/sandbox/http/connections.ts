@@ -34,7 +34,7 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
  * second, so a body of `n` bytes must be whole `headersTimeoutMs + n / 16 KiB` seconds after its headers (and
  * within `requestTimeoutMs` in all). A connection that falls behind is closed.
  */
-export const MIN_BODY_BYTES_PER_SECOND = 16 * 1024;
+const MIN_BODY_BYTES_PER_SECOND = 16 * 1024;
 
 /**
  * How long a new connection has to send its request before it is the first to be closed for another (ms): a
@@ -51,7 +51,7 @@ interface Held {
 const RESERVED_FILES = 200;
 
 /** The soft open-files limit of this process (`ulimit -n`), or null where it cannot be read (not Linux). */
-export function openFilesLimit(): number | null {
+function openFilesLimit(): number | null {
   try {
     const line = readFileSync('/proc/self/limits', 'utf8')
       .split('\n')
@@ -63,7 +63,7 @@ export function openFilesLimit(): number | null {
   }
 }
 
-export function defaultMaxConnections(): number {
+function defaultMaxConnections(): number {
   const limit = openFilesLimit();
   return limit === null ? 1000 : Math.max(16, Math.min(10_000, limit - RESERVED_FILES));
 }

@@ -103,7 +103,7 @@ const unknownHost = (host: string) =>
  * The authority (`host[:port]`) of an absolute-form request target (`http://name:port/path`); undefined for the
  * origin form every client sends (`/path`) and for `*`; null for an absolute target whose authority cannot be read.
  */
-export function absoluteAuthority(target: string): string | null | undefined {
+function absoluteAuthority(target: string): string | null | undefined {
   if (target.startsWith('/') || target === '*') return undefined;
   const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target);
   if (!m || m[1]!.includes('@')) return null;

@@ -8,9 +8,9 @@
 import type { Socket } from 'node:net';
 
 /** How long the sandbox goes on reading a refused body after answering, at most (ms). */
-export const LINGER_MS = 5_000;
+const LINGER_MS = 5_000;
 /** How many more bytes of a refused body it reads and discards, at most. */
-export const LINGER_BYTES = 8 * 1024 * 1024;
+const LINGER_BYTES = 8 * 1024 * 1024;
 /** How often the bytes read are looked at while lingering (ms). */
 const LOOK_MS = 100;
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { sandboxDistDir } from '../core/dist-dir.js';
 
 /** Where the built pages are: dist/pages/ of this package. */
-export function pagesDir(): string {
+function pagesDir(): string {
   return join(sandboxDistDir(), 'pages');
 }
 

@@ -63,7 +63,7 @@ export interface ArazzoWorkflow {
   outputs?: Record<string, string>;
 }
 
-export interface SourceDescription {
+interface SourceDescription {
   name: string;
   url: string;
   /** `openapi` or `arazzo`. */
@@ -92,7 +92,7 @@ export interface OperationRef {
 }
 
 /** One Arazzo file: its document, and what its source descriptions name. */
-export interface LibraryFile {
+interface LibraryFile {
   document: ArazzoDocument;
   /** Each OpenAPI source description's API family (`v1` to `v1`). */
   families: Record<string, string>;
@@ -250,16 +250,4 @@ export function stepReferences(value: unknown): { stepId: string; output: string
   };
   visit(value);
   return found;
-}
-
-/** The inputs of a workflow a step reads (`$inputs.amount`). */
-export function inputReferences(value: unknown): string[] {
-  const found = new Set<string>();
-  const visit = (node: unknown) => {
-    if (typeof node === 'string') for (const match of node.matchAll(/\$inputs\.([\w-]+)/g)) found.add(match[1]!);
-    else if (Array.isArray(node)) node.forEach(visit);
-    else if (node && typeof node === 'object') Object.values(node).forEach(visit);
-  };
-  visit(value);
-  return [...found];
 }

@@ -14,7 +14,7 @@ import { findRedocly, REDOCLY_VERSION, withoutNodeNotice } from './redocly.js';
 import { type HowToRun, type RespectRun, runJourneysOnSandbox, runServiceJourneys } from './respect.js';
 import { type Journey, journeys } from './runnable.js';
 
-export const JOURNEYS_HELP = `Usage: ramp-api-sandbox journeys [--sandbox URL | --base-url URL [--v1-base-url URL]] [--workflow ID]...
+const JOURNEYS_HELP = `Usage: ramp-api-sandbox journeys [--sandbox URL | --base-url URL [--v1-base-url URL]] [--workflow ID]...
                                 [--json FILE] [--junit FILE]
 
   (none of the three)  every journey, against a sandbox started for the run, in memory (or SANDBOX_URL's)

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
-export type Status = 'passed' | 'failed';
+type Status = 'passed' | 'failed';
 
 export interface FailedCheck {
   /** respect's name of the check: `success criteria check`, `status code check`, `schema check`, ... */

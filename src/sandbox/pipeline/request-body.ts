@@ -13,7 +13,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_PUBLIC_BODY_BYTES = 16 * 1024;
 /** Objects and arrays inside one another, at most (the sandbox's limit: no body of either API nests more than 4). */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /** Whether the request carries a body: a length other than 0, or a chunked one. */
 export function hasBody(req: IncomingMessage): boolean {
@@ -74,7 +74,7 @@ export async function readBody(req: IncomingMessage, limit: BodyLimit): Promise<
 }
 
 /** The deepest nesting of objects and arrays in a JSON text, counted without parsing it (strings skipped). */
-export function jsonDepth(text: string): number {
+function jsonDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;
@@ -95,7 +95,7 @@ export function jsonDepth(text: string): number {
  * (PostgreSQL text cannot hold U+0000), and a number too large for a JSON number (`1e400` parses to Infinity).
  * The body is at most MAX_JSON_DEPTH deep when this runs, so the recursion is bounded.
  */
-export function unstorable(value: unknown, at = 'body', found: string[] = []): string[] {
+function unstorable(value: unknown, at = 'body', found: string[] = []): string[] {
   if (found.length >= 5) return found;
   if (typeof value === 'string') {
     if (value.includes('\u0000'))

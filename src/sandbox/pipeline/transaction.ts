@@ -6,7 +6,7 @@ import type { Answer, AnyHandler, HandlerContext } from '../core/handler.js';
 import type { Db, Sql } from '../store/db.js';
 
 /** What was sent for a read, as it is sent again: its status and its JSON text. */
-export interface SentText {
+interface SentText {
   status: number;
   text: string;
 }
@@ -28,7 +28,7 @@ const KEPT_ANSWERS = 2000;
  * How many bytes of answers are kept at most (their text counted at 2 bytes a character, as V8 may hold it,
  * and their keys); the memory is emptied when one more would pass it. An answer over a quarter of it is not kept.
  */
-export const KEPT_ANSWER_BYTES = 32 * 1024 * 1024;
+const KEPT_ANSWER_BYTES = 32 * 1024 * 1024;
 const LARGEST_KEPT = KEPT_ANSWER_BYTES / 4;
 
 export type RunHandler = (

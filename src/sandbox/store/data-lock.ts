@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const LOCK_FILE = 'sandbox.lock';
+const LOCK_FILE = 'sandbox.lock';
 
 /** A data folder that cannot be used: in use by another process, a file, or not creatable. */
 export class DataFolderError extends Error {

@@ -9,7 +9,7 @@ import { createMaintenance, type Maintenance, statementBytes } from './pglite-ma
 import { isSelect, rememberedSelects } from './pglite-reads.js';
 import { createStatementRunner } from './pglite-statements.js';
 
-export { approximateBytes, REMEMBERED_BYTES } from './pglite-reads.js';
+export { approximateBytes } from './pglite-reads.js';
 
 export interface Sql {
   /** Rows of one statement, with `$1`... parameters. */

@@ -10,7 +10,7 @@ import { refusals } from '../core/refusals.js';
 /** Free bytes a --data folder's file system must keep for a write to be taken: two WAL segments. */
 export const RESERVED_DISK_BYTES = 32 * 1024 * 1024;
 /** Seconds a client is told to wait (`Retry-After`) while the data folder's file system is full. */
-export const DISK_FULL_RETRY_AFTER_SECONDS = 30;
+const DISK_FULL_RETRY_AFTER_SECONDS = 30;
 /** How long one look at the free space is trusted (ms): a write-heavy client costs a statfs this often at most. */
 const LOOK_MS = 100;
 

@@ -11,9 +11,9 @@
 // Both run in the store's turn after a write, outside any transaction. (A PostgreSQL server does both itself.)
 
 /** Bytes of parameters written (committed or not), past which a checkpoint is made. */
-export const WRITTEN_BYTES_BEFORE_CHECKPOINT = 16 * 1024 * 1024;
+const WRITTEN_BYTES_BEFORE_CHECKPOINT = 16 * 1024 * 1024;
 /** Bytes of parameters rolled back, past which the store is vacuumed. */
-export const ROLLED_BACK_BYTES_BEFORE_VACUUM = 4 * 1024 * 1024;
+const ROLLED_BACK_BYTES_BEFORE_VACUUM = 4 * 1024 * 1024;
 
 /** About how many bytes a statement puts into the database: its text, each text parameter's length, 8 for others. */
 export function statementBytes(text: string, params: unknown[] | undefined): number {

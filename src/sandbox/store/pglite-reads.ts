@@ -45,7 +45,7 @@ export function approximateBytes(value: unknown, limit = Number.POSITIVE_INFINIT
 }
 
 /** Bytes of select results PGlite's reads remember at most (approximateBytes); a result over a quarter is not kept. */
-export const REMEMBERED_BYTES = 32 * 1024 * 1024;
+const REMEMBERED_BYTES = 32 * 1024 * 1024;
 
 export const isSelect = (text: string) => /^\s*select\b/i.test(text);
 
