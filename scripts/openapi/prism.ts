@@ -1,5 +1,6 @@
 // Starts Prism (mock, or proxy in front of a real deployment) on a free loopback port, waits until it
-// answers, and stops it again; every process started here is killed when this process exits.
+// answers, and stops it again; the watchdog (src/testing/watchdog.ts) stops every process started here, and
+// removes its copy of the description, whatever ends this process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,13 +13,6 @@ export interface PrismServer {
   url: string;
   stop(): Promise<void>;
 }
-
-const running = new Set<ChildProcess>();
-const copies = new Set<string>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
-});
 
 async function waitUntilAnswering(
   url: string,
@@ -51,7 +45,6 @@ export async function startPrism(options: {
   // Prism watches the file it serves and restarts (dropping connections) when it changes, and `npm run bundle`
   // or `npm test` rewrite dist/openapi/: serve a private copy instead.
   const copyDir = mkdtempSync(join(tmpdir(), 'ramp-prism-'));
-  copies.add(copyDir);
   // Removed, and Prism stopped, even if this process ends without its exit hook (a second Ctrl-C, SIGKILL, a
   // test runner ending its worker).
   const folderGuard = watchFolder(copyDir);
@@ -64,7 +57,6 @@ export async function startPrism(options: {
     ? ['proxy', served, options.upstream, '--errors', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn']
     : ['mock', served, '-h', '127.0.0.1', '-p', String(port), '-v', 'fatal'];
   const child = spawn(join(repoRoot, 'node_modules', '.bin', 'prism'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
   const processGuard = child.pid === undefined ? undefined : watchProcess(child.pid);
   child.once('exit', () => processGuard?.release());
   let log = '';
@@ -77,10 +69,8 @@ export async function startPrism(options: {
   const stop = () =>
     new Promise<void>((resolve) => {
       const forget = () => {
-        running.delete(child);
         processGuard?.release();
         rmSync(copyDir, { recursive: true, force: true });
-        copies.delete(copyDir);
         folderGuard.release();
         resolve();
       };

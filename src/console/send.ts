@@ -69,13 +69,22 @@ function recordingFetch(exchanges: Exchange[]): typeof fetch {
   };
 }
 
-/** One client per family, address and credentials, kept for the tab's life: its token is reused and renewed. */
+/**
+ * A cache, the page's one: a client per family, address and credentials, so its token is reused and renewed
+ * across sends. It keeps the CLIENTS_KEPT last used; an older one is made again when needed.
+ */
 const clients = new Map<string, Recorded>();
+const CLIENTS_KEPT = 16;
 
 function clientFor(family: string, baseUrl: string, auth: Auth): Recorded {
   const key = JSON.stringify([family, baseUrl, auth]);
   const known = clients.get(key);
-  if (known) return known;
+  if (known) {
+    clients.delete(key);
+    clients.set(key, known);
+    return known;
+  }
+  if (clients.size >= CLIENTS_KEPT) clients.delete(clients.keys().next().value!);
   const exchanges: Exchange[] = [];
   const common = { baseUrl, fetch: recordingFetch(exchanges), retry: false as const, allowInsecureHttp: true };
   let client: unknown;

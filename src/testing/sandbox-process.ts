@@ -18,12 +18,6 @@ export interface SandboxProcess {
 
 /** The built package's command (`ramp-api-sandbox`). */
 export const sandboxBin = join(import.meta.dirname, '..', 'sandbox', 'dist', 'bin.js');
-// A sandbox outlives nothing that started it: whatever ends this process (an exit, a signal turned into one)
-// asks the sandboxes still running to stop.
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGTERM');
-});
 
 export interface LaunchOptions {
   /**
@@ -48,14 +42,12 @@ export async function launchSandbox(args: string[], options: LaunchOptions = {})
   let out = '';
   child.stdout!.on('data', (chunk) => (out += String(chunk)));
   child.stderr!.on('data', (chunk) => (out += String(chunk)));
-  running.add(child);
-  // Stopped even if this process ends without its exit hook (killed, or a test runner ending its worker).
+  // A sandbox outlives nothing that started it: the watchdog stops it whatever ends this process.
   const guard = watchProcess(child.pid!);
   // 'close', not 'exit': once it resolves, everything the process printed has arrived.
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('close', (code, signal) => {
       guard.release();
-      running.delete(child);
       resolve({ code, signal });
     }),
   );
@@ -94,7 +86,7 @@ export function runSandboxToExit(
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SANDBOX_PORT: '', DATABASE_URL: '', SANDBOX_HOST: '', SANDBOX_ADMIN_TOKEN: '', ...env },
   });
-  running.add(child);
+  const guard = watchProcess(child.pid!);
   let stderr = '';
   let stdout = '';
   child.stderr!.on('data', (c) => (stderr += String(c)));
@@ -104,7 +96,7 @@ export function runSandboxToExit(
   return new Promise((resolve) =>
     child.once('close', (code) => {
       clearTimeout(killer);
-      running.delete(child);
+      guard.release();
       resolve({ code, stderr, stdout });
     }),
   );

@@ -1,5 +1,5 @@
-// The PGlite stores in memory of the fixture's sandboxes (./sandbox-fixture.ts), kept from one sandbox to the next
-// within a test worker, since emptying a store costs far less than opening one (BENCHMARKS.md). A store is
+// A cache of the PGlite stores in memory of the fixture's sandboxes (./sandbox-fixture.ts), kept from one sandbox
+// to the next within a test worker (at most KEPT), since emptying a store costs far less than opening one (BENCHMARKS.md). A store is
 // given back when its sandbox has closed, and emptied back to what a new store holds: every table of the first
 // store this worker opened, as it was right after it opened (the migrations' records and the clock's one row),
 // sequences restarted. A store whose tables are no longer those, or that cannot be emptied, is closed instead.

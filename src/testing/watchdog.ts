@@ -47,6 +47,7 @@ process.stdin.on('error', clean);
 process.stdin.resume();
 `;
 
+/** The process's one watchdog, started with the first registration. */
 let watchdog: ChildProcess | undefined;
 
 function send(line: string): void {

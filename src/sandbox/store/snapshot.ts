@@ -80,7 +80,10 @@ export async function readSnapshot(schemaDigest: string, dir = sandboxDistDir())
   }
 }
 
-/** The last snapshot read (see readSnapshot). Callers only read it: its files are copied into PGlite's file system. */
+/**
+ * A cache of one: the last snapshot read (see readSnapshot), held weakly, so the garbage collector may empty it.
+ * Callers only read it: its files are copied into PGlite's file system.
+ */
 let lastRead: { identity: string; tar: WeakRef<Buffer> } | undefined;
 
 /**
