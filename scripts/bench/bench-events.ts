@@ -1,5 +1,6 @@
 // Events per second the sandbox delivers to a healthy local receiver: N events emitted with triggerEvent
-// (32 at a time), timed until every delivery is recorded as delivered. `npm run bench:events [-- N]`.
+// (32 at a time), timed until the receiver has had every one, in TURNS turns on the harness (median and
+// p10-p90 of the turns). `npm run bench:events [-- N [TURNS]]`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -7,8 +8,10 @@ import { createV1Client, orThrow } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { createWebhookReceiver } from '../../src/client/webhooks/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { sideBySide, spread } from './harness.js';
 
 const total = Number(process.argv[2] ?? 2000);
+const turns = Number(process.argv[3] ?? 4);
 let received = 0;
 const receiver = createServer(
   createWebhookReceiver({
@@ -32,28 +35,35 @@ await orThrow(
   }),
 );
 
-const started = performance.now();
-let next = 0;
-await Promise.all(
-  Array.from({ length: 32 }, async () => {
-    while (next < total) {
-      next += 1;
-      await orThrow(
-        control.triggerEvent({
-          body: { tenantId: tenant.clientId, event: 'operation.created', subject: { id: String(next) } },
-        }),
-      );
-    }
-  }),
-);
-const emitted = performance.now();
-await sandbox.events.worker.idle();
-while (received < total) await new Promise((resolve) => setTimeout(resolve, 5));
-const done = performance.now();
+/** One turn: `count` events emitted (32 at a time), timed until the receiver has had each. */
+async function turn(count: number) {
+  const started = performance.now();
+  const until = received + count;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < count) {
+        next += 1;
+        const subject = { id: `${started}-${next}` };
+        await orThrow(
+          control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'operation.created', subject } }),
+        );
+      }
+    }),
+  );
+  const emittedMs = performance.now() - started;
+  await sandbox.events.worker.idle();
+  while (received < until) await new Promise((resolve) => setTimeout(resolve, 5));
+  return { emittedMs, ms: performance.now() - started };
+}
+
+const perSecond = (t: { ms: number }) => (1000 * Math.ceil(total / turns)) / t.ms;
+const [run] = await sideBySide([{ name: 'sandbox', turn: () => turn(Math.ceil(total / turns)) }], { turns }, perSecond);
 const { deliveries } = await orThrow(control.listDeliveries({ params: { query: { tenant: tenant.clientId } } }));
 const delivered = deliveries.filter((d) => d.status === 'delivered' && d.attempts.length === 1).length;
+const seconds = (key: 'ms' | 'emittedMs') => (run!.turns.reduce((n, t) => n + t[key], 0) / 1000).toFixed(2);
 console.log(
-  `${total} events emitted in ${((emitted - started) / 1000).toFixed(2)} s; all ${received} received (${delivered} delivered on the first attempt) in ${((done - started) / 1000).toFixed(2)} s: ${Math.round(total / ((done - started) / 1000))} events/s end to end`,
+  `${received} events emitted in ${seconds('emittedMs')} s; all ${received} received (${delivered} delivered on the first attempt) in ${seconds('ms')} s: ${spread(run!.figure, (n) => n.toFixed(0))} events/s end to end, per turn of ${Math.ceil(total / turns)}`,
 );
 await sandbox.close();
 receiver.close();
