@@ -36,7 +36,7 @@ export interface Contender<T> {
   name: string;
   /** `reference`: every other side is divided by it, turn by turn. `floor`: the same work with nothing else. */
   role?: 'reference' | 'floor';
-  /** One turn; `index` counts the counted turns from 0, and the warm-up turns before them from -1 down. */
+  /** One turn; `index` counts the counted turns from 0, the warm-up turns before them are -warmUp to -1. */
   turn: (index: number) => Promise<T>;
 }
 
@@ -53,11 +53,9 @@ export async function takeTurns<T>(
   { turns, warmUp = 0, random }: TurnPlan,
 ): Promise<T[][]> {
   const results = contenders.map((): T[] => []);
+  const sides = contenders.map((_, i) => i);
   for (let index = -warmUp; index < turns; index++) {
-    for (const i of shuffle(
-      contenders.map((_, i) => i),
-      random,
-    )) {
+    for (const i of shuffle(sides, random)) {
       const measured = await contenders[i]!.turn(index);
       if (index >= 0) results[i]!.push(measured);
     }
