@@ -67,7 +67,7 @@ Measured by \`npm run bench -- --only-start\` (${stamp()}). Each start is
 a new process, from spawning it to its first answered request, and is stopped before the next; the targets take
 turns in a new random order each round, and the ratio to Prism's start is taken inside each round. The sandbox
 starts from the PGlite snapshot \`npm run build\` makes (a store with its tables already made) and loads the
-validators the build compiled.
+validators the build compiled. The floor is Node itself starting a bare \`node:http\` server.
 
 ${table.join('\n')}
 

@@ -63,7 +63,7 @@ export const benchmarks: Benchmark[] = [
     files: ['start-bench.ts'],
     measures: 'the sandbox started five ways, from spawning the process to its first answer',
     against: '`prism mock` started the same way',
-    floor: '',
+    floor: 'Node starting a bare `node:http` server',
     kept: 'BENCHMARKS.md, "Start time"',
     smoke: '`npm run bench -- --only-start --quick`',
   },

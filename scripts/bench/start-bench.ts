@@ -33,6 +33,9 @@ const freshFolder = (work: string, name: string) => {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 };
 
+/** The floor: Node starting a bare node:http server, nothing else. */
+const FLOOR = 'node -e: a bare node:http server (the floor)';
+
 /** The ways to start, each with what counts as ready; their folders under `work`. Prism's is the reference. */
 function targetsIn(work: string): Target[] {
   const sandbox = (name: string, args: () => { argv: string[]; cleanup?: () => void }): Target => ({
@@ -65,6 +68,15 @@ function targetsIn(work: string): Target[] {
           "const { startSandbox } = await import('ramp-api-sandbox'); const s = await startSandbox({ memory: true, port: 0 }); console.log('Sandbox: ' + s.url); console.log('Ctrl-C to stop.'); process.on('SIGTERM', () => s.close().then(() => process.exit(0)));",
         ],
       }),
+    },
+    {
+      name: FLOOR,
+      ready: 'answered a request (any status)',
+      command: async () => {
+        const port = await freePort();
+        const serve = `require('node:http').createServer((q, s) => s.end()).listen(${port}, '127.0.0.1')`;
+        return { argv: [process.execPath, '-e', serve], url: `http://127.0.0.1:${port}` };
+      },
     },
     {
       name: 'Prism: prism mock business.json',
@@ -142,7 +154,11 @@ export async function startTimes(
     await timeStart(targets.find((t) => t.name.startsWith('ramp-api-sandbox --data FOLDER'))!);
     const contenders = targets.map((t) => ({
       name: t.name,
-      ...(t.name.startsWith('Prism') ? { role: 'reference' as const } : {}),
+      ...(t.name.startsWith('Prism')
+        ? { role: 'reference' as const }
+        : t.name === FLOOR
+          ? { role: 'floor' as const }
+          : {}),
       turn: () => timeStart(t),
     }));
     const compared = await sideBySide(contenders, { turns: rounds, warmUp: 1 }, (ms) => ms);
