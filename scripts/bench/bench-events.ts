@@ -1,6 +1,7 @@
 // Events per second the sandbox delivers to a healthy local receiver: N events emitted with triggerEvent
 // (32 at a time), timed until the receiver has had every one, in TURNS turns on the harness (median and
-// p10-p90 of the turns). `npm run bench:events [-- N [TURNS]]`.
+// p10-p90 of the turns). Beside it the floor, in the same turns: the receiver taking the same deliveries
+// POSTed straight from this process, 32 at a time, each made unique. `npm run bench:events [-- N [TURNS]]`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -8,16 +9,19 @@ import { createV1Client, orThrow } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { createWebhookReceiver } from '../../src/client/webhooks/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { sideBySide, spread } from './harness.js';
+import { ratioText, type Summary, sideBySide, spread } from './harness.js';
 
 const total = Number(process.argv[2] ?? 2000);
 const turns = Number(process.argv[3] ?? 4);
 let received = 0;
+/** A delivery as the receiver got it from the sandbox, which the floor sends again. */
+let delivered: Record<string, unknown> = {};
 const receiver = createServer(
   createWebhookReceiver({
     handlers: {
-      'operation.created': () => {
+      'operation.created': ({ payload }) => {
         received += 1;
+        delivered = payload;
       },
     },
   }).node,
@@ -35,21 +39,26 @@ await orThrow(
   }),
 );
 
-/** One turn: `count` events emitted (32 at a time), timed until the receiver has had each. */
-async function turn(count: number) {
-  const started = performance.now();
-  const until = received + count;
+/** `count` calls of `call` (numbered from 1), 32 at a time. */
+async function thirtyTwoAtATime(count: number, call: (n: number) => Promise<unknown>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: 32 }, async () => {
-      while (next < count) {
-        next += 1;
-        const subject = { id: `${started}-${next}` };
-        await orThrow(
-          control.triggerEvent({ body: { tenantId: tenant.clientId, event: 'operation.created', subject } }),
-        );
-      }
+      while (next < count) await call(++next);
     }),
+  );
+}
+
+/** One turn: `count` events emitted, timed until the receiver has had each. */
+async function turn(count: number) {
+  const started = performance.now();
+  const until = received + count;
+  await thirtyTwoAtATime(count, (n) =>
+    orThrow(
+      control.triggerEvent({
+        body: { tenantId: tenant.clientId, event: 'operation.created', subject: { id: `${started}-${n}` } },
+      }),
+    ),
   );
   const emittedMs = performance.now() - started;
   await sandbox.events.worker.idle();
@@ -57,13 +66,38 @@ async function turn(count: number) {
   return { emittedMs, ms: performance.now() - started };
 }
 
-const perSecond = (t: { ms: number }) => (1000 * Math.ceil(total / turns)) / t.ms;
-const [run] = await sideBySide([{ name: 'sandbox', turn: () => turn(Math.ceil(total / turns)) }], { turns }, perSecond);
+/** One turn of the floor: `count` deliveries POSTed straight to the receiver, each answered. */
+async function floorTurn(count: number) {
+  const started = performance.now();
+  await thirtyTwoAtATime(count, async (n) => {
+    const body = JSON.stringify({ ...delivered, benchFloor: `${started}-${n}` });
+    const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    if (!answer.ok) throw new Error(`The receiver answered the floor's delivery with ${answer.status}.`);
+    await answer.arrayBuffer();
+  });
+  return { emittedMs: 0, ms: performance.now() - started };
+}
+
+const perTurn = Math.ceil(total / turns);
+const perSecond = (t: { ms: number }) => (1000 * perTurn) / t.ms;
+await turn(1); // a delivery for the floor to send again
+const [run, floor] = await sideBySide(
+  [
+    { name: 'sandbox', turn: () => turn(perTurn) },
+    { name: 'floor', role: 'floor', turn: () => floorTurn(perTurn) },
+  ],
+  { turns },
+  perSecond,
+);
 const { deliveries } = await orThrow(control.listDeliveries({ params: { query: { tenant: tenant.clientId } } }));
-const delivered = deliveries.filter((d) => d.status === 'delivered' && d.attempts.length === 1).length;
+const firstAttempt = deliveries.filter((d) => d.status === 'delivered' && d.attempts.length === 1).length;
 const seconds = (key: 'ms' | 'emittedMs') => (run!.turns.reduce((n, t) => n + t[key], 0) / 1000).toFixed(2);
+const rate = (s: Summary) => spread(s, (n) => n.toFixed(0));
 console.log(
-  `${received} events emitted in ${seconds('emittedMs')} s; all ${received} received (${delivered} delivered on the first attempt) in ${seconds('ms')} s: ${spread(run!.figure, (n) => n.toFixed(0))} events/s end to end, per turn of ${Math.ceil(total / turns)}`,
+  `${perTurn * turns} events emitted in ${seconds('emittedMs')} s, all received in ${seconds('ms')} s (${firstAttempt} of ${deliveries.length} deliveries on the first attempt): ${rate(run!.figure)} events/s end to end, per turn of ${perTurn}`,
+);
+console.log(
+  `The floor, the receiver taking the same deliveries straight from this process: ${rate(floor!.figure)} per second; the sandbox ${ratioText(run!.toFloor!)} of it, per turn`,
 );
 await sandbox.close();
 receiver.close();
