@@ -18,6 +18,7 @@ const s = summarize([1, 2, 3]);
 const row: Row = {
   section: 'in-process, stub fetch',
   name: 'openapi-fetch',
+  reference: false,
   us: s,
   gcUs: 1,
   gcCalls: 0.1,
@@ -26,7 +27,7 @@ const row: Row = {
   stalls: { calls: 0.01, time: 0.02 },
 };
 const client = {
-  rows: [row, { ...row, name: 'openapi-fetch + auth middleware' }],
+  rows: [row, { ...row, name: 'openapi-fetch + auth middleware', reference: true }],
   loopback: { rows: [], sent: 2, answered: 2 },
   breakdown: [{ place: 'openapi-fetch', us: 1 }],
   allocated: { middleware: { total: 10, own: [] }, ramp: { total: 11, own: [{ place: 'x', bytes: 2 }] } },

@@ -1,5 +1,5 @@
 // BENCHMARKS.md as `npm run bench -- --write` writes it: the whole file, the client's tables and targets, and the
-// marked sections (start times, writes) that `--only-start --write` and `--only-writes --write` rewrite alone.
+// marked sections that `--only-start --write`, `--only-writes --write` and `bench:usage -- --write` rewrite alone.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -149,12 +149,6 @@ ${designFigures ? `\n${designFigures}\n` : ''}`,
 const us = (n: number) => `${n.toFixed(2)} µs`;
 const pct = (share: number, digits: number) => `${(share * 100).toFixed(digits)}%`;
 const x = (s: Summary) => ratioText(s, 3);
-/** The reference of each section of the client's comparison. */
-const REFERENCES: Record<string, string> = {
-  'in-process, stub fetch': 'openapi-fetch + auth middleware',
-  'loopback, sequential': 'openapi-fetch',
-  'loopback, 32 concurrent': 'openapi-fetch',
-};
 const reading = (r: Row) =>
   r.ratio.p10 <= 1 && r.ratio.p90 >= 1
     ? 'p10–p90 straddles 1: not distinguishable'
@@ -169,7 +163,7 @@ export function clientTables({ rows, loopback, breakdown, allocated, flight, siz
     ...markdownTable(
       'Where | Variant | Per call: median (p10–p90) | Of which GC pauses | Ratio to the reference, per round: median (p10–p90) | Reading | The ratio with every call as it fell',
       rows.map((r) =>
-        r.name === REFERENCES[r.section]
+        r.reference
           ? [r.section, `**${r.name}** (reference)`, perCall(r), us(r.gcUs), 1, '', 1]
           : [r.section, r.name, perCall(r), us(r.gcUs), x(r.ratio), reading(r), x(r.ratioAll)],
       ),

@@ -8,6 +8,8 @@ import { type Contender, compare, percentile, type Summary, summarize, takeTurns
 export interface Row {
   section: string;
   name: string;
+  /** The section's reference, which every other row is divided by. */
+  reference: boolean;
   /** Microseconds per call (see `compareCalls`): median, 10th and 90th percentile over the rounds. */
   us: Summary;
   /** Microseconds of the bench's garbage collection pauses per call, over all rounds. */
@@ -162,6 +164,7 @@ export async function compareCalls(
   return cost.map((c, i) => ({
     section,
     name: c.name,
+    reference: c.role === 'reference',
     us: c.figure,
     gcUs: gcUs[i]!,
     ratio: c.ratio ?? one,
