@@ -1,5 +1,7 @@
 // Events per second the sandbox delivers to a healthy local receiver: N events emitted with triggerEvent
-// (32 at a time), timed until every delivery is recorded as delivered. `npm run bench:events [-- N]`.
+// (32 at a time), timed until the receiver has had every one, in TURNS turns on the harness (median and
+// p10-p90 of the turns). Beside it the floor, in the same turns: the receiver taking the same deliveries
+// POSTed straight from this process, 32 at a time, each made unique. `npm run bench:events [-- N [TURNS]]`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -7,14 +9,19 @@ import { createV1Client, orThrow } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { createWebhookReceiver } from '../../src/client/webhooks/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { ratioText, type Summary, sideBySide, spread } from './harness.js';
 
 const total = Number(process.argv[2] ?? 2000);
+const turns = Number(process.argv[3] ?? 4);
 let received = 0;
+/** A delivery as the receiver got it from the sandbox, which the floor sends again. */
+let delivered: Record<string, unknown> = {};
 const receiver = createServer(
   createWebhookReceiver({
     handlers: {
-      'operation.created': () => {
+      'operation.created': ({ payload }) => {
         received += 1;
+        delivered = payload;
       },
     },
   }).node,
@@ -32,28 +39,65 @@ await orThrow(
   }),
 );
 
-const started = performance.now();
-let next = 0;
-await Promise.all(
-  Array.from({ length: 32 }, async () => {
-    while (next < total) {
-      next += 1;
-      await orThrow(
-        control.triggerEvent({
-          body: { tenantId: tenant.clientId, event: 'operation.created', subject: { id: String(next) } },
-        }),
-      );
-    }
-  }),
+/** `count` calls of `call` (numbered from 1), 32 at a time. */
+async function thirtyTwoAtATime(count: number, call: (n: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < count) await call(++next);
+    }),
+  );
+}
+
+/** One turn: `count` events emitted, timed until the receiver has had each. */
+async function turn(count: number) {
+  const started = performance.now();
+  const until = received + count;
+  await thirtyTwoAtATime(count, (n) =>
+    orThrow(
+      control.triggerEvent({
+        body: { tenantId: tenant.clientId, event: 'operation.created', subject: { id: `${started}-${n}` } },
+      }),
+    ),
+  );
+  const emittedMs = performance.now() - started;
+  await sandbox.events.worker.idle();
+  while (received < until) await new Promise((resolve) => setTimeout(resolve, 5));
+  return { emittedMs, ms: performance.now() - started };
+}
+
+/** One turn of the floor: `count` deliveries POSTed straight to the receiver, each answered. */
+async function floorTurn(count: number) {
+  const started = performance.now();
+  await thirtyTwoAtATime(count, async (n) => {
+    const body = JSON.stringify({ ...delivered, benchFloor: `${started}-${n}` });
+    const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    if (!answer.ok) throw new Error(`The receiver answered the floor's delivery with ${answer.status}.`);
+    await answer.arrayBuffer();
+  });
+  return { emittedMs: 0, ms: performance.now() - started };
+}
+
+const perTurn = Math.ceil(total / turns);
+const perSecond = (t: { ms: number }) => (1000 * perTurn) / t.ms;
+await turn(1); // a delivery for the floor to send again
+const [run, floor] = await sideBySide(
+  [
+    { name: 'sandbox', turn: () => turn(perTurn) },
+    { name: 'floor', role: 'floor', turn: () => floorTurn(perTurn) },
+  ],
+  { turns },
+  perSecond,
 );
-const emitted = performance.now();
-await sandbox.events.worker.idle();
-while (received < total) await new Promise((resolve) => setTimeout(resolve, 5));
-const done = performance.now();
 const { deliveries } = await orThrow(control.listDeliveries({ params: { query: { tenant: tenant.clientId } } }));
-const delivered = deliveries.filter((d) => d.status === 'delivered' && d.attempts.length === 1).length;
+const firstAttempt = deliveries.filter((d) => d.status === 'delivered' && d.attempts.length === 1).length;
+const seconds = (key: 'ms' | 'emittedMs') => (run!.turns.reduce((n, t) => n + t[key], 0) / 1000).toFixed(2);
+const rate = (s: Summary) => spread(s, (n) => n.toFixed(0));
 console.log(
-  `${total} events emitted in ${((emitted - started) / 1000).toFixed(2)} s; all ${received} received (${delivered} delivered on the first attempt) in ${((done - started) / 1000).toFixed(2)} s: ${Math.round(total / ((done - started) / 1000))} events/s end to end`,
+  `${perTurn * turns} events emitted in ${seconds('emittedMs')} s, all received in ${seconds('ms')} s (${firstAttempt} of ${deliveries.length} deliveries on the first attempt): ${rate(run!.figure)} events/s end to end, per turn of ${perTurn}`,
+);
+console.log(
+  `The floor, the receiver taking the same deliveries straight from this process: ${rate(floor!.figure)} per second; the sandbox ${ratioText(run!.toFloor!)} of it, per turn`,
 );
 await sandbox.close();
 receiver.close();

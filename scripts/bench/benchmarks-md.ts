@@ -1,12 +1,15 @@
-// BENCHMARKS.md as `npm run bench -- --write` writes it: the whole file, and the marked sections (start times,
-// writes) that `--only-start --write` and `--only-writes --write` rewrite alone.
+// BENCHMARKS.md as `npm run bench -- --write` writes it: the whole file, the client's tables and targets, and the
+// marked sections that `--only-start --write`, `--only-writes --write` and `bench:usage -- --write` rewrite alone.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../openapi/apis.js';
+import { readBudget } from './bundle-size.js';
+import type { ClientPart } from './client-bench.js';
 import { BODY } from './client-calls.js';
-import { TRIM, TURNS } from './client-rounds.js';
+import { type Row, TRIM, TURNS } from './client-turns.js';
+import { type Compared, markdownTable, ratioText, type Summary, spread } from './harness.js';
 import { WRITES } from './write-bench.js';
 
 /** Replaces the marked section `name` of BENCHMARKS.md with `section`; where there is none yet, it goes before the targets. */
@@ -22,14 +25,18 @@ export function rewriteSection(name: string, section: string): void {
   writeFileSync(file, updated);
 }
 
+const git = (...gitArgs: string[]) => execFileSync('git', gitArgs, { cwd: repoRoot, encoding: 'utf8' }).trim();
+const today = () => new Date().toISOString().slice(0, 10);
+/** When and where a section was measured: `commit abc1234, 2026-11-29; 2 cores, Node v20.20.2`. */
+const stamp = () =>
+  `commit ${git('rev-parse', '--short', 'HEAD')}, ${today()}; ${cpus().length} cores, Node ${process.version}`;
+
 /** The writes' section of BENCHMARKS.md, between markers so that `--only-writes --write` can rewrite it alone. */
 export function writeSection(table: string[], targetLines: string[]): string {
-  const machine = `${cpus().length} cores, Node ${process.version}`;
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
   return `<!-- writes:start -->
 ## Writes
 
-Measured by \`npm run bench -- --only-writes\` (commit ${commit}, ${new Date().toISOString().slice(0, 10)}; ${machine}). The
+Measured by \`npm run bench -- --only-writes\` (${stamp()}). The
 writes ${WRITES.join(', ')} against Prism answering the same request (the same bytes, Prism with its own token),
 each server in its own process, loaded by autocannon with 1 and 32 clients: after a warm-up, the targets take
 half-second turns, each counted from the moment all its connections have had a first answer, and the throughput
@@ -53,16 +60,14 @@ ${targetLines.join('\n')}
 
 /** The start-time section of BENCHMARKS.md, between markers so that `--only-start --write` can rewrite it alone. */
 export function startSection(table: string[], targetLines: string[]): string {
-  const machine = `${cpus().length} cores, Node ${process.version}`;
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
   return `<!-- start-times:start -->
 ## Start time
 
-Measured by \`npm run bench -- --only-start\` (commit ${commit}, ${new Date().toISOString().slice(0, 10)}; ${machine}). Each start is
+Measured by \`npm run bench -- --only-start\` (${stamp()}). Each start is
 a new process, from spawning it to its first answered request, and is stopped before the next; the targets take
 turns in a new random order each round, and the ratio to Prism's start is taken inside each round. The sandbox
 starts from the PGlite snapshot \`npm run build\` makes (a store with its tables already made) and loads the
-validators the build compiled.
+validators the build compiled. The floor is Node itself starting a bare \`node:http\` server.
 
 ${table.join('\n')}
 
@@ -73,7 +78,6 @@ ${targetLines.join('\n')}
 /** Writes BENCHMARKS.md: the tables and targets of a whole run, the hand-written design figures carried over. */
 export function writeBenchmarks(table: string, writesSection: string, startsSection: string, targets: string[]): void {
   const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
-  const git = (...gitArgs: string[]) => execFileSync('git', gitArgs, { cwd: repoRoot, encoding: 'utf8' }).trim();
   // BENCHMARKS.md itself may differ: it is what this run rewrites.
   const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!BENCHMARKS.md') !== '';
   const commit = git('rev-parse', '--short', 'HEAD') + (changed ? ' with uncommitted changes' : '');
@@ -86,7 +90,7 @@ export function writeBenchmarks(table: string, writesSection: string, startsSect
     join(repoRoot, 'BENCHMARKS.md'),
     `# Benchmarks
 
-Written by \`npm run bench -- --write\` (commit ${commit}, ${new Date().toISOString().slice(0, 10)}). Reproduce with
+Written by \`npm run bench -- --write\` (commit ${commit}, ${today()}). Reproduce with
 \`npm ci && npm run bench\` (about eight minutes).
 
 Machine: ${machine}.
@@ -140,4 +144,113 @@ The benchmark is not a test: \`npm test\` never fails on timings (the bundle bud
 ${designFigures ? `\n${designFigures}\n` : ''}`,
   );
   console.log('\nWrote BENCHMARKS.md');
+}
+
+const us = (n: number) => `${n.toFixed(2)} µs`;
+const pct = (share: number, digits: number) => `${(share * 100).toFixed(digits)}%`;
+const x = (s: Summary) => ratioText(s, 3);
+const reading = (r: Row) =>
+  r.ratio.p10 <= 1 && r.ratio.p90 >= 1
+    ? 'p10–p90 straddles 1: not distinguishable'
+    : r.ratio.median > 1
+      ? 'slower'
+      : 'faster';
+
+/** The client's tables: cost per call, pauses and stalls, the loopback count, profile, allocations, single-flight, bundles. */
+export function clientTables({ rows, loopback, breakdown, allocated, flight, sizes }: ClientPart): string[] {
+  const perCall = (r: Row) => spread(r.us, us);
+  return [
+    ...markdownTable(
+      'Where | Variant | Per call: median (p10–p90) | Of which GC pauses | Ratio to the reference, per round: median (p10–p90) | Reading | The ratio with every call as it fell',
+      rows.map((r) =>
+        r.reference
+          ? [r.section, `**${r.name}** (reference)`, perCall(r), us(r.gcUs), 1, '', 1]
+          : [r.section, r.name, perCall(r), us(r.gcUs), x(r.ratio), reading(r), x(r.ratioAll)],
+      ),
+    ),
+    '',
+    ...markdownTable(
+      'Calls, all rounds | Variant | A GC pause fell in them | Of the others: over 4x their median | Share of their time',
+      rows.map((r) => [r.section, r.name, pct(r.gcCalls, 2), pct(r.stalls.calls, 2), pct(r.stalls.time, 1)]),
+    ),
+    '',
+    `Loopback server (child process): ${loopback.answered} requests answered, ${loopback.sent} sent: ${loopback.answered === loopback.sent ? 'every call reached it' : 'MISMATCH'}.`,
+    '',
+    ...markdownTable(
+      'Where a ramp-api call spends its time (in-process, CPU profile of 100,000 calls) | Per call',
+      breakdown.map((b) => [b.place, us(b.us)]),
+    ),
+    '',
+    ...markdownTable('Memory allocated per call (sampling heap profiler, 50,000 calls) | Bytes', [
+      ['openapi-fetch + auth middleware, all of it', allocated.middleware.total.toFixed(0)],
+      ['ramp-api client, all of it', allocated.ramp.total.toFixed(0)],
+      ...allocated.ramp.own.filter((o) => o.bytes >= 1).map((o) => [`of which ${o.place}`, o.bytes.toFixed(0)]),
+    ]),
+    '',
+    ...markdownTable(
+      `Token single-flight | ${flight.concurrent} concurrent calls on a cold cache | ${flight.ok} succeeded | ${flight.tokenRequests} token request(s)`,
+      [],
+    ),
+    '',
+    ...markdownTable(
+      'Bundle for a consumer (esbuild, minified, ESM, gzip -9) | Minified | Gzipped',
+      sizes.map((s) => [s.label, `${s.minified} B`, `${s.gzipped} B`]),
+    ),
+  ];
+}
+
+/**
+ * The client's targets. In-process it may cost a little more than openapi-fetch with an auth middleware (a
+ * deadline and a fetch of its own per call, no state shared between calls); over loopback that must not show.
+ */
+export function clientTargets({ rows, sizes }: ClientPart): string[] {
+  const bounds: [section: string, against: string, bound: number][] = [
+    ['in-process, stub fetch', 'openapi-fetch with an auth middleware', 1.1],
+    ['loopback, sequential', 'bare openapi-fetch', 1.05],
+    ['loopback, 32 concurrent', 'bare openapi-fetch', 1.05],
+  ];
+  const { gzipped } = sizes[1]!;
+  const { targetBytes, gzippedBytes } = readBudget();
+  return [
+    ...bounds.map(([section, against, bound]) => {
+      const r = rows.find((row) => row.section === section && row.name.startsWith('ramp-api'))!;
+      return `- ${section}: the client costs ${x(r.ratio)} ${against} (target at most ${bound.toFixed(2)}x, median of per-round ratios): ${r.ratio.median <= bound ? 'met' : 'missed'}; with every call as it fell ${x(r.ratioAll)}`;
+    }),
+    `- bundle of createBusinessClient from the root entry: ${gzipped} B gzipped (target at most ${targetBytes} B; budget in scripts/bench/size-budget.json: ${gzippedBytes} B): ${gzipped <= targetBytes ? 'met' : 'missed'}`,
+  ];
+}
+
+/** The usage extractor's table: the command, its floor and the earlier build (`--before`), each per run. */
+export function usageTable([usage, floor, before]: Compared<number>[], beforeName: string): string[] {
+  const text = ({ median, p10, p90 }: Summary, unit: (value: number) => string) =>
+    `${unit(median)} (p10-p90 ${unit(p10)}-${unit(p90)})`;
+  const times = (s: Summary) => text(s, (ms) => `${(ms / 1000).toFixed(2)} s`);
+  const ratio = (s: Summary) => text(s, (r) => `${r.toFixed(2)}x`);
+  return markdownTable('What | Time', [
+    ['`npx ramp-api usage`', times(usage!.figure)],
+    ['floor: the same TypeScript type-checking the project', times(floor!.figure)],
+    ['usage / floor, per run', ratio(usage!.toFloor!)],
+    ...(before
+      ? [
+          [`the usage command before (\`--before\`: ${beforeName})`, times(before.figure)],
+          ['usage / before, per run', ratio(usage!.ratio!)],
+        ]
+      : []),
+  ]);
+}
+
+/** The usage extractor's section of BENCHMARKS.md, which `npm run bench:usage -- --write` rewrites alone. */
+export function usageSection(
+  table: string[],
+  { files, runs, before }: { files: number; runs: number; before: boolean },
+) {
+  return `<!-- usage:start -->
+## The usage extractor
+
+\`npm run bench:usage -- --files ${files} --runs ${runs}${before ? ' --before DIR' : ''} --write\`: \`npx ramp-api usage\` on a
+generated consuming project of ${files} files, each run a fresh process, taking turns with its floor${before ? ' and\nwith the usage command of an earlier build' : ''} (median and p10-p90 of ${runs} runs; ${today()}, Node
+${process.version}, ${cpus().length} cores).
+
+${table.join('\n')}
+<!-- usage:end -->`;
 }

@@ -1,30 +1,30 @@
 // The client's part of `npm run bench`: its cost per call against the other variants in-process and over loopback,
-// where its remaining time goes (CPU profile), what each call allocates, and token single-flight.
+// where its remaining time goes (CPU profile), what each call allocates, token single-flight and bundle sizes.
 import { Session } from 'node:inspector/promises';
 import { startBenchServer } from './bench-server.js';
+import { BUDGETED_IMPORT, bundleSize } from './bundle-size.js';
 import { BODY, type Call, CLIENT_ID, type CreateBusinessClient, stub, TOKEN, variants } from './client-calls.js';
-import { compare, type Pauses, type Row } from './client-rounds.js';
+import { compareCalls, type Pauses, type Row } from './client-turns.js';
 
 /** What every part of the client's bench runs with: the built client, the `--quick` choice, the pauses watched. */
-export interface ClientBench {
+interface ClientBench {
   createBusinessClient: CreateBusinessClient;
   quick: boolean;
   pauses: Pauses;
 }
 
-export async function inProcess({ createBusinessClient, quick, pauses }: ClientBench): Promise<Row[]> {
+async function inProcess({ createBusinessClient, quick, pauses }: ClientBench): Promise<Row[]> {
   // About 100 ms per variant and round, so that a garbage collection pause does not decide a round.
-  return compare(
+  return compareCalls(
     pauses,
     'in-process, stub fetch',
     variants(createBusinessClient, 'https://api.example.co', stub),
     'openapi-fetch + auth middleware',
-    quick ? 5 : 21,
-    4000,
+    { rounds: quick ? 5 : 21, perRound: 4000 },
   );
 }
 
-export async function overLoopback({
+async function overLoopback({
   createBusinessClient,
   quick,
   pauses,
@@ -39,9 +39,14 @@ export async function overLoopback({
     },
   ]);
   try {
+    const rounds = quick ? 5 : 31;
     const rows = [
-      ...(await compare(pauses, 'loopback, sequential', counted, 'openapi-fetch', quick ? 5 : 31, 500)),
-      ...(await compare(pauses, 'loopback, 32 concurrent', counted, 'openapi-fetch', quick ? 5 : 31, 64, 32)),
+      ...(await compareCalls(pauses, 'loopback, sequential', counted, 'openapi-fetch', { rounds, perRound: 500 })),
+      ...(await compareCalls(pauses, 'loopback, 32 concurrent', counted, 'openapi-fetch', {
+        rounds,
+        perRound: 64,
+        concurrency: 32,
+      })),
     ];
     return { rows, sent, answered: await server.answered() };
   } finally {
@@ -49,8 +54,12 @@ export async function overLoopback({
   }
 }
 
+/** A profile's call frame as the tables name it: the client's own function by file, or what else it is. */
+const placeOf = ({ url, functionName }: { url: string; functionName: string }): string | undefined =>
+  url.includes('/dist/lib/') ? `ramp-api ${url.split('/dist/lib/')[1]} ${functionName || '(anonymous)'}` : undefined;
+
 /** Where the client's time goes: self time of its own functions under the CPU profiler, per call. */
-export async function costBreakdown(createBusinessClient: CreateBusinessClient, calls = 100_000) {
+async function costBreakdown(createBusinessClient: CreateBusinessClient, calls = 100_000) {
   const ramp = createBusinessClient({ baseUrl: 'https://api.example.co', fetch: stub, auth: { token: TOKEN } });
   const params = { params: { path: { clientId: CLIENT_ID } } };
   for (let i = 0; i < 5_000; i++) await ramp.listBankAccounts(params);
@@ -70,12 +79,11 @@ export async function costBreakdown(createBusinessClient: CreateBusinessClient, 
   const byPlace = new Map<string, number>();
   for (const node of profile.nodes) {
     const hits = counts.get(node.id) ?? 0;
-    const { url, functionName } = node.callFrame;
-    const place = url.includes('/dist/lib/')
-      ? `ramp-api ${url.split('/dist/lib/')[1]} ${functionName || '(anonymous)'}`
-      : url.includes('openapi-fetch')
+    const place =
+      placeOf(node.callFrame) ??
+      (node.callFrame.url.includes('openapi-fetch')
         ? 'openapi-fetch'
-        : 'runtime (Request, Response, JSON, streams, GC, ...)';
+        : 'runtime (Request, Response, JSON, streams, GC, ...)');
     byPlace.set(place, (byPlace.get(place) ?? 0) + hits);
   }
   const perCall = elapsedUs / calls;
@@ -89,7 +97,7 @@ export async function costBreakdown(createBusinessClient: CreateBusinessClient, 
  * Memory each call allocates (the sampling heap profiler, every 128 bytes, objects collected since included),
  * for openapi-fetch with an auth middleware and for the client; the client's own functions listed apart.
  */
-export async function allocations(createBusinessClient: CreateBusinessClient, calls = 50_000) {
+async function allocations(createBusinessClient: CreateBusinessClient, calls = 50_000) {
   const mw = variants(createBusinessClient, 'https://api.example.co', stub).find(
     ([name]) => name === 'openapi-fetch + auth middleware',
   )![1];
@@ -111,11 +119,8 @@ export async function allocations(createBusinessClient: CreateBusinessClient, ca
     let total = 0;
     const walk = (node: typeof profile.head) => {
       total += node.selfSize;
-      const { url, functionName } = node.callFrame;
-      if (url.includes('/dist/lib/')) {
-        const place = `ramp-api ${url.split('/dist/lib/')[1]} ${functionName || '(anonymous)'}`;
-        own.set(place, (own.get(place) ?? 0) + node.selfSize);
-      }
+      const place = placeOf(node.callFrame);
+      if (place) own.set(place, (own.get(place) ?? 0) + node.selfSize);
       node.children.forEach(walk);
     };
     walk(profile.head);
@@ -127,7 +132,7 @@ export async function allocations(createBusinessClient: CreateBusinessClient, ca
   return { middleware: await measure(mw), ramp: await measure(() => ramp.listBankAccounts(params)) };
 }
 
-export async function singleFlight(createBusinessClient: CreateBusinessClient, concurrent = 1000) {
+async function singleFlight(createBusinessClient: CreateBusinessClient, concurrent = 1000) {
   let tokenRequests = 0;
   const tokenStub = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : String(input);
@@ -151,3 +156,24 @@ export async function singleFlight(createBusinessClient: CreateBusinessClient, c
   );
   return { concurrent, ok: results.filter((r) => r.response.ok).length, tokenRequests };
 }
+
+/** The bundles a consumer would make, the budgeted import second. */
+const BUNDLES: [label: string, source: string][] = [
+  ['openapi-fetch alone', "export { default } from 'openapi-fetch';"],
+  ["createBusinessClient from 'ramp-api' (the budgeted import)", BUDGETED_IMPORT],
+  ["everything from 'ramp-api' (both clients, errors, unwrap)", "export * from './src/client/index.ts';"],
+  ["'ramp-api/webhooks'", "export * from './src/client/webhooks/index.ts';"],
+];
+
+/** The whole client's part, in order. */
+export async function clientPart(bench: ClientBench) {
+  const rows = await inProcess(bench);
+  const loopback = await overLoopback(bench);
+  const breakdown = await costBreakdown(bench.createBusinessClient);
+  const allocated = await allocations(bench.createBusinessClient);
+  const flight = await singleFlight(bench.createBusinessClient);
+  const sizes = [];
+  for (const [label, source] of BUNDLES) sizes.push({ label, ...(await bundleSize(source)) });
+  return { rows: [...rows, ...loopback.rows], loopback, breakdown, allocated, flight, sizes };
+}
+export type ClientPart = Awaited<ReturnType<typeof clientPart>>;

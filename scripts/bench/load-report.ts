@@ -1,7 +1,8 @@
 // The report of `npm run sandbox:load`: the figures per operation and the text it prints.
+
+import { percentile } from './harness.js';
 import type { createBalancer } from './load-cluster.js';
 import type { Check, Evidence } from './load-evidence.js';
-import { percentile } from './percentile.js';
 
 export interface OperationRow {
   operation: string;

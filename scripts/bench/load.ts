@@ -27,6 +27,13 @@ export interface LoadOptions {
 export const MAX_CLIENTS = 64;
 export const MAX_SECONDS = 600;
 
+/** Throws, naming the option, when `clients` or `seconds` is out of its range. */
+export function checkLoadOptions({ clients, seconds }: Pick<LoadOptions, 'clients' | 'seconds'>): void {
+  if (!Number.isInteger(clients) || clients < 1 || clients > MAX_CLIENTS)
+    throw new Error(`--clients must be an integer from 1 to ${MAX_CLIENTS}.`);
+  if (!(seconds >= 1 && seconds <= MAX_SECONDS)) throw new Error(`--seconds must be from 1 to ${MAX_SECONDS}.`);
+}
+
 /**
  * Drains the delivery queue: the survivor's clock moves past every retry delay and past the lease of calls the
  * killed instance had claimed, until no delivery is pending. Resolves with how many are still pending, and the
@@ -76,10 +83,7 @@ async function drainDeliveries(
 /** Runs the load, the kill, the drain and the checks. Stops what it started before it resolves or throws. */
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const log = options.log ?? (() => {});
-  if (!(options.clients >= 1 && options.clients <= MAX_CLIENTS) || !Number.isInteger(options.clients))
-    throw new Error(`--clients must be an integer from 1 to ${MAX_CLIENTS}.`);
-  if (!(options.seconds >= 1 && options.seconds <= MAX_SECONDS))
-    throw new Error(`--seconds must be from 1 to ${MAX_SECONDS}.`);
+  checkLoadOptions(options);
   const db = new pg.Client({ connectionString: options.databaseUrl });
   try {
     const { receivers, instances } = await startCluster(options.databaseUrl);

@@ -1,7 +1,8 @@
 // The sandbox against Prism on the same reads (listBanks, listBankAccounts) (the writes: ./write-bench.ts):
 // requests per second and p50/p99 latency with 1 and 32 concurrent clients, over loopback.
 // Fair by construction: the same requests from the same load generator, each target in its own process, a
-// warm-up, and the targets of a read taking turns in short slices, with the throughput ratio taken per turn.
+// warm-up, and the targets of a read taking half-second turns on the harness (./harness.ts), with the throughput
+// ratio taken per turn.
 // The generator is autocannon (raw sockets, requests built once): node:http's own client costs so much that,
 // on two cores, it and not the server set the pace (a bare node:http server answering fixed bytes topped out
 // where the sandbox did). A row for that bare server shows how far from Node's own floor each target is.
@@ -10,12 +11,12 @@ import autocannon from 'autocannon';
 import { businessOperations } from '../../src/client/generated/business-meta.js';
 import { orThrow } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
-import { launchSandbox } from '../../src/testing/sandbox-process.js';
-import { registerExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
+import { type LaunchOptions, launchSandbox } from '../../src/testing/sandbox-process.js';
+import { fundedExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
 import { apiFamilies } from '../openapi/apis.js';
 import { startPrism } from '../openapi/prism.js';
 import { startBenchServer } from './bench-server.js';
-import { percentile, ratioText } from './percentile.js';
+import { markdownTable, percentile, ratioText, type Summary, sideBySide } from './harness.js';
 
 export interface LoadRow {
   target: string;
@@ -26,8 +27,8 @@ export interface LoadRow {
   p50ms: number;
   p99ms: number;
   failures: number;
-  /** Throughput divided by Prism's, taken in each turn: median, 10th and 90th percentile. */
-  toPrism?: { median: number; p10: number; p90: number };
+  /** Throughput divided by Prism's, taken in each turn. */
+  toPrism?: Summary;
 }
 
 export interface Probe {
@@ -42,12 +43,12 @@ export interface Probe {
   nextBody?: () => string;
 }
 
-interface Tally {
+/** What one turn of load measured: latencies in ms from autocannon's own timer. */
+interface LoadTurn {
+  perSecond: number;
   latencies: number[];
   failures: number;
   seconds: number;
-  /** Requests per second of each turn. */
-  turns: number[];
 }
 
 /**
@@ -55,10 +56,36 @@ interface Tally {
  * answer each of its connections within this long is measured with its connections' set-up in the turn.
  */
 const SET_UP_LIMIT_MS = 5_000;
+/** The length of a turn, and of the warm-up turn. */
+const TURN_S = 0.5;
+
+/** autocannon's options for `concurrency` connections sending `probe` for `seconds`. */
+export const loadOf = (probe: Probe, concurrency: number, seconds: number): autocannon.Options => ({
+  url: probe.url,
+  method: probe.method,
+  headers: probe.headers,
+  body: probe.body,
+  connections: concurrency,
+  duration: seconds,
+  sampleInt: 50,
+  ...(probe.nextPath || probe.nextBody
+    ? {
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              ...(probe.nextPath ? { path: probe.nextPath() } : {}),
+              ...(probe.nextBody ? { body: probe.nextBody() } : {}),
+            }),
+          },
+        ],
+      }
+    : {}),
+});
 
 /**
  * `concurrency` keep-alive connections sending `probe`, counted for `seconds` from the moment every connection
- * has had its first answer; latencies in ms from autocannon's own timer.
+ * has had its first answer.
  *
  * Autocannon opens its connections anew for each turn, and on a two-core machine a busy server's new
  * connections come through one at a time, slowly (a bare node:http server spending the sandbox's CPU per request
@@ -66,37 +93,14 @@ const SET_UP_LIMIT_MS = 5_000;
  * the clients of a load that keeps its connections. A request sent before every connection was answered once is
  * not counted.
  */
-async function drive(probe: Probe, concurrency: number, seconds: number, tally?: Tally): Promise<void> {
-  let counted = 0;
+async function drive(probe: Probe, concurrency: number, seconds: number): Promise<LoadTurn> {
+  const turn: LoadTurn = { perSecond: 0, latencies: [], failures: 0, seconds: 0 };
   let countFrom: number | undefined;
   let countTo = Number.POSITIVE_INFINITY;
   const answeredOnce = new Set<unknown>();
   await new Promise<void>((resolve, reject) => {
-    const run = autocannon(
-      {
-        url: probe.url,
-        method: probe.method,
-        headers: probe.headers,
-        body: probe.body,
-        connections: concurrency,
-        duration: seconds + SET_UP_LIMIT_MS / 1000,
-        sampleInt: 50,
-        ...(probe.nextPath || probe.nextBody
-          ? {
-              requests: [
-                {
-                  setupRequest: (req) => ({
-                    ...req,
-                    ...(probe.nextPath ? { path: probe.nextPath() } : {}),
-                    ...(probe.nextBody ? { body: probe.nextBody() } : {}),
-                  }),
-                },
-              ],
-            }
-          : {}),
-      },
-      (error) => (error ? reject(error) : resolve()),
-    );
+    const load = loadOf(probe, concurrency, seconds + SET_UP_LIMIT_MS / 1000);
+    const run = autocannon(load, (error) => (error ? reject(error) : resolve()));
     const startCounting = () => {
       if (countFrom !== undefined) return;
       countFrom = performance.now();
@@ -114,139 +118,128 @@ async function drive(probe: Probe, concurrency: number, seconds: number, tally?:
           clearTimeout(setUpLimit);
           startCounting();
         }
-        return;
+      } else if (sentAt >= countFrom && performance.now() <= countTo) {
+        turn.latencies.push(ms);
+        if (status !== probe.expected) turn.failures++;
       }
-      if (sentAt < countFrom || performance.now() > countTo) return;
-      counted++;
-      if (!tally) return;
-      tally.latencies.push(ms);
-      if (status !== probe.expected) tally.failures++;
     });
     run.on('done', () => clearTimeout(setUpLimit));
   });
-  if (!tally || countFrom === undefined) return;
-  const elapsed = (Math.min(countTo, performance.now()) - countFrom) / 1000;
-  tally.seconds += elapsed;
-  tally.turns.push(counted / elapsed);
+  if (countFrom === undefined) return turn;
+  turn.seconds = (Math.min(countTo, performance.now()) - countFrom) / 1000;
+  turn.perSecond = turn.latencies.length / turn.seconds;
+  return turn;
 }
 
-/**
- * The targets of one operation side by side: after a warm-up of each, they take turns in slices of SLICE_S
- * until each has had `seconds`, so a slow moment of the shared machine falls on all of them.
- */
+/** A load target: Prism is the reference; the bare node:http server, where there is one, the floor. */
+export interface LoadTarget {
+  target: string;
+  probe: Probe;
+}
+
+/** The targets of one operation side by side on the harness: a warm-up turn each, then half-second turns until each has had `seconds`. */
 export async function interleaved(
   operation: string,
   concurrency: number,
   seconds: number,
-  targets: { target: string; probe: Probe }[],
+  targets: LoadTarget[],
 ): Promise<LoadRow[]> {
-  const runs = targets.map((t) => ({ ...t, tally: { latencies: [], failures: 0, seconds: 0, turns: [] } as Tally }));
-  for (const run of runs) await drive(run.probe, concurrency, WARM_UP_S);
-  for (let done = 0; done < seconds; done += SLICE_S) {
-    for (const run of runs) await drive(run.probe, concurrency, Math.min(SLICE_S, seconds - done), run.tally);
-  }
-  const prism = runs.find((r) => r.target === 'Prism')?.tally.turns;
-  return runs.map(({ target, tally }) => {
-    const latencies = tally.latencies.sort((a, b) => a - b);
-    const ratios =
-      prism && target !== 'Prism'
-        ? tally.turns.map((perSecond, i) => perSecond / prism[i]!).sort((a, b) => a - b)
-        : undefined;
+  const contenders = targets.map(({ target, probe }) => ({
+    name: target,
+    ...(target === 'Prism' ? { role: 'reference' as const } : target === FLOOR ? { role: 'floor' as const } : {}),
+    turn: () => drive(probe, concurrency, TURN_S),
+  }));
+  const compared = await sideBySide(contenders, { turns: Math.ceil(seconds / TURN_S), warmUp: 1 }, (t) => t.perSecond);
+  const total = (values: number[]) => values.reduce((n, v) => n + v, 0);
+  return compared.map(({ name, turns, ratio }) => {
+    const latencies = turns.flatMap((t) => t.latencies).sort((a, b) => a - b);
     return {
-      target,
+      target: name,
       operation,
       concurrency,
       requests: latencies.length,
-      perSecond: latencies.length / tally.seconds,
+      perSecond: latencies.length / total(turns.map((t) => t.seconds)),
       p50ms: percentile(latencies, 0.5),
       p99ms: percentile(latencies, 0.99),
-      failures: tally.failures,
-      ...(ratios
-        ? { toPrism: { median: percentile(ratios, 0.5), p10: percentile(ratios, 0.1), p90: percentile(ratios, 0.9) } }
-        : {}),
+      failures: total(turns.map((t) => t.failures)),
+      ...(ratio ? { toPrism: ratio } : {}),
     };
   });
 }
 
-const WARM_UP_S = 0.5;
-const SLICE_S = 0.5;
 /** The bare node:http server's row. */
 export const FLOOR = 'node:http, fixed bytes';
 
-export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
-  const business = apiFamilies().find((a) => a.name === 'business')!;
+/** What a benchmark started, stopped together when it ends; `sandbox` launches one in its own process. */
+export function startedHere() {
   const stops: (() => Promise<unknown>)[] = [];
+  return {
+    add: (stop: () => Promise<unknown>) => stops.push(stop),
+    async sandbox(args: string[], options?: LaunchOptions) {
+      const sandbox = await launchSandbox(args, options);
+      stops.push(() => {
+        sandbox.child.kill('SIGTERM');
+        return sandbox.exit;
+      });
+      return sandbox;
+    },
+    stopAll: () => Promise.all(stops.map((stop) => stop())),
+  };
+}
+
+export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
+  const started = startedHere();
   try {
-    const prism = await startPrism({ bundle: business.bundleJson });
-    stops.push(prism.stop);
+    const prism = await startPrism({ bundle: apiFamilies().find((a) => a.name === 'business')!.bundleJson });
+    started.add(prism.stop);
     // In its own process, as Prism is, so the load generator here does not share its event loop.
-    const sandbox = await launchSandbox(['--memory']);
-    stops.push(() => {
-      sandbox.child.kill('SIGTERM');
-      return sandbox.exit;
-    });
+    const sandbox = await started.sandbox(['--memory']);
     const control = createSandboxClient({ baseUrl: sandbox.url });
     const tenant = await orThrow(control.createTenant({ body: { name: 'Bench' } }));
-    const userId = await registerExampleUser(sandbox.url, tenant);
-    await orThrow(control.approveUser({ params: { path: { userId } } }));
-    for (let i = 0; i < 5; i++) {
-      const account = await orThrow(control.createBankAccount({ body: { clientId: tenant.clientId, userId } }));
-      if (i === 0) {
-        await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
-        await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1e12, currency: 'COP' } }));
-      }
+    // Five bank accounts to list, the first accepted.
+    const { userId } = await fundedExampleUser(sandbox.url, tenant, 1e12);
+    for (let i = 0; i < 4; i++)
+      await orThrow(control.createBankAccount({ body: { clientId: tenant.clientId, userId } }));
+    const read = (url: string, bearer: string, operation: 'listBanks' | 'listBankAccounts'): Probe => ({
+      method: 'GET',
+      url: url + businessOperations[operation].path.replace('{clientId}', tenant.clientId),
+      ...(operation === 'listBankAccounts' ? { headers: { authorization: `Bearer ${bearer}` } } : {}),
+      expected: 200,
+    });
+    const sandboxBearer = await sandboxToken(sandbox.url, 'business', tenant.businessCredentials);
+    const targets = new Map<string, LoadTarget[]>();
+    for (const operation of ['listBanks', 'listBankAccounts'] as const) {
+      const probe = read(sandbox.url, sandboxBearer, operation);
+      // Node's floor for each read: a bare node:http server answering the sandbox's own bytes for it.
+      const floor = await startBenchServer(await (await fetch(probe.url, { headers: probe.headers })).text());
+      started.add(floor.stop);
+      targets.set(operation, [
+        { target: 'Prism', probe: read(prism.url, 'bench-token', operation) },
+        { target: 'sandbox', probe },
+        { target: FLOOR, probe: { ...probe, url: floor.url + new URL(probe.url).pathname } },
+      ]);
     }
     const rows: LoadRow[] = [];
-    const sandboxBearer = await sandboxToken(sandbox.url, 'business', tenant.businessCredentials);
-    const reads = (url: string, bearer: string) =>
-      ({
-        listBanks: { method: 'GET', url: url + businessOperations.listBanks.path, expected: 200 },
-        listBankAccounts: {
-          method: 'GET',
-          url: url + businessOperations.listBankAccounts.path.replace('{clientId}', tenant.clientId),
-          headers: { authorization: `Bearer ${bearer}` },
-          expected: 200,
-        },
-      }) satisfies Record<string, Probe>;
-    const prismReads = reads(prism.url, 'bench-token');
-    const sandboxReads = reads(sandbox.url, sandboxBearer);
-    // Node's floor for each read: a bare node:http server answering the sandbox's own bytes for it.
-    const floors = {} as Record<keyof typeof sandboxReads, Probe>;
-    for (const operation of ['listBanks', 'listBankAccounts'] as const) {
-      const { url, headers }: Probe = sandboxReads[operation];
-      const floor = await startBenchServer(await (await fetch(url, { headers })).text());
-      stops.push(floor.stop);
-      floors[operation] = { ...sandboxReads[operation], url: floor.url + new URL(url).pathname };
-    }
-    for (const concurrency of [1, 32]) {
-      for (const operation of ['listBanks', 'listBankAccounts'] as const) {
-        const targets = [
-          { target: 'Prism', probe: prismReads[operation] },
-          { target: 'sandbox', probe: sandboxReads[operation] },
-          { target: FLOOR, probe: floors[operation] },
-        ];
-        rows.push(...(await interleaved(operation, concurrency, seconds, targets)));
-      }
-    }
+    for (const concurrency of [1, 32])
+      for (const [operation, of] of targets) rows.push(...(await interleaved(operation, concurrency, seconds, of)));
     return rows;
   } finally {
-    await Promise.all(stops.map((stop) => stop()));
+    await started.stopAll();
   }
 }
 
 /** A row's throughput ratio to Prism as the tables print it; empty for Prism's own row. */
 export const toPrismText = (r: LoadRow) => (r.toPrism ? ratioText(r.toPrism) : '');
+export const ms = (n: number) => `${n.toFixed(2)} ms`;
 
-export function sandboxTable(rows: LoadRow[]): string[] {
-  return [
-    "| Sandbox vs Prism (each in its own process, loopback, PGlite in memory, load from autocannon) | Operation | Clients | Requests | Per second | p50 | p99 | Not the expected status | Throughput / Prism's, per turn: median (p10–p90) |",
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...rows.map(
+export const sandboxTable = (rows: LoadRow[]): string[] =>
+  markdownTable(
+    "Sandbox vs Prism (each in its own process, loopback, PGlite in memory, load from autocannon) | Operation | Clients | Requests | Per second | p50 | p99 | Not the expected status | Throughput / Prism's, per turn: median (p10–p90)",
+    rows.map(
       (r) =>
-        `| ${r.target} | ${r.operation} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${r.p50ms.toFixed(2)} ms | ${r.p99ms.toFixed(2)} ms | ${r.failures} | ${toPrismText(r)} |`,
+        `${r.target} | ${r.operation} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${ms(r.p50ms)} | ${ms(r.p99ms)} | ${r.failures} | ${toPrismText(r)}`,
     ),
-  ];
-}
+  );
 
 /** The issue's target: the sandbox's read throughput at least 3x Prism's, in every cell (median of the turns). */
 export function sandboxTargets(rows: LoadRow[]): string[] {

@@ -3,6 +3,7 @@
 // half-way; then prints the checks (PASS/FAIL) and the figures. Exit 0 only when every check holds; 2 when
 // PostgreSQL is not installed. Loopback only; bounded in time; everything it starts is stopped.
 
+import { parseArgs } from 'node:util';
 import {
   createDatabase,
   type PostgresCluster,
@@ -10,7 +11,7 @@ import {
   startPostgres,
 } from '../../src/testing/postgres.js';
 import { bundleAll } from '../openapi/bundle.js';
-import { MAX_CLIENTS, MAX_SECONDS, runLoad } from './load.js';
+import { checkLoadOptions, MAX_CLIENTS, MAX_SECONDS, runLoad } from './load.js';
 import { stopAll } from './load-cluster.js';
 import { formatReport } from './load-report.js';
 
@@ -21,21 +22,16 @@ const USAGE = `Usage: npm run sandbox:load -- [--clients N] [--seconds S]
 `;
 
 function parse(args: string[]): { clients: number; seconds: number } {
-  const options = { clients: 8, seconds: 20 };
-  for (let i = 0; i < args.length; i++) {
-    const [name, inline] = args[i]!.split('=', 2) as [string, string | undefined];
-    const value = () => Number(inline ?? args[++i]);
-    if (name === '--clients') options.clients = value();
-    else if (name === '--seconds') options.seconds = value();
-    else if (name === '--help') {
-      console.log(USAGE);
-      process.exit(0);
-    } else throw new Error(`Unknown option ${name}.\n\n${USAGE}`);
+  const { values } = parseArgs({
+    args,
+    options: { clients: { type: 'string' }, seconds: { type: 'string' }, help: { type: 'boolean' } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
   }
-  if (!Number.isInteger(options.clients) || options.clients < 1 || options.clients > MAX_CLIENTS)
-    throw new Error(`--clients must be an integer from 1 to ${MAX_CLIENTS}.`);
-  if (!(options.seconds >= 1 && options.seconds <= MAX_SECONDS))
-    throw new Error(`--seconds must be from 1 to ${MAX_SECONDS}.`);
+  const options = { clients: Number(values.clients ?? 8), seconds: Number(values.seconds ?? 20) };
+  checkLoadOptions(options);
   return options;
 }
 
@@ -43,7 +39,7 @@ let options: { clients: number; seconds: number };
 try {
   options = parse(process.argv.slice(2));
 } catch (error) {
-  console.error((error as Error).message);
+  console.error(`${(error as Error).message}\n\n${USAGE}`);
   process.exit(2);
 }
 const why = postgresUnavailable();

@@ -1,14 +1,15 @@
-// Start time of the sandbox against Prism's: from spawning the process to the first answered request,
-// in interleaved rounds, each round in a new random order, with each target's ratio to Prism's start taken
+// Start time of the sandbox against Prism's: from spawning the process to the first answered request, in
+// rounds on the harness (each round in a new random order), with each target's ratio to Prism's start taken
 // inside its round. The sandbox is the built package (`npm run build`), started the ways a user starts it.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killTree } from '../../src/testing/process-tree.js';
 import { apiFamilies, repoRoot } from '../openapi/apis.js';
 import { freePort } from '../openapi/prism.js';
-import { ratioText, shuffle, summarize } from './percentile.js';
+import { markdownTable, ratioText, type Summary, sideBySide, spread } from './harness.js';
 
 interface Target {
   name: string;
@@ -20,82 +21,82 @@ interface Target {
 export interface StartRow {
   name: string;
   ready: string;
-  ms: { median: number; p10: number; p90: number };
-  toPrism?: { median: number; p10: number; p90: number };
+  ms: Summary;
+  toPrism?: Summary;
 }
 
 const bin = join(repoRoot, 'src', 'sandbox', 'dist', 'bin.js');
-const work = mkdtempSync(join(tmpdir(), 'ramp-start-bench-'));
-process.once('exit', () => rmSync(work, { recursive: true, force: true }));
-let folders = 0;
 const SANDBOX_READY = 'printed "Ctrl-C to stop." and answered GET /api/parameters/banks with 200';
+/** A new folder under `work` for each start that needs one, removed after it. */
+const freshFolder = (work: string, name: string) => {
+  const dir = join(work, `${name}-${randomUUID()}`);
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+};
 
-const targets: Target[] = [
-  {
-    name: 'npx ramp-api sandbox --memory',
+/** The floor: Node starting a bare node:http server, nothing else. */
+const FLOOR = 'node -e: a bare node:http server (the floor)';
+
+/** The ways to start, each with what counts as ready; their folders under `work`. Prism's is the reference. */
+function targetsIn(work: string): Target[] {
+  const sandbox = (name: string, args: () => { argv: string[]; cleanup?: () => void }): Target => ({
+    name,
     ready: SANDBOX_READY,
-    command: async () => ({ argv: ['npx', 'ramp-api', 'sandbox', '--memory', '--port', '0'] }),
-  },
-  {
-    name: 'ramp-api-sandbox --memory (node dist/bin.js)',
-    ready: SANDBOX_READY,
-    command: async () => ({ argv: [process.execPath, bin, '--memory', '--port', '0'] }),
-  },
-  {
-    name: 'ramp-api-sandbox --data NEW_FOLDER',
-    ready: SANDBOX_READY,
-    command: async () => {
-      const dir = join(work, `fresh-${++folders}`);
-      return {
-        argv: [process.execPath, bin, '--data', dir, '--port', '0'],
-        cleanup: () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-  },
-  {
-    name: 'ramp-api-sandbox --data FOLDER (a restart)',
-    ready: SANDBOX_READY,
-    command: async () => ({ argv: [process.execPath, bin, '--data', join(work, 'kept'), '--port', '0'] }),
-  },
-  {
-    name: "startSandbox({ memory: true }) from 'ramp-api-sandbox', in a new Node process",
-    ready: 'the script printed the address after startSandbox resolved, and GET /api/parameters/banks answered 200',
-    command: async () => ({
-      argv: [
-        process.execPath,
-        '--input-type=module',
-        '-e',
-        "const { startSandbox } = await import('ramp-api-sandbox'); const s = await startSandbox({ memory: true, port: 0 }); console.log('Sandbox: ' + s.url); console.log('Ctrl-C to stop.'); process.on('SIGTERM', () => s.close().then(() => process.exit(0)));",
-      ],
+    command: async () => args(),
+  });
+  return [
+    sandbox('npx ramp-api sandbox --memory', () => ({
+      argv: ['npx', 'ramp-api', 'sandbox', '--memory', '--port', '0'],
+    })),
+    sandbox('ramp-api-sandbox --memory (node dist/bin.js)', () => ({
+      argv: [process.execPath, bin, '--memory', '--port', '0'],
+    })),
+    sandbox('ramp-api-sandbox --data NEW_FOLDER', () => {
+      const { dir, cleanup } = freshFolder(work, 'fresh');
+      return { argv: [process.execPath, bin, '--data', dir, '--port', '0'], cleanup };
     }),
-  },
-  {
-    name: 'Prism: prism mock business.json',
-    ready: 'answered a request (any status)',
-    command: async () => {
-      const port = await freePort();
-      const dir = join(work, `prism-${++folders}`);
-      mkdirSync(dir);
-      const bundle = join(dir, 'business.json');
-      copyFileSync(apiFamilies().find((api) => api.name === 'business')!.bundleJson, bundle);
-      return {
+    sandbox('ramp-api-sandbox --data FOLDER (a restart)', () => ({
+      argv: [process.execPath, bin, '--data', join(work, 'kept'), '--port', '0'],
+    })),
+    {
+      name: "startSandbox({ memory: true }) from 'ramp-api-sandbox', in a new Node process",
+      ready: 'the script printed the address after startSandbox resolved, and GET /api/parameters/banks answered 200',
+      command: async () => ({
         argv: [
-          join(repoRoot, 'node_modules', '.bin', 'prism'),
-          'mock',
-          bundle,
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(port),
-          '-v',
-          'warn',
+          process.execPath,
+          '--input-type=module',
+          '-e',
+          "const { startSandbox } = await import('ramp-api-sandbox'); const s = await startSandbox({ memory: true, port: 0 }); console.log('Sandbox: ' + s.url); console.log('Ctrl-C to stop.'); process.on('SIGTERM', () => s.close().then(() => process.exit(0)));",
         ],
-        url: `http://127.0.0.1:${port}`,
-        cleanup: () => rmSync(dir, { recursive: true, force: true }),
-      };
+      }),
     },
-  },
-];
+    {
+      name: FLOOR,
+      ready: 'answered a request (any status)',
+      command: async () => {
+        const port = await freePort();
+        const serve = `require('node:http').createServer((q, s) => s.end()).listen(${port}, '127.0.0.1')`;
+        return { argv: [process.execPath, '-e', serve], url: `http://127.0.0.1:${port}` };
+      },
+    },
+    {
+      name: 'Prism: prism mock business.json',
+      ready: 'answered a request (any status)',
+      command: async () => {
+        const port = await freePort();
+        const { dir, cleanup } = freshFolder(work, 'prism');
+        mkdirSync(dir);
+        const bundle = join(dir, 'business.json');
+        copyFileSync(apiFamilies().find((api) => api.name === 'business')!.bundleJson, bundle);
+        const prism = join(repoRoot, 'node_modules', '.bin', 'prism');
+        return {
+          argv: [prism, 'mock', bundle, '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'],
+          url: `http://127.0.0.1:${port}`,
+          cleanup,
+        };
+      },
+    },
+  ];
+}
 
 /** Milliseconds from spawning `target` to its first answered request; the process is stopped afterwards. */
 async function timeStart(target: Target): Promise<number> {
@@ -141,32 +142,36 @@ async function timeStart(target: Target): Promise<number> {
   }
 }
 
-/** `rounds` rounds (after one warm-up round, not counted: the first start after a build reads files cold). */
+/** `rounds` rounds on the harness, after one warm-up round not counted (the first start after a build reads files cold). */
 export async function startTimes(
   rounds: number,
 ): Promise<{ rows: StartRow[]; load: { before: number; after: number } }> {
   const before = loadavg()[0]!;
-  // The restart target's folder: made by one start first.
-  await timeStart(targets.find((t) => t.name.startsWith('ramp-api-sandbox --data FOLDER'))!);
-  const times = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-  const ratios = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-  for (let round = -1; round < rounds; round++) {
-    const inRound = new Map<string, number>();
-    for (const target of shuffle(targets)) inRound.set(target.name, await timeStart(target));
-    if (round < 0) continue;
-    const prism = inRound.get(targets.at(-1)!.name)!;
-    for (const [name, ms] of inRound) {
-      times.get(name)!.push(ms);
-      ratios.get(name)!.push(ms / prism);
-    }
+  const work = mkdtempSync(join(tmpdir(), 'ramp-start-bench-'));
+  try {
+    const targets = targetsIn(work);
+    // The restart target's folder: made by one start first.
+    await timeStart(targets.find((t) => t.name.startsWith('ramp-api-sandbox --data FOLDER'))!);
+    const contenders = targets.map((t) => ({
+      name: t.name,
+      ...(t.name.startsWith('Prism')
+        ? { role: 'reference' as const }
+        : t.name === FLOOR
+          ? { role: 'floor' as const }
+          : {}),
+      turn: () => timeStart(t),
+    }));
+    const compared = await sideBySide(contenders, { turns: rounds, warmUp: 1 }, (ms) => ms);
+    const rows = compared.map(({ name, figure, ratio }, i) => ({
+      name,
+      ready: targets[i]!.ready,
+      ms: figure,
+      ...(ratio ? { toPrism: ratio } : {}),
+    }));
+    return { rows, load: { before, after: loadavg()[0]! } };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
-  const rows = targets.map((t) => ({
-    name: t.name,
-    ready: t.ready,
-    ms: summarize(times.get(t.name)!),
-    ...(t.name.startsWith('Prism') ? {} : { toPrism: summarize(ratios.get(t.name)!) }),
-  }));
-  return { rows, load: { before, after: loadavg()[0]! } };
 }
 
 export function startTable({ rows, load }: Awaited<ReturnType<typeof startTimes>>, rounds: number): string[] {
@@ -174,11 +179,9 @@ export function startTable({ rows, load }: Awaited<ReturnType<typeof startTimes>
   return [
     `Start time, from spawning the process to its first answered request: ${rounds} interleaved rounds after a warm-up round; load average ${load.before.toFixed(2)} before, ${load.after.toFixed(2)} after.`,
     '',
-    '| Target | Median (p10–p90) | Against Prism, per round: median (p10–p90) | Ready when |',
-    '| --- | --- | --- | --- |',
-    ...rows.map(
-      (r) =>
-        `| ${r.name} | ${ms(r.ms.median)} (${ms(r.ms.p10)}–${ms(r.ms.p90)}) | ${r.toPrism ? ratioText(r.toPrism) : '1 (reference)'} | ${r.ready} |`,
+    ...markdownTable(
+      'Target | Median (p10–p90) | Against Prism, per round: median (p10–p90) | Ready when',
+      rows.map((r) => [r.name, spread(r.ms, ms), r.toPrism ? ratioText(r.toPrism) : '1 (reference)', r.ready]),
     ),
   ];
 }

@@ -3,18 +3,17 @@
 // statuses, a webhook receiver), against its floor: the same TypeScript (ts-morph's) only type-checking the same
 // project, which any analysis of it must do. `--before DIR` also times the usage command of another checkout's
 // build (DIR, a worktree of an earlier commit after `npm ci && npm run build`) on the same project, in the same
-// turns, for a before and after. Each run is a fresh process, as in a team's CI; they take turns, and the ratios
-// are taken per run. Needs the build (`npm run build`). Prints median and spread; `--write` puts them in
-// BENCHMARKS.md's usage section.
+// turns, for a before and after. Each run is a fresh process, as in a team's CI; they take turns on the
+// harness, and the ratios are taken per run. Needs the build (`npm run build`). Prints median and spread;
+// `--write` puts them in BENCHMARKS.md's usage section.
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { makeUsageProject } from '../../src/testing/usage-project.js';
 import { repoRoot } from '../openapi/apis.js';
-import { rewriteSection } from './benchmarks-md.js';
-import { summarize } from './percentile.js';
+import { rewriteSection, usageSection, usageTable } from './benchmarks-md.js';
+import { type Contender, sideBySide } from './harness.js';
 
 const run = promisify(execFile);
 const BIN = join(repoRoot, 'src', 'client', 'dist', 'lib', 'bin.js');
@@ -79,12 +78,6 @@ async function headOf(dir: string): Promise<string> {
   return stdout.trim();
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const summary = (samples: number[], unit: (value: number) => string) => {
-  const { median, p10, p90 } = summarize(samples);
-  return `${unit(median)} (p10-p90 ${unit(p10)}-${unit(p90)})`;
-};
-
 const { values } = parseArgs({
   options: {
     files: { type: 'string', default: '50' },
@@ -101,46 +94,20 @@ const runs = Number(values.runs);
 const sources = Object.fromEntries(Array.from({ length: files - 1 }, (_, i) => [`src/module${i}.ts`, sourceFile(i)]));
 const project = makeUsageProject('bench-consumer', { ...sources, 'src/receiver.ts': RECEIVER });
 try {
-  const usage: number[] = [];
-  const floor: number[] = [];
-  const before: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    if (beforeBin) before.push(await timed(process.execPath, [beforeBin, 'usage', '--project', project], project));
-    usage.push(await timed(process.execPath, [BIN, 'usage', '--project', project], project));
+  const usageOf = (bin: string) => () => timed(process.execPath, [bin, 'usage', '--project', project], project);
+  const contenders: Contender<number>[] = [
+    { name: 'usage', turn: usageOf(BIN) },
     // Run from the repository so that ts-morph resolves as the usage command's does.
-    floor.push(await timed(process.execPath, ['--input-type=module', '-e', FLOOR, project], repoRoot));
-  }
-  const ratios = usage.map((ms, i) => ms / floor[i]!);
-  const lines = [
-    `| \`npx ramp-api usage\` | ${summary(usage, seconds)} |`,
-    `| floor: the same TypeScript type-checking the project | ${summary(floor, seconds)} |`,
-    `| usage / floor, per run | ${summary(ratios, (r) => `${r.toFixed(2)}x`)} |`,
-    ...(before.length
-      ? [
-          `| the usage command before (\`--before\`: ${BEFORE_NAME}) | ${summary(before, seconds)} |`,
-          `| usage / before, per run | ${summary(
-            usage.map((ms, i) => ms / before[i]!),
-            (r) => `${r.toFixed(2)}x`,
-          )} |`,
-        ]
-      : []),
+    {
+      name: 'floor',
+      role: 'floor',
+      turn: () => timed(process.execPath, ['--input-type=module', '-e', FLOOR, project], repoRoot),
+    },
+    ...(beforeBin ? [{ name: 'before', role: 'reference' as const, turn: usageOf(beforeBin) }] : []),
   ];
-  console.log(lines.join('\n'));
-  if (values.write)
-    rewriteSection(
-      'usage',
-      `<!-- usage:start -->
-## The usage extractor
-
-\`npm run bench:usage -- --files ${files} --runs ${runs}${values.before ? ' --before DIR' : ''} --write\`: \`npx ramp-api usage\` on a
-generated consuming project of ${files} files, each run a fresh process, taking turns with its floor${values.before ? ' and\nwith the usage command of an earlier build' : ''} (median and p10-p90 of ${runs} runs; ${new Date().toISOString().slice(0, 10)}, Node
-${process.version}, ${cpus().length} cores).
-
-| What | Time |
-| --- | --- |
-${lines.join('\n')}
-<!-- usage:end -->`,
-    );
+  const table = usageTable(await sideBySide(contenders, { turns: runs }, (ms) => ms), BEFORE_NAME);
+  console.log(table.join('\n'));
+  if (values.write) rewriteSection('usage', usageSection(table, { files, runs, before: Boolean(values.before) }));
 } finally {
   rmSync(project, { recursive: true, force: true });
 }

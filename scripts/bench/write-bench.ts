@@ -10,14 +10,23 @@ import autocannon from 'autocannon';
 import { businessOperations } from '../../src/client/generated/business-meta.js';
 import { sandboxOperations } from '../../src/client/generated/sandbox-meta.js';
 import { v1Operations } from '../../src/client/generated/v1-meta.js';
-import { orThrow } from '../../src/client/index.js';
+import { createBusinessClient, orThrow } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { readBundleFile } from '../../src/sandbox/contract/document.js';
-import { launchSandbox } from '../../src/testing/sandbox-process.js';
-import { registerExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
+import { fundedExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
 import { apiFamilies } from '../openapi/apis.js';
 import { startPrism } from '../openapi/prism.js';
-import { interleaved, type LoadRow, type Probe, toPrismText } from './sandbox-bench.js';
+import { markdownTable, spread } from './harness.js';
+import {
+  interleaved,
+  type LoadRow,
+  type LoadTarget,
+  loadOf,
+  ms,
+  type Probe,
+  startedHere,
+  toPrismText,
+} from './sandbox-bench.js';
 import type { FloorRow } from './write-floor.js';
 
 /** The writes of the table, in its order. */
@@ -44,39 +53,17 @@ const json = { 'content-type': 'application/json' };
 async function prepare(url: string) {
   const control = createSandboxClient({ baseUrl: url });
   const tenant = await orThrow(control.createTenant({ body: { name: 'Write bench' } }));
-  const userId = await registerExampleUser(url, tenant);
-  await orThrow(control.approveUser({ params: { path: { userId } } }));
-  const account = await orThrow(control.createBankAccount({ body: { clientId: tenant.clientId, userId } }));
-  await orThrow(control.acceptBankAccount({ params: { path: { accountId: account.accountId } } }));
-  await orThrow(control.fundUser({ params: { path: { userId } }, body: { amount: 1e12, currency: 'COP' } }));
-  const external = await orThrow(control.createExternalWallet({ body: { userId } }));
-  const business = await sandboxToken(url, 'business', tenant.businessCredentials);
+  const { userId, accountId } = await fundedExampleUser(url, tenant, 1e12);
+  const { externalWalletId } = await orThrow(control.createExternalWallet({ body: { userId } }));
+  const business = createBusinessClient({ baseUrl: url, auth: { credentials: tenant.businessCredentials } });
   const wallet = async () => {
-    const answer = await fetch(
-      url +
-        businessOperations.createCustodyWallet.path.replace('{clientId}', tenant.clientId).replace('{userId}', userId),
-      {
-        method: 'POST',
-        headers: { ...json, authorization: `Bearer ${business}` },
-        body: JSON.stringify({ token: 'USDC' }),
-      },
-    );
-    const { id } = (await answer.json()) as { id: string };
+    const path = { clientId: tenant.clientId, userId };
+    const { id } = await orThrow(business.createCustodyWallet({ params: { path }, body: { token: 'USDC' } }));
     await orThrow(control.fundWallet({ params: { path: { walletId: id } }, body: { amount: 1e12 } }));
     return id;
   };
   const [origin, destination] = [await wallet(), await wallet()];
-  const { integrationRegister } = tenant;
-  return {
-    control,
-    tenant,
-    userId,
-    accountId: account.accountId,
-    externalWalletId: external.externalWalletId,
-    origin,
-    destination,
-    integrationRegister,
-  };
+  return { tenant, userId, accountId, externalWalletId, origin, destination };
 }
 type Prepared = Awaited<ReturnType<typeof prepare>>;
 
@@ -119,7 +106,11 @@ function probeOf(write: Exclude<Write, 'completePayout'>, url: string, p: Prepar
     case 'createCustodyWallet':
       return post(businessOperations.createCustodyWallet.path, business, { token: 'USDC' });
     case 'registerUser':
-      return post(v1Operations.registerUser.path, { ...v1, 'x-integration-register': p.integrationRegister }, person);
+      return post(
+        v1Operations.registerUser.path,
+        { ...v1, 'x-integration-register': p.tenant.integrationRegister },
+        person,
+      );
     case 'createIntegrationEndpoint': {
       // A loopback address that nothing listens on, for an event no write of the bench emits for this tenant:
       // nothing is ever delivered to them. Each a name of its own (a name is unique per client).
@@ -153,15 +144,17 @@ const tokensOf = async (url: string, p: Prepared): Promise<Tokens> => ({
   business: await sandboxToken(url, 'business', p.tenant.businessCredentials),
 });
 
+/** createPayout's request to the sandbox at `url`, on a tenant of its own (for profile-write.ts). */
+export async function payoutProbe(url: string): Promise<Probe> {
+  const prepared = await prepare(url);
+  return probeOf('createPayout', url, prepared, await tokensOf(url, prepared));
+}
+
 /** `count` pending payouts made by createPayout (`probe`), their IDs read from the answers. */
 async function pendingPayouts(probe: Probe, count: number): Promise<string[]> {
   const ids: string[] = [];
   await autocannon({
-    url: probe.url,
-    method: 'POST',
-    headers: probe.headers,
-    body: probe.body,
-    connections: 8,
+    ...loadOf(probe, 8, 0),
     amount: count,
     requests: [
       { onResponse: (status, body) => void (status === 201 && ids.push((JSON.parse(body) as { id: string }).id)) },
@@ -187,22 +180,16 @@ export async function writesVsPrism(
   sandboxes: SandboxTarget[] = [{ target: 'sandbox' }],
 ): Promise<LoadRow[]> {
   const families = apiFamilies();
-  const stops: (() => Promise<unknown>)[] = [];
+  const here = startedHere();
   try {
     const prism = {
       v1: await startPrism({ bundle: families.find((a) => a.name === 'v1')!.bundleJson }),
       business: await startPrism({ bundle: families.find((a) => a.name === 'business')!.bundleJson }),
     };
-    stops.push(prism.v1.stop, prism.business.stop);
+    here.add(prism.v1.stop);
+    here.add(prism.business.stop);
     const started = [];
-    for (const s of sandboxes) {
-      const sandbox = await launchSandbox(['--memory'], { bin: s.bin });
-      stops.push(() => {
-        sandbox.child.kill('SIGTERM');
-        return sandbox.exit;
-      });
-      started.push({ ...s, url: sandbox.url });
-    }
+    for (const s of sandboxes) started.push({ ...s, url: (await here.sandbox(['--memory'], { bin: s.bin })).url });
     const prismTokens = { v1: 'bench-token', business: 'bench-token' };
     const prismUrl = (write: Write) =>
       write === 'createWalletTransfer' || write === 'createCustodyWallet' ? prism.business.url : prism.v1.url;
@@ -216,7 +203,7 @@ export async function writesVsPrism(
         for (const s of started) tenants.push(await prepare(s.url));
         const reference = probeOf(asked, prismUrl(asked), tenants[0]!, prismTokens);
         reference.expected = await prismStatus(reference);
-        const targets = [{ target: 'Prism', probe: reference }];
+        const targets: LoadTarget[] = [{ target: 'Prism', probe: reference }];
         for (const [i, s] of started.entries()) {
           const prepared = tenants[i]!;
           const probe = {
@@ -251,7 +238,7 @@ export async function writesVsPrism(
     }
     return rows;
   } finally {
-    await Promise.all(stops.map((stop) => stop()));
+    await here.stopAll();
   }
 }
 
@@ -259,18 +246,17 @@ export async function writesVsPrism(
 export function writeTable(rows: LoadRow[], floor: FloorRow[]): string[] {
   const best = Math.max(...floor.map((f) => f.perSecond));
   return [
-    "| Writes: sandbox vs Prism (each in its own process, loopback, PGlite in memory, load from autocannon) | Operation | Clients | Requests | Per second | p50 | p99 | p99 / p50 | Not the expected status | Throughput / Prism's, per turn: median (p10–p90) | Per second / the floor's best |",
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...rows.map(
-      (r) =>
-        `| ${r.target} | ${r.operation} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${r.p50ms.toFixed(2)} ms | ${r.p99ms.toFixed(2)} ms | ${(r.p99ms / r.p50ms).toFixed(1)} | ${r.failures} | ${toPrismText(r)} | ${r.target === 'Prism' ? '' : (r.perSecond / best).toFixed(2)} |`,
+    ...markdownTable(
+      "Writes: sandbox vs Prism (each in its own process, loopback, PGlite in memory, load from autocannon) | Operation | Clients | Requests | Per second | p50 | p99 | p99 / p50 | Not the expected status | Throughput / Prism's, per turn: median (p10–p90) | Per second / the floor's best",
+      rows.map(
+        (r) =>
+          `${r.target} | ${r.operation} | ${r.concurrency} | ${r.requests} | ${r.perSecond.toFixed(0)} | ${ms(r.p50ms)} | ${ms(r.p99ms)} | ${(r.p99ms / r.p50ms).toFixed(1)} | ${r.failures} | ${toPrismText(r)} | ${r.target === 'Prism' ? '' : (r.perSecond / best).toFixed(2)}`,
+      ),
     ),
     '',
-    "| The floor: createPayout's statements straight on PGlite in memory, in this process, variants taking turns | Transactions | Per second | Per turn: median (p10–p90) |",
-    '| --- | --- | --- | --- |',
-    ...floor.map(
-      (f) =>
-        `| ${f.variant} | ${f.transactions} | ${f.perSecond.toFixed(0)} | ${f.turns.median.toFixed(0)} (${f.turns.p10.toFixed(0)}–${f.turns.p90.toFixed(0)}) |`,
+    ...markdownTable(
+      "The floor: createPayout's statements straight on PGlite in memory, in this process, variants taking turns | Transactions | Per second | Per turn: median (p10–p90)",
+      floor.map((f) => [f.variant, f.transactions, f.perSecond.toFixed(0), spread(f.turns, (n) => n.toFixed(0))]),
     ),
   ];
 }

@@ -5,16 +5,17 @@
 // one statement (data-modifying CTEs) through the store interface. Transactions per second, per turn.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import type { PGlite } from '@electric-sql/pglite';
 import { type Db, openPglite, type Sql, type Tx } from '../../src/sandbox/store/db.js';
 import { migrate, schema } from '../../src/sandbox/store/migrate.js';
-import { percentile } from './percentile.js';
+import { type Summary, sideBySide } from './harness.js';
 
 export interface FloorRow {
   variant: string;
   transactions: number;
   perSecond: number;
-  /** Transactions per second of each turn: median, 10th and 90th percentile. */
-  turns: { median: number; p10: number; p90: number };
+  /** Transactions per second of each turn. */
+  turns: Summary;
 }
 
 interface Seed {
@@ -84,21 +85,21 @@ with checked as (
 insert into payouts (id, tenant_id, user_id, account_id, amount, currency, payment_method, status, created_at)
 select $5, $1, $2, $3, $4, 'COP', 'ACH', 'PENDING', $6 from debited returning *`;
 
-/** The floor on PGlite in memory, the variants taking turns of `turnMs` until each has had `seconds`. */
+/** The floor on PGlite in memory, the variants taking turns of `turnMs` on the harness until each has had `seconds`. */
 export async function writeFloor(seconds = 4, turnMs = 500): Promise<FloorRow[]> {
   const db = await openPglite({ memory: true });
-  const stops: (() => Promise<void>)[] = [];
+  let own: PGlite | undefined;
   try {
     await migrate(db, schema);
     const s = await seed(db);
     // A second PGlite, used through its own query and transaction (as the store did before it sent each
     // statement in one exchange), with the same settings as the store in memory.
     const { PGlite } = await import('@electric-sql/pglite');
-    const own = await PGlite.create({ startParams: [...PGlite.defaultStartParams, '-c', 'synchronous_commit=off'] });
-    stops.push(() => own.close());
+    const pglite = await PGlite.create({ startParams: [...PGlite.defaultStartParams, '-c', 'synchronous_commit=off'] });
+    own = pglite;
     const ownDb = {
       transaction: <T>(work: (tx: Tx) => Promise<T>) =>
-        own.transaction((tx) =>
+        pglite.transaction((tx) =>
           work({
             query: async <Row>(t: string, p?: unknown[]) => (await tx.query<Row>(t, p)).rows,
             script: async (text: string) => void (await tx.exec(text)),
@@ -107,7 +108,7 @@ export async function writeFloor(seconds = 4, turnMs = 500): Promise<FloorRow[]>
     };
     await migrate(ownDb, schema);
     const ownSeed = await seed(ownDb);
-    const variants: [string, () => Promise<void>][] = [
+    const variants: [string, () => Promise<unknown>][] = [
       [
         "PGlite's own query and transaction, createPayout's 4 statements in a transaction",
         () => ownDb.transaction((tx) => statements(tx, ownSeed)),
@@ -119,40 +120,26 @@ export async function writeFloor(seconds = 4, turnMs = 500): Promise<FloorRow[]>
       [
         'the store interface, the same work as 1 statement (CTEs), no explicit transaction',
         () =>
-          db
-            .query(ONE_STATEMENT, [s.tenantId, s.userId, s.accountId, 1000, randomUUID(), new Date().toISOString()])
-            .then(() => undefined),
+          db.query(ONE_STATEMENT, [s.tenantId, s.userId, s.accountId, 1000, randomUUID(), new Date().toISOString()]),
       ],
     ];
-    const tallies = variants.map(() => ({ count: 0, ms: 0, turns: [] as number[] }));
-    for (const [, run] of variants) for (let i = 0; i < 200; i++) await run();
-    for (let done = 0; done < seconds * 1000; done += turnMs) {
-      for (const [i, [, run]] of variants.entries()) {
-        const tally = tallies[i]!;
+    const contenders = variants.map(([name, run]) => ({
+      name,
+      turn: async () => {
         const start = performance.now();
         let count = 0;
-        while (performance.now() - start < turnMs) {
-          await run();
-          count++;
-        }
-        const ms = performance.now() - start;
-        tally.count += count;
-        tally.ms += ms;
-        tally.turns.push((1000 * count) / ms);
-      }
-    }
-    return variants.map(([variant], i) => {
-      const { count, ms, turns } = tallies[i]!;
-      const sorted = turns.sort((a, b) => a - b);
-      return {
-        variant,
-        transactions: count,
-        perSecond: (1000 * count) / ms,
-        turns: { median: percentile(sorted, 0.5), p10: percentile(sorted, 0.1), p90: percentile(sorted, 0.9) },
-      };
+        for (; performance.now() - start < turnMs; count++) await run();
+        return { count, ms: performance.now() - start };
+      },
+    }));
+    const turns = Math.ceil((seconds * 1000) / turnMs);
+    const compared = await sideBySide(contenders, { turns, warmUp: 1 }, (t) => (1000 * t.count) / t.ms);
+    return compared.map(({ name, turns, figure }) => {
+      const [count, ms] = [turns.reduce((n, t) => n + t.count, 0), turns.reduce((n, t) => n + t.ms, 0)];
+      return { variant: name, transactions: count, perSecond: (1000 * count) / ms, turns: figure };
     });
   } finally {
-    for (const stop of stops) await stop();
+    await own?.close();
     await db.close();
   }
 }
