@@ -185,4 +185,4 @@ export const sandboxOperations = {
 } as const;
 
 /** Lifetime of an access token in seconds, from the description (`x-token-lifetime-seconds`), or null when not shown. */
-const sandboxTokenLifetimeSeconds: number | null = null;
+export const sandboxTokenLifetimeSeconds: number | null = null;
