@@ -2,7 +2,16 @@
 // Each `@ts-expect-error` fails the build if the line below it ever starts to compile.
 import { expectTypeOf } from 'vitest';
 import type { components as BusinessComponents } from './business/index.js';
-import { type ApiError, type createBusinessClient, type createV1Client, type ErrorBody, orThrow } from './index.js';
+import type { paths as BusinessPaths } from './generated/business.js';
+import {
+  type ApiError,
+  type CallResult,
+  type createBusinessClient,
+  type createV1Client,
+  type ErrorBody,
+  type Middleware,
+  orThrow,
+} from './index.js';
 import type { components as V1Components } from './v1/index.js';
 
 declare const business: ReturnType<typeof createBusinessClient>;
@@ -70,4 +79,18 @@ export async function typeChecks(): Promise<void> {
   });
   expectTypeOf<ErrorBody<typeof result>>().toEqualTypeOf<V1Components['schemas']['ErrorBody']>();
   expectTypeOf<ApiError<ErrorBody<typeof result>>['body']>().toEqualTypeOf<V1Components['schemas']['ErrorBody']>();
+
+  // Calls by path, their results and middleware are the package's own types (./core/calls.ts).
+  const listed = await business.GET('/api/parameters/banks');
+  expectTypeOf(listed).toEqualTypeOf<
+    CallResult<BusinessPaths['/api/parameters/banks']['get'], undefined, `${string}/${string}`>
+  >();
+  const tagging: Middleware = {
+    onRequest({ request }) {
+      request.headers.set('x-team', 'payouts');
+    },
+  };
+  business.use(tagging);
+  // @ts-expect-error a middleware has at least one hook
+  business.use({});
 }

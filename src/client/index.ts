@@ -1,5 +1,6 @@
 // ramp-api: typed clients for the Business API and the v1 API.
 export { type BusinessClient, createBusinessClient } from './business/index.js';
+export type { CallOptions, CallResult, Middleware, MiddlewareCallbackParams, PathCalls } from './core/calls.js';
 export {
   type ErrorBody,
   type OperationMethods,

@@ -1,7 +1,8 @@
 // Builds a typed client for one API family: openapi-fetch's path-based calls plus one method per
 // operationId, all going through the ramp transport.
-import createClient, { type Client, type ClientForPath, type Middleware } from 'openapi-fetch';
+import createClient from 'openapi-fetch';
 import { checkBaseUrl } from './base-url.js';
+import type { CallsOfPath, Middleware, PathCalls } from './calls.js';
 import { type CredentialsOf, emptyCredentialsCause, emptyFields, refusedCredentialsCause } from './causes.js';
 import { ApiError, ConfigurationError, TokenError } from './errors.js';
 import { HTTP_METHODS, type OperationTable } from './operations.js';
@@ -51,14 +52,14 @@ export type OperationMethods<
   Paths,
   Table extends Record<string, { readonly method: string; readonly path: string }>,
 > = {
-  [Id in keyof Table]: ClientForPath<
+  [Id in keyof Table]: CallsOfPath<
     Paths[Table[Id]['path'] & keyof Paths] & Record<string | number, any>,
     Media
   >[Uppercase<Table[Id]['method']> &
-    keyof ClientForPath<Paths[Table[Id]['path'] & keyof Paths] & Record<string | number, any>, Media>];
+    keyof CallsOfPath<Paths[Table[Id]['path'] & keyof Paths] & Record<string | number, any>, Media>];
 };
 
-export type RampClient<Paths extends {}, Table extends OperationTable> = Client<Paths, Media> &
+export type RampClient<Paths extends {}, Table extends OperationTable> = PathCalls<Paths, Media> &
   OperationMethods<Paths, Table>;
 
 interface FamilyConfig<Table extends OperationTable> {
@@ -201,7 +202,7 @@ export function createRampClient<Paths extends {}, Table extends OperationTable>
   const byOperation: Record<string, unknown> = {
     ...client,
     use: (...added: Middleware[]) => {
-      client.use(...added);
+      client.use(...(added as Parameters<typeof client.use>));
       transport.state.middleware = true;
     },
     request: (method: string, path: string, init?: Record<string, unknown>) =>

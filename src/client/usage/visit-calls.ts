@@ -1,5 +1,5 @@
 // The calls a consuming project makes: `client.createPayout(init)` (a method of the operation table) and
-// `client.POST('/api/v1/...', init)` (openapi-fetch's path-based call on a ramp-api client), with the
+// `client.POST('/api/v1/...', init)` (a path-based call on a ramp-api client, ../core/calls.ts), with the
 // parameters and request fields each sets (visit-body.ts); the token call of each client made with credentials
 // (visit-token.ts); and the events its webhook handlers handle.
 import type { ts as TS } from 'ts-morph';
@@ -9,7 +9,8 @@ import { recordSent, requestSchemaOf } from './visit-body.js';
 import { visitClientCreation } from './visit-token.js';
 
 const PATH_METHODS = /^(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE)$/;
-const OPENAPI_FETCH = /[/\\]openapi-fetch[/\\]/;
+/** Where the path-based calls are declared: the package's own call types, from its sources or its build. */
+const PATH_CALLS = /[/\\]core[/\\]calls\.(d\.)?ts$/;
 
 /** The operation a call names, and its init argument; undefined for any other call. */
 function operationOf(ctx: Context, call: TS.CallExpression) {
@@ -22,7 +23,7 @@ function operationOf(ctx: Context, call: TS.CallExpression) {
   if (place?.kind === 'operation')
     return { family: place.family, operationId: place.operationId, init: call.arguments[0] };
   const [path, init] = call.arguments;
-  if (!PATH_METHODS.test(method.text) || !OPENAPI_FETCH.test(declaration.getSourceFile().fileName)) return undefined;
+  if (!PATH_METHODS.test(method.text) || !PATH_CALLS.test(declaration.getSourceFile().fileName)) return undefined;
   if (!path || !ts.isStringLiteralLike(path)) return undefined;
   // A ramp-api client: its operation methods say which family it calls.
   for (const property of checker.getTypeAtLocation(call.expression.expression).getProperties()) {

@@ -30,8 +30,8 @@ function membersOf(ctx: Context, type: TS.Type): TS.Type[] {
 type Mapper = { source?: TS.Type; target?: TS.Type; targets?: unknown[]; mapper1?: Mapper; mapper2?: Mapper };
 
 /**
- * The types a mapped type was made from: the generated type behind openapi-fetch's `Readable<T>`, whose index
- * signature (an open object's) keeps no declaration of its own. Read from the instantiation's type mapper, which the
+ * The types a mapped type was made from: the generated type behind a `Readonly<T>` or `Partial<T>` of the
+ * consumer's, whose index signature (an open object's) keeps no declaration of its own. Read from the instantiation's type mapper, which the
  * public typings do not expose.
  */
 function mappedFrom(ctx: Context, type: TS.Type): TS.Type[] {
