@@ -57,10 +57,10 @@ let registry: LocalRegistry;
 /** Each package's files as `npm pack` listed them. */
 let packedFiles: Record<string, string[]>;
 
-/** The TypeScript sources under `dir` a package's tsconfig.build.json compiles (tests and `skip` left out). */
+/** The TypeScript sources under `dir` a package's tsconfig.build.json compiles (tests, cases and `skip` left out). */
 const compiledSources = (dir: string, skip: RegExp) =>
   (readdirSync(join(repoRoot, dir), { recursive: true }) as string[])
-    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.ts$|\.check\.ts$/.test(file) && !skip.test(file))
+    .filter((file) => /\.tsx?$/.test(file) && !/\.(test|cases|check)\.ts$/.test(file) && !skip.test(file))
     .flatMap((file) => [file.replace(/\.tsx?$/, '.js'), file.replace(/\.tsx?$/, '.d.ts')]);
 
 const allowedFiles = {
