@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { makeUsageProject } from '../../src/testing/usage-project.js';
 import { repoRoot } from '../openapi/apis.js';
-import { rewriteSection, usageSection, usageTable } from './benchmarks-md.js';
+import { measured, rewriteSection, usageTable } from './benchmarks-md.js';
 import { type Contender, sideBySide } from './harness.js';
 
 const run = promisify(execFile);
@@ -107,7 +107,8 @@ try {
   ];
   const table = usageTable(await sideBySide(contenders, { turns: runs }, (ms) => ms), BEFORE_NAME);
   console.log(table.join('\n'));
-  if (values.write) rewriteSection('usage', usageSection(table, { files, runs, before: Boolean(values.before) }));
+  const command = `npm run bench:usage -- --files ${files} --runs ${runs}${values.before ? ' --before DIR' : ''} --write`;
+  if (values.write) rewriteSection('usage', measured(command, table));
 } finally {
   rmSync(project, { recursive: true, force: true });
 }
