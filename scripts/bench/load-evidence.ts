@@ -8,6 +8,13 @@ export interface Check {
   figures: string;
 }
 
+/** A check that holds when `problems` is empty; its figures name the first few. */
+export const noProblems = (name: string, figures: string, problems: string[]): Check => ({
+  name,
+  pass: problems.length === 0,
+  figures: problems.length ? `${figures}; ${problems.length} problems: ${problems.slice(0, 3).join('; ')}` : figures,
+});
+
 export interface Ledger {
   /** ID -> table, for every create that was answered with success. */
   created: Map<string, string>;

@@ -11,12 +11,9 @@ import autocannon from 'autocannon';
 import { businessOperations } from '../../src/client/generated/business-meta.js';
 import { orThrow } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
-import { type LaunchOptions, launchSandbox } from '../../src/testing/sandbox-process.js';
 import { fundedExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
-import { apiFamilies } from '../openapi/apis.js';
-import { startPrism } from '../openapi/prism.js';
 import { startBenchServer } from './bench-server.js';
-import { markdownTable, percentile, ratioText, type Summary, sideBySide } from './harness.js';
+import { markdownTable, percentile, ratioText, type Summary, sideBySide, startedHere } from './harness.js';
 
 export interface LoadRow {
   target: string;
@@ -170,28 +167,10 @@ export async function interleaved(
 /** The bare node:http server's row. */
 export const FLOOR = 'node:http, fixed bytes';
 
-/** What a benchmark started, stopped together when it ends; `sandbox` launches one in its own process. */
-export function startedHere() {
-  const stops: (() => Promise<unknown>)[] = [];
-  return {
-    add: (stop: () => Promise<unknown>) => stops.push(stop),
-    async sandbox(args: string[], options?: LaunchOptions) {
-      const sandbox = await launchSandbox(args, options);
-      stops.push(() => {
-        sandbox.child.kill('SIGTERM');
-        return sandbox.exit;
-      });
-      return sandbox;
-    },
-    stopAll: () => Promise.all(stops.map((stop) => stop())),
-  };
-}
-
 export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
   const started = startedHere();
   try {
-    const prism = await startPrism({ bundle: apiFamilies().find((a) => a.name === 'business')!.bundleJson });
-    started.add(prism.stop);
+    const prism = await started.prism('business');
     // In its own process, as Prism is, so the load generator here does not share its event loop.
     const sandbox = await started.sandbox(['--memory']);
     const control = createSandboxClient({ baseUrl: sandbox.url });
