@@ -1,11 +1,6 @@
-// `npm run bench`: one run, one table. First the start time of the sandbox against Prism's (`-- --only-start`
-// runs only that). The typed client's cost per call against what a team would otherwise
-// use (plain fetch, openapi-fetch bare and with an auth middleware, ky, axios), in-process with a stub fetch
-// and over loopback to a server in a child process, in interleaved rounds of shuffled order with the ratio
-// taken inside each round; then where the client's remaining cost goes (CPU profile), token single-flight and
-// bundle sizes; then the sandbox against Prism under load (`-- --no-sandbox` skips it; `-- --only-client` runs
-// only the client's part). `-- --write` records it in BENCHMARKS.md. A benchmark, not a test: nothing fails on
-// timings. Every comparison takes its turns on harness.ts; catalog.ts lists what each measures.
+// `npm run bench [-- --quick] [--only-client | --only-writes | --only-start | --no-sandbox] [--write]`: the start
+// times, the client's part, the sandbox's reads and writes against Prism, printed, and with `--write` recorded in
+// BENCHMARKS.md. A benchmark, not a test: nothing fails on timings. catalog.ts lists what each part measures.
 import { join } from 'node:path';
 import type * as RampApi from '../../src/client/index.js';
 import { buildAll } from '../build/build-all.js';

@@ -1,11 +1,7 @@
-// `npx tsx scripts/bench/usage-bench.ts [--files 50] [--runs 5] [--before DIR] [--write]`: times `npx ramp-api
-// usage` on a generated consuming project of about 50 files (calls by operationId and by path, field reads,
-// statuses, a webhook receiver), against its floor: the same TypeScript (ts-morph's) only type-checking the same
-// project, which any analysis of it must do. `--before DIR` also times the usage command of another checkout's
-// build (DIR, a worktree of an earlier commit after `npm ci && npm run build`) on the same project, in the same
-// turns, for a before and after. Each run is a fresh process, as in a team's CI; they take turns on the
-// harness, and the ratios are taken per run. Needs the build (`npm run build`). Prints median and spread;
-// `--write` puts them in BENCHMARKS.md's usage section.
+// `npm run bench:usage -- [--files 50] [--runs 5] [--before DIR] [--write]`: `npx ramp-api usage` on a generated
+// consuming project (calls by operationId and by path, field reads, statuses, a webhook receiver) against its
+// floor, and with `--before DIR` against another checkout's build (after `npm ci && npm run build` there), each
+// run a fresh process, taking turns on the harness. Needs `npm run build`; `--write` records BENCHMARKS.md's part.
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';

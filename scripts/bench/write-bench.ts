@@ -1,10 +1,6 @@
-// The sandbox's writes against Prism answering the same request: createPayout, createOnRamp,
-// createWalletTransfer, createCustodyWallet, registerUser, createIntegrationEndpoint, and the control API's
-// completePayout, with 1 and 32 clients, in the turns of ./sandbox-bench.ts (throughput ratio per turn). Prism
-// has no control API: completePayout is compared with Prism answering createPayout, a POST of the same shape
-// (a path parameter, a JSON body, a bearer token), each request built anew for both, since completePayout
-// needs a new pending payout in its path every time. Beside them, the floor (./write-floor.ts): createPayout's
-// own statements straight on the store in this process.
+// The sandbox's writes (WRITES) against Prism answering the same request, with 1 and 32 clients, in the load turns
+// of ./sandbox-bench.ts; their table with the floor's (./write-floor.ts) beside it. Prism has no control API:
+// completePayout is set against Prism answering createPayout, a POST of the same shape.
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { businessOperations } from '../../src/client/generated/business-meta.js';
