@@ -16,10 +16,6 @@ export const lostToKill = (error: unknown): boolean => {
   return false;
 };
 
-// Webhook receivers (src/testing/event-receiver.ts): each logs every call it gets before answering.
-export type Behaviour = ReceiverBehaviour;
-export type Receiver = EventReceiver;
-
 // ---- The load balancer: a fetch for the typed clients that sends each request to the next live instance
 // and times it under the operationId the bundles give its method and path.
 
@@ -96,8 +92,8 @@ export function createBalancer(instances: Instance[]) {
 export async function startCluster(
   databaseUrl: string,
   started: StartedHere,
-): Promise<{ receivers: Record<Behaviour, Receiver>; instances: Instance[] }> {
-  const receiver = async (behaviour: Behaviour) => {
+): Promise<{ receivers: Record<ReceiverBehaviour, EventReceiver>; instances: Instance[] }> {
+  const receiver = async (behaviour: ReceiverBehaviour) => {
     const r = await startEventReceiver(behaviour);
     started.add(r.close);
     return r;

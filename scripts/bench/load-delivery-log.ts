@@ -2,7 +2,7 @@
 // to a logged attempt, healthy endpoints reached once, failing ones on the whole schedule.
 import { performance } from 'node:perf_hooks';
 import { deliverySchedule } from '../../src/client/webhooks/index.js';
-import type { Behaviour, Receiver } from './load-cluster.js';
+import type { ReceiverBehaviour as Behaviour, EventReceiver as Receiver } from '../../src/testing/event-receiver.js';
 import { type Check, type Evidence, noProblems } from './load-evidence.js';
 
 /**

@@ -1,6 +1,6 @@
 // What a run of `npm run sandbox:load` leaves for its checks: the ledger the flows keep of what the sandbox
 // acknowledged, the receivers' logs, the kill's time and the clock's moves; and the shape of a check.
-import type { Behaviour, Receiver } from './load-cluster.js';
+import type { ReceiverBehaviour as Behaviour, EventReceiver as Receiver } from '../../src/testing/event-receiver.js';
 
 export interface Check {
   name: string;

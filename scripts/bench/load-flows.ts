@@ -4,8 +4,9 @@ import { performance } from 'node:perf_hooks';
 import { createBusinessClient, createV1Client } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { createEventCatalog } from '../../src/sandbox/events/index.js';
+import type { ReceiverBehaviour as Behaviour, EventReceiver as Receiver } from '../../src/testing/event-receiver.js';
 import { examplePerson } from '../../src/testing/sandbox-users.js';
-import { type Behaviour, type createBalancer, lostToKill, type Receiver } from './load-cluster.js';
+import { type createBalancer, lostToKill } from './load-cluster.js';
 import { type Ledger, PAYOUT_RACE } from './load-evidence.js';
 
 type Result = { data?: any; error?: any; response: Response };
