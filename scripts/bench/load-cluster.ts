@@ -39,14 +39,9 @@ export function createBalancer(instances: Instance[]) {
     precompiledValidator,
   );
   const tallies = new Map<string, Tally>();
-  const tally = (operation: string) => {
-    let t = tallies.get(operation);
-    if (!t) {
-      t = { latencies: [], errors: 0, refused: 0, lostToKill: 0 };
-      tallies.set(operation, t);
-    }
-    return t;
-  };
+  const tally = (operation: string): Tally =>
+    tallies.get(operation) ??
+    tallies.set(operation, { latencies: [], errors: 0, refused: 0, lostToKill: 0 }).get(operation)!;
   const operationOf = (method: string, path: string) =>
     routes.find(
       (r) => r.entry.method === method.toLowerCase() && r.segments === path.split('/').length && r.match(path),

@@ -11,7 +11,7 @@ import { deliverySchedule } from '../../src/client/webhooks/index.js';
 import { startedHere } from './harness.js';
 import { checkDatabase } from './load-checks.js';
 import { createBalancer, startCluster } from './load-cluster.js';
-import { type Evidence, type Ledger, noProblems } from './load-evidence.js';
+import { type Check, type Evidence, type Ledger, noProblems } from './load-evidence.js';
 import { runFlows } from './load-flows.js';
 import { type LoadReport, operationFigures } from './load-report.js';
 
@@ -141,34 +141,24 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     log(`Delivery queue drained (${pending} pending).`);
 
     const evidence: Evidence = { ledger, receivers, killedAtMs, clock };
-    const checks = await checkDatabase(db, evidence);
-    checks.unshift({
-      name: 'the delivery queue drained',
-      pass: pending === 0,
-      figures: `${pending} deliveries still pending`,
-    });
-    checks.push(
-      noProblems('no unexpected answer or network error on a live instance', 'on the load', [
-        ...ledger.unexpected,
-        ...balancer.errors,
-      ]),
-    );
-    checks.push({
-      name: 'the killed instance was killed by SIGKILL half-way',
-      pass: victim.killed && (await victim.process.exit).signal === 'SIGKILL',
-      figures: `at ${killedAt.toFixed(1)} s of ${elapsed.toFixed(1)} s`,
-    });
+    const killed = victim.killed && (await victim.process.exit).signal === 'SIGKILL';
+    const checks: Check[] = [
+      { name: 'the delivery queue drained', pass: pending === 0, figures: `${pending} deliveries still pending` },
+      ...(await checkDatabase(db, evidence)),
+      noProblems(
+        'no unexpected answer or network error on a live instance',
+        `${ledger.unexpected.length} unexpected answers, ${balancer.errors.length} network errors`,
+        [...ledger.unexpected, ...balancer.errors],
+      ),
+      {
+        name: 'the killed instance was killed by SIGKILL half-way',
+        pass: killed,
+        figures: `at ${killedAt.toFixed(1)} s of ${elapsed.toFixed(1)} s`,
+      },
+    ];
     const operations = operationFigures(balancer, elapsed);
-    return {
-      checks,
-      operations,
-      seconds: elapsed,
-      killedAtSeconds: killedAt,
-      inFlightAtKill,
-      flows,
-      passed: checks.every((c) => c.pass),
-      evidence,
-    };
+    const passed = checks.every((c) => c.pass);
+    return { checks, operations, seconds: elapsed, killedAtSeconds: killedAt, inFlightAtKill, flows, passed, evidence };
   } finally {
     await db.end().catch(() => undefined);
     await here.stopAll();
