@@ -56,15 +56,9 @@ async function recordChecks(q: Query, ledger: Ledger): Promise<Check[]> {
 
 /** (b) No negative balance, and the ledgers sum. */
 async function ledgerChecks(q: Query, ledger: Ledger): Promise<Check[]> {
-  const checks: Check[] = [];
   const [negative] = await q<{ users: string; wallets: string }>(
     'select (select count(*) from balances where amount < 0) as users, (select count(*) from custody_wallets where balance < 0) as wallets',
   );
-  checks.push({
-    name: 'no balance is negative',
-    pass: Number(negative!.users) + Number(negative!.wallets) === 0,
-    figures: `${negative!.users} user balances, ${negative!.wallets} wallets below 0`,
-  });
   const users = await q<{ id: string; balance: string; payouts: string; inverse: string }>(
     `select u.id::text as id,
             coalesce((select amount from balances b where b.tenant_id = u.tenant_id and b.owner_id = u.id and b.currency = 'COP'), 0) as balance,
@@ -83,13 +77,6 @@ async function ledgerChecks(q: Query, ledger: Ledger): Promise<Check[]> {
         `user ${u.id}: balance ${u.balance} + payouts ${u.payouts} + inverse on-ramps ${u.inverse} = ${sum}, funded ${funded.known}${funded.lost ? ` (+${funded.lost} unknown)` : ''}`,
       );
   }
-  checks.push(
-    noProblems(
-      'every user ledger sums: COP balance + payouts not rejected + INVERSE on-ramps = funded',
-      `${users.length} users${uncertain ? ` (${uncertain} with a fundUser lost to the kill, checked as a range)` : ''}`,
-      unbalanced,
-    ),
-  );
   const wallets = await q<{ id: string; balance: string; expected: string }>(
     `select w.id::text as id, w.balance,
             coalesce((select sum(o.amount_destination) from on_ramps o
@@ -102,20 +89,28 @@ async function ledgerChecks(q: Query, ledger: Ledger): Promise<Check[]> {
   const walletsOff = wallets
     .filter((w) => Math.abs(Number(w.balance) - Number(w.expected)) > 1e-9)
     .map((w) => `${w.id} ${w.balance} != ${w.expected}`);
-  checks.push(
+  return [
+    {
+      name: 'no balance is negative',
+      pass: Number(negative!.users) + Number(negative!.wallets) === 0,
+      figures: `${negative!.users} user balances, ${negative!.wallets} wallets below 0`,
+    },
+    noProblems(
+      'every user ledger sums: COP balance + payouts not rejected + INVERSE on-ramps = funded',
+      `${users.length} users${uncertain ? ` (${uncertain} with a fundUser lost to the kill, checked as a range)` : ''}`,
+      unbalanced,
+    ),
     noProblems(
       'every wallet ledger sums: balance = completed on-ramps + completed transfers in - transfers out not cancelled',
       `${wallets.length} wallets`,
       walletsOff,
     ),
-  );
-  checks.push({
-    name: 'concurrent payouts never took more than the balance covered',
-    pass: ledger.races.overAccepted === 0,
-    figures: `${ledger.races.raced} races of ${PAYOUT_RACE.payouts} payouts, ${ledger.races.overAccepted} over-accepted`,
-  });
-
-  return checks;
+    {
+      name: 'concurrent payouts never took more than the balance covered',
+      pass: ledger.races.overAccepted === 0,
+      figures: `${ledger.races.raced} races of ${PAYOUT_RACE.payouts} payouts, ${ledger.races.overAccepted} over-accepted`,
+    },
+  ];
 }
 
 /**
@@ -125,7 +120,6 @@ async function ledgerChecks(q: Query, ledger: Ledger): Promise<Check[]> {
  */
 async function deliveryChecks(q: Query, evidence: Evidence): Promise<Check[]> {
   const { receivers, killedAtMs, clock } = evidence;
-  const checks: Check[] = [];
   const events = await q<{ id: string; tenant_id: string; event: string }>(
     'select id::text as id, tenant_id::text as tenant_id, event from sandbox_events',
   );
@@ -156,16 +150,15 @@ async function deliveryChecks(q: Query, evidence: Evidence): Promise<Check[]> {
       if (!deliveryKeys.has(`${e.id}|${target}`)) notQueued.push(`${e.event} ${e.id} -> ${target}`);
     }
   }
-  checks.push(
+  const logged = loggedAttempts(attemptRows, clock);
+  const { check, seenOf, receiverOf } = logCheck(receivers, deliveries, logged, killedAtMs);
+  return [
     noProblems(
       'every event was queued for every endpoint registered for it',
       `${events.length} events, ${expectedDeliveries} deliveries expected`,
       notQueued,
     ),
-  );
-
-  const logged = loggedAttempts(attemptRows, clock);
-  const { check, seenOf, receiverOf } = logCheck(receivers, deliveries, logged, killedAtMs);
-  checks.push(check, ...endpointChecks(deliveries, logged, seenOf, receiverOf));
-  return checks;
+    check,
+    ...endpointChecks(deliveries, logged, seenOf, receiverOf),
+  ];
 }
