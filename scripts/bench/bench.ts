@@ -1,23 +1,11 @@
-// `npm run bench`: one run, one table. First the start time of the sandbox against Prism's (`-- --only-start`
-// runs only that). The typed client's cost per call against what a team would otherwise
-// use (plain fetch, openapi-fetch bare and with an auth middleware, ky, axios), in-process with a stub fetch
-// and over loopback to a server in a child process, in interleaved rounds of shuffled order with the ratio
-// taken inside each round; then where the client's remaining cost goes (CPU profile), token single-flight and
-// bundle sizes; then the sandbox against Prism under load (`-- --no-sandbox` skips it; `-- --only-client` runs
-// only the client's part). `-- --write` records it in BENCHMARKS.md. A benchmark, not a test: nothing fails on
-// timings. Every comparison takes its turns on harness.ts; catalog.ts lists what each measures.
+// `npm run bench [-- --quick] [--only-client | --only-writes | --only-start | --no-sandbox] [--write]`: the start
+// times, the client's part, the sandbox's reads and writes against Prism, printed, and with `--write` recorded in
+// BENCHMARKS.md. A benchmark, not a test: nothing fails on timings. catalog.ts lists what each part measures.
 import { join } from 'node:path';
 import type * as RampApi from '../../src/client/index.js';
 import { buildAll } from '../build/build-all.js';
 import { repoRoot } from '../openapi/apis.js';
-import {
-  clientTables,
-  clientTargets,
-  rewriteSection,
-  startSection,
-  writeBenchmarks,
-  writeSection,
-} from './benchmarks-md.js';
+import { clientTables, clientTargets, measured, rewriteSection, writeBenchmarks } from './benchmarks-md.js';
 import { clientPart } from './client-bench.js';
 import { watchPauses } from './client-turns.js';
 import { twoInstances, twoInstancesText } from './postgres-write-bench.js';
@@ -44,17 +32,20 @@ const { createBusinessClient } = (await import(
   join(repoRoot, 'src', 'client', 'dist', 'lib', 'index.js')
 )) as typeof RampApi;
 
-/** A part of the run with a section of its own in BENCHMARKS.md. */
+/** A part of the run with a section of its own in BENCHMARKS.md, and the command that measures it alone. */
 interface Part {
   lines: string[];
   targets: string[];
 }
+const COMMANDS = { writes: 'npm run bench -- --only-writes', 'start-times': 'npm run bench -- --only-start' };
+const section = (name: keyof typeof COMMANDS, { lines, targets }: Part) =>
+  measured(COMMANDS[name], [...lines, '', ...targets]);
 
 /** `--only-writes`, `--only-start`: one part alone, printed; with `--write`, only its section of BENCHMARKS.md rewritten. */
-function alone(name: 'writes' | 'start-times', { lines, targets }: Part, section: typeof writeSection): never {
-  console.log(`${lines.join('\n')}\n\nTargets\n${targets.join('\n')}`);
+function alone(name: keyof typeof COMMANDS, part: Part): never {
+  console.log(`${part.lines.join('\n')}\n\nTargets\n${part.targets.join('\n')}`);
   if (args.has('--write')) {
-    rewriteSection(name, section(lines, targets));
+    rewriteSection(name, section(name, part));
     console.log(`\nWrote the ${name} section of BENCHMARKS.md`);
   }
   process.exit(0);
@@ -70,12 +61,19 @@ async function writesPart(): Promise<Part> {
   const floor = await writeFloor(quick ? 1 : 4);
   const rows = await writesVsPrism(quick ? 1 : 4, sandboxes);
   const postgres = twoInstancesText(await twoInstances(quick ? 2 : 6));
+  // BENCH_BASELINE_NOTE says what the baseline build is.
+  const baseline = process.env.BENCH_BASELINE_BIN
+    ? [
+        `The rows "sandbox (baseline)" are another build loaded in the same turns (BENCH_BASELINE_BIN=${process.env.BENCH_BASELINE_BIN}${process.env.BENCH_BASELINE_NOTE ? `: ${process.env.BENCH_BASELINE_NOTE}` : ''}).`,
+        '',
+      ]
+    : [];
   return {
-    lines: [...writeTable(rows, floor), '', ...postgres.lines],
+    lines: [...baseline, ...writeTable(rows, floor), '', ...postgres.lines],
     targets: [...writeTargets(rows), ...postgres.targets],
   };
 }
-if (args.has('--only-writes')) alone('writes', await writesPart(), writeSection);
+if (args.has('--only-writes')) alone('writes', await writesPart());
 
 // Start time first, on its own.
 const START_ROUNDS = quick ? 2 : 7;
@@ -83,16 +81,16 @@ const starts = withSandbox ? await startTimes(START_ROUNDS) : undefined;
 const start: Part = starts
   ? { lines: startTable(starts, START_ROUNDS), targets: startTargets(starts) }
   : { lines: [], targets: [] };
-if (args.has('--only-start')) alone('start-times', start, startSection);
+if (args.has('--only-start')) alone('start-times', start);
 
 const client = await clientPart({ createBusinessClient, quick, pauses: watchPauses() });
 const sandboxRows = withSandbox ? await sandboxVsPrism(quick ? 1 : 4) : [];
 const writes = withSandbox ? await writesPart() : undefined;
 
-const table = [...clientTables(client), ...(sandboxRows.length ? ['', ...sandboxTable(sandboxRows)] : [])].join('\n');
+const table = [...clientTables(client), ...(sandboxRows.length ? ['', ...sandboxTable(sandboxRows)] : [])];
 // The start times are printed with the rest, and written to BENCHMARKS.md in their own section.
 console.log(
-  [table, ...(writes ? ['', ...writes.lines] : []), ...(start.lines.length ? ['', ...start.lines] : [])].join('\n'),
+  [...table, ...(writes ? ['', ...writes.lines] : []), ...(start.lines.length ? ['', ...start.lines] : [])].join('\n'),
 );
 const targets = [
   ...clientTargets(client),
@@ -103,9 +101,9 @@ const targets = [
 console.log(`\nTargets\n${targets.join('\n')}`);
 
 if (args.has('--write'))
-  writeBenchmarks(
-    table,
-    writes ? writeSection(writes.lines, writes.targets) : '',
-    starts ? startSection(start.lines, start.targets) : '',
+  writeBenchmarks({
+    client: table,
+    ...(writes ? { writes: section('writes', writes) } : {}),
+    ...(starts ? { starts: section('start-times', start) } : {}),
     targets,
-  );
+  });

@@ -1,18 +1,19 @@
 // The bench still prints what BENCHMARKS.md quotes: every table BENCHMARKS.md holds (the hand-written design
 // figures aside) has a header the bench's code prints, and the bench prints no table BENCHMARKS.md lacks; each
-// printed row has its header's columns.
+// printed row has its header's columns; and the hand-written prose gives the bench's own settings.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../openapi/apis.js';
 import { clientTables, usageTable } from './benchmarks-md.js';
 import type { ClientPart } from './client-bench.js';
-import type { Row } from './client-turns.js';
+import { BODY } from './client-calls.js';
+import { type Row, TRIM, TURNS } from './client-turns.js';
 import { summarize } from './harness.js';
 import { twoInstancesText } from './postgres-write-bench.js';
 import { type LoadRow, sandboxTable } from './sandbox-bench.js';
 import { startTable } from './start-bench.js';
-import { writeTable } from './write-bench.js';
+import { WRITES, writeTable } from './write-bench.js';
 
 const s = summarize([1, 2, 3]);
 const row: Row = {
@@ -84,5 +85,18 @@ describe('BENCHMARKS.md and what the bench prints', () => {
 
   it('every row the bench prints has its header columns', () => {
     for (const { header, rows } of tables(printed)) for (const r of rows) expect(cells(r), r).toBe(cells(header));
+  });
+
+  it("gives the bench's settings in its prose, and marks every part the bench rewrites", () => {
+    const prose = quoted.join(' ').replace(/\s+/g, ' ');
+    for (const said of [
+      `${Buffer.byteLength(BODY)} bytes`,
+      `into ${TURNS} turns`,
+      `slowest ${TRIM * 100}%`,
+      WRITES.join(', '),
+    ])
+      expect(prose).toContain(said);
+    for (const part of ['run', 'client', 'writes', 'start-times', 'usage', 'targets'])
+      expect(prose).toMatch(new RegExp(`<!-- ${part}:start -->.*<!-- ${part}:end -->`));
   });
 });

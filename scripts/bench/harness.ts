@@ -2,6 +2,10 @@
 // turn, so that a slow moment of the shared machine falls on all of them alike; each contender's figure per turn is
 // summarized (median, 10th and 90th percentile), and divided turn by turn by the reference's figure and by the
 // floor's (the same work with nothing else in the way), so that machine noise hits both sides of a ratio alike.
+// What a benchmark starts for its turns (sandboxes, Prism, servers) is stopped together when it ends.
+import { type LaunchOptions, launchSandbox } from '../../src/testing/sandbox-process.js';
+import { apiFamilies } from '../openapi/apis.js';
+import { startPrism } from '../openapi/prism.js';
 
 /** The nearest-rank percentile of sorted samples, `q` from 0 to 1; NaN when there are none. */
 export const percentile = (sorted: readonly number[], q: number): number =>
@@ -123,3 +127,28 @@ export function markdownTable(header: string, rows: readonly (string | readonly 
   const line = (row: string | readonly unknown[]) => `| ${typeof row === 'string' ? row : row.join(' | ')} |`;
   return [line(header), line(header.split(' | ').map(() => '---')), ...rows.map(line)];
 }
+
+/** What a benchmark started, stopped together when it ends: a sandbox in its own process, Prism on a family's bundle, or anything with a stop. */
+export function startedHere() {
+  const stops: (() => Promise<unknown>)[] = [];
+  return {
+    add: (stop: () => Promise<unknown>) => stops.push(stop),
+    async sandbox(args: string[], options?: LaunchOptions) {
+      const sandbox = await launchSandbox(args, options);
+      stops.push(async () => {
+        sandbox.child.kill('SIGTERM');
+        const force = setTimeout(() => sandbox.child.kill('SIGKILL'), 5_000);
+        await sandbox.exit;
+        clearTimeout(force);
+      });
+      return sandbox;
+    },
+    async prism(family: 'v1' | 'business') {
+      const prism = await startPrism({ bundle: apiFamilies().find((a) => a.name === family)!.bundleJson });
+      stops.push(prism.stop);
+      return prism;
+    },
+    stopAll: () => Promise.allSettled(stops.splice(0).map((stop) => stop())),
+  };
+}
+export type StartedHere = ReturnType<typeof startedHere>;

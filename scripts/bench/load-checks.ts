@@ -14,7 +14,7 @@
 import type pg from 'pg';
 import { processOf } from '../../src/sandbox/events/index.js';
 import { type AttemptRow, type DeliveryRow, endpointChecks, logCheck, loggedAttempts } from './load-delivery-log.js';
-import { type Check, type Evidence, type Ledger, PAYOUT_RACE } from './load-evidence.js';
+import { type Check, type Evidence, type Ledger, noProblems, PAYOUT_RACE } from './load-evidence.js';
 
 type Query = <Row>(text: string, params?: unknown[]) => Promise<Row[]>;
 
@@ -30,59 +30,35 @@ export async function checkDatabase(db: pg.Client, evidence: Evidence): Promise<
 
 /** (a) Every acknowledged create is a row, and every acknowledged transition is the row's state. */
 async function recordChecks(q: Query, ledger: Ledger): Promise<Check[]> {
-  const checks: Check[] = [];
-  const byTable = new Map<string, string[]>();
-  for (const [id, table] of ledger.created) byTable.set(table, [...(byTable.get(table) ?? []), id]);
-  const missing: string[] = [];
-  for (const [table, ids] of byTable) {
-    const found = new Set(
-      (await q<{ id: string }>(`select id::text as id from ${table} where id = any($1::uuid[])`, [ids])).map(
-        (r) => r.id,
-      ),
-    );
-    for (const id of ids) if (!found.has(id)) missing.push(`${table} ${id}`);
+  const status = new Map<string, string | null>();
+  const ids = [
+    ...[...ledger.created].map(([id, table]) => ({ id, table })),
+    ...[...ledger.states].map(([id, s]) => ({ id, table: s.table })),
+  ];
+  for (const table of new Set(ids.map((r) => r.table))) {
+    const of = ids.filter((r) => r.table === table).map((r) => r.id);
+    const text = `select id::text as id, to_jsonb(${table}) ->> 'status' as status from ${table} where id = any($1::uuid[])`;
+    for (const row of await q<{ id: string; status: string | null }>(text, [of])) status.set(row.id, row.status);
   }
-  checks.push({
-    name: 'every create answered with success is in the database',
-    pass: missing.length === 0,
-    figures: `${ledger.created.size} acknowledged, ${missing.length} missing${missing.length ? `: ${missing.slice(0, 5).join(', ')}` : ''}`,
-  });
-  const wrong: string[] = [];
-  const byStateTable = new Map<string, [string, string][]>();
-  for (const [id, { table, status }] of ledger.states)
-    byStateTable.set(table, [...(byStateTable.get(table) ?? []), [id, status]]);
-  for (const [table, pairs] of byStateTable) {
-    const rows = new Map(
-      (
-        await q<{ id: string; status: string }>(
-          `select id::text as id, status from ${table} where id = any($1::uuid[])`,
-          [pairs.map(([id]) => id)],
-        )
-      ).map((r) => [r.id, r.status]),
-    );
-    for (const [id, status] of pairs)
-      if (rows.get(id) !== status) wrong.push(`${table} ${id}: ${rows.get(id) ?? 'missing'}, not ${status}`);
-  }
-  checks.push({
-    name: 'every transition answered with success is the state in the database',
-    pass: wrong.length === 0,
-    figures: `${ledger.states.size} acknowledged, ${wrong.length} not found${wrong.length ? `: ${wrong.slice(0, 5).join('; ')}` : ''}`,
-  });
-
-  return checks;
+  const missing = [...ledger.created].filter(([id]) => !status.has(id)).map(([id, table]) => `${table} ${id}`);
+  const wrong = [...ledger.states]
+    .filter(([id, s]) => status.get(id) !== s.status)
+    .map(([id, s]) => `${s.table} ${id}: ${status.get(id) ?? 'missing'}, not ${s.status}`);
+  return [
+    noProblems('every create answered with success is in the database', `${ledger.created.size} acknowledged`, missing),
+    noProblems(
+      'every transition answered with success is the state in the database',
+      `${ledger.states.size} acknowledged`,
+      wrong,
+    ),
+  ];
 }
 
 /** (b) No negative balance, and the ledgers sum. */
 async function ledgerChecks(q: Query, ledger: Ledger): Promise<Check[]> {
-  const checks: Check[] = [];
   const [negative] = await q<{ users: string; wallets: string }>(
     'select (select count(*) from balances where amount < 0) as users, (select count(*) from custody_wallets where balance < 0) as wallets',
   );
-  checks.push({
-    name: 'no balance is negative',
-    pass: Number(negative!.users) + Number(negative!.wallets) === 0,
-    figures: `${negative!.users} user balances, ${negative!.wallets} wallets below 0`,
-  });
   const users = await q<{ id: string; balance: string; payouts: string; inverse: string }>(
     `select u.id::text as id,
             coalesce((select amount from balances b where b.tenant_id = u.tenant_id and b.owner_id = u.id and b.currency = 'COP'), 0) as balance,
@@ -101,11 +77,6 @@ async function ledgerChecks(q: Query, ledger: Ledger): Promise<Check[]> {
         `user ${u.id}: balance ${u.balance} + payouts ${u.payouts} + inverse on-ramps ${u.inverse} = ${sum}, funded ${funded.known}${funded.lost ? ` (+${funded.lost} unknown)` : ''}`,
       );
   }
-  checks.push({
-    name: 'every user ledger sums: COP balance + payouts not rejected + INVERSE on-ramps = funded',
-    pass: unbalanced.length === 0,
-    figures: `${users.length} users, ${unbalanced.length} off${uncertain ? ` (${uncertain} with a fundUser lost to the kill, checked as a range)` : ''}${unbalanced.length ? `: ${unbalanced.slice(0, 3).join('; ')}` : ''}`,
-  });
   const wallets = await q<{ id: string; balance: string; expected: string }>(
     `select w.id::text as id, w.balance,
             coalesce((select sum(o.amount_destination) from on_ramps o
@@ -115,26 +86,31 @@ async function ledgerChecks(q: Query, ledger: Ledger): Promise<Check[]> {
           - coalesce((select sum(t.amount) from wallet_transfers t where t.origin_wallet = w.id and t.status <> 'cancelled'), 0) as expected
        from custody_wallets w`,
   );
-  const walletsOff = wallets.filter((w) => Math.abs(Number(w.balance) - Number(w.expected)) > 1e-9);
-  checks.push({
-    name: 'every wallet ledger sums: balance = completed on-ramps + completed transfers in - transfers out not cancelled',
-    pass: walletsOff.length === 0,
-    figures: `${wallets.length} wallets, ${walletsOff.length} off${
-      walletsOff.length
-        ? `: ${walletsOff
-            .slice(0, 3)
-            .map((w) => `${w.id} ${w.balance} != ${w.expected}`)
-            .join('; ')}`
-        : ''
-    }`,
-  });
-  checks.push({
-    name: 'concurrent payouts never took more than the balance covered',
-    pass: ledger.races.overAccepted === 0,
-    figures: `${ledger.races.raced} races of ${PAYOUT_RACE.payouts} payouts, ${ledger.races.overAccepted} over-accepted`,
-  });
-
-  return checks;
+  const walletsOff = wallets
+    .filter((w) => Math.abs(Number(w.balance) - Number(w.expected)) > 1e-9)
+    .map((w) => `${w.id} ${w.balance} != ${w.expected}`);
+  return [
+    {
+      name: 'no balance is negative',
+      pass: Number(negative!.users) + Number(negative!.wallets) === 0,
+      figures: `${negative!.users} user balances, ${negative!.wallets} wallets below 0`,
+    },
+    noProblems(
+      'every user ledger sums: COP balance + payouts not rejected + INVERSE on-ramps = funded',
+      `${users.length} users${uncertain ? ` (${uncertain} with a fundUser lost to the kill, checked as a range)` : ''}`,
+      unbalanced,
+    ),
+    noProblems(
+      'every wallet ledger sums: balance = completed on-ramps + completed transfers in - transfers out not cancelled',
+      `${wallets.length} wallets`,
+      walletsOff,
+    ),
+    {
+      name: 'concurrent payouts never took more than the balance covered',
+      pass: ledger.races.overAccepted === 0,
+      figures: `${ledger.races.raced} races of ${PAYOUT_RACE.payouts} payouts, ${ledger.races.overAccepted} over-accepted`,
+    },
+  ];
 }
 
 /**
@@ -144,7 +120,6 @@ async function ledgerChecks(q: Query, ledger: Ledger): Promise<Check[]> {
  */
 async function deliveryChecks(q: Query, evidence: Evidence): Promise<Check[]> {
   const { receivers, killedAtMs, clock } = evidence;
-  const checks: Check[] = [];
   const events = await q<{ id: string; tenant_id: string; event: string }>(
     'select id::text as id, tenant_id::text as tenant_id, event from sandbox_events',
   );
@@ -175,14 +150,15 @@ async function deliveryChecks(q: Query, evidence: Evidence): Promise<Check[]> {
       if (!deliveryKeys.has(`${e.id}|${target}`)) notQueued.push(`${e.event} ${e.id} -> ${target}`);
     }
   }
-  checks.push({
-    name: 'every event was queued for every endpoint registered for it',
-    pass: notQueued.length === 0,
-    figures: `${events.length} events, ${expectedDeliveries} deliveries expected, ${notQueued.length} not queued${notQueued.length ? `: ${notQueued.slice(0, 3).join('; ')}` : ''}`,
-  });
-
   const logged = loggedAttempts(attemptRows, clock);
   const { check, seenOf, receiverOf } = logCheck(receivers, deliveries, logged, killedAtMs);
-  checks.push(check, ...endpointChecks(deliveries, logged, seenOf, receiverOf));
-  return checks;
+  return [
+    noProblems(
+      'every event was queued for every endpoint registered for it',
+      `${events.length} events, ${expectedDeliveries} deliveries expected`,
+      notQueued,
+    ),
+    check,
+    ...endpointChecks(deliveries, logged, seenOf, receiverOf),
+  ];
 }

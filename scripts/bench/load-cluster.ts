@@ -1,12 +1,13 @@
 // The processes and servers of `npm run sandbox:load` (scripts/bench/load.ts), and the load balancer in front of the
-// two sandboxes: what is started is tracked so that `stopAll()` stops it on any exit path.
+// two sandboxes. What is started is added to the run's `startedHere()`, which stops it on any exit path.
 import { performance } from 'node:perf_hooks';
 import { readBundleFile } from '../../src/sandbox/contract/document.js';
 import { precompiledValidator } from '../../src/sandbox/contract/reference.js';
 import { createRouter } from '../../src/sandbox/contract/router.js';
 import { SANDBOX_FAMILIES } from '../../src/sandbox/server.js';
 import { type EventReceiver, type ReceiverBehaviour, startEventReceiver } from '../../src/testing/event-receiver.js';
-import { launchSandbox, type SandboxProcess } from '../../src/testing/sandbox-process.js';
+import type { SandboxProcess } from '../../src/testing/sandbox-process.js';
+import type { StartedHere } from './harness.js';
 
 /** Thrown by the balancer for a request that the killed instance never answered. */
 class LostToKill extends Error {}
@@ -14,38 +15,6 @@ export const lostToKill = (error: unknown): boolean => {
   for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) if (e instanceof LostToKill) return true;
   return false;
 };
-
-// ---- Everything started, so that it can be stopped on any exit path.
-
-const stoppers = new Set<() => Promise<void>>();
-/** Stops every process and server `runLoad` started and has not stopped yet. */
-export async function stopAll(): Promise<void> {
-  const all = [...stoppers];
-  stoppers.clear();
-  await Promise.allSettled(all.map((stop) => stop()));
-}
-
-function track(sandbox: SandboxProcess): void {
-  const stop = async () => {
-    if (sandbox.child.exitCode !== null || sandbox.child.signalCode !== null) return;
-    sandbox.child.kill('SIGTERM');
-    const timer = setTimeout(() => sandbox.child.kill('SIGKILL'), 5_000);
-    await sandbox.exit;
-    clearTimeout(timer);
-  };
-  stoppers.add(stop);
-}
-
-// ---- Webhook receivers (src/testing/event-receiver.ts): each logs every call it gets before answering.
-
-export type Behaviour = ReceiverBehaviour;
-export type Receiver = EventReceiver;
-
-async function startReceiver(behaviour: Behaviour): Promise<Receiver> {
-  const receiver = await startEventReceiver(behaviour);
-  stoppers.add(receiver.close);
-  return receiver;
-}
 
 // ---- The load balancer: a fetch for the typed clients that sends each request to the next live instance
 // and times it under the operationId the bundles give its method and path.
@@ -70,14 +39,9 @@ export function createBalancer(instances: Instance[]) {
     precompiledValidator,
   );
   const tallies = new Map<string, Tally>();
-  const tally = (operation: string) => {
-    let t = tallies.get(operation);
-    if (!t) {
-      t = { latencies: [], errors: 0, refused: 0, lostToKill: 0 };
-      tallies.set(operation, t);
-    }
-    return t;
-  };
+  const tally = (operation: string): Tally =>
+    tallies.get(operation) ??
+    tallies.set(operation, { latencies: [], errors: 0, refused: 0, lostToKill: 0 }).get(operation)!;
   const operationOf = (method: string, path: string) =>
     routes.find(
       (r) => r.entry.method === method.toLowerCase() && r.segments === path.split('/').length && r.match(path),
@@ -122,23 +86,23 @@ export function createBalancer(instances: Instance[]) {
 /** The three receivers and the two sandbox instances on the database at `databaseUrl`, each tracked as it starts. */
 export async function startCluster(
   databaseUrl: string,
-): Promise<{ receivers: Record<Behaviour, Receiver>; instances: Instance[] }> {
-  const receivers = {
-    healthy: await startReceiver('healthy'),
-    error500: await startReceiver('error500'),
-    drop: await startReceiver('drop'),
+  started: StartedHere,
+): Promise<{ receivers: Record<ReceiverBehaviour, EventReceiver>; instances: Instance[] }> {
+  const receiver = async (behaviour: ReceiverBehaviour) => {
+    const r = await startEventReceiver(behaviour);
+    started.add(r.close);
+    return r;
   };
-  const starts = await Promise.allSettled([0, 1].map(() => launchSandbox(['--database-url', databaseUrl])));
-  for (const start of starts) if (start.status === 'fulfilled') track(start.value);
-  const launched = starts.map((start) => {
+  const receivers = {
+    healthy: await receiver('healthy'),
+    error500: await receiver('error500'),
+    drop: await receiver('drop'),
+  };
+  // Both started before either failure is thrown, so that both are stopped.
+  const starts = await Promise.allSettled([0, 1].map(() => started.sandbox(['--database-url', databaseUrl])));
+  const instances = starts.map((start): Instance => {
     if (start.status === 'rejected') throw start.reason;
-    return start.value;
+    return { url: start.value.url, process: start.value, killed: false, inFlight: 0 };
   });
-  const instances: Instance[] = launched.map((process) => ({
-    url: process.url,
-    process,
-    killed: false,
-    inFlight: 0,
-  }));
   return { receivers, instances };
 }

@@ -2,8 +2,8 @@
 // to a logged attempt, healthy endpoints reached once, failing ones on the whole schedule.
 import { performance } from 'node:perf_hooks';
 import { deliverySchedule } from '../../src/client/webhooks/index.js';
-import type { Behaviour, Receiver } from './load-cluster.js';
-import type { Check, Evidence } from './load-evidence.js';
+import type { ReceiverBehaviour as Behaviour, EventReceiver as Receiver } from '../../src/testing/event-receiver.js';
+import { type Check, type Evidence, noProblems } from './load-evidence.js';
 
 /**
  * Sandbox time to this process's performance.now(): the offset in force is the one whose window (between the
@@ -121,11 +121,11 @@ export function logCheck(
       .filter((r) => r.from > killedAtMs + SLACK_MS)
       .map((r) => `delivery ${r.id}: claim ${r.claim} was abandoned, yet started after the kill`),
   ];
-  const check = {
-    name: 'every call an endpoint received is in the delivery log (matched one by one to a logged attempt)',
-    pass: log.unmatched.length === 0 && loggedProblems.length === 0,
-    figures: `${log.calls} calls received, ${all.length} attempts logged, ${log.matched} matched; ${log.unmatched.length} calls not in the log; ${abandoned.length} claims of the killed instance logged as timeouts (${abandoned.filter((r) => r.matched).length} had reached the endpoint); ${unreached.length} logged attempts no call matches (${unreached.filter((r) => r.outcome === 'timeout').length} timeouts)${log.unmatched.length + loggedProblems.length ? `; ${log.unmatched.length + loggedProblems.length} problems: ${[...log.unmatched, ...loggedProblems].slice(0, 3).join('; ')}` : ''}`,
-  };
+  const check = noProblems(
+    'every call an endpoint received is in the delivery log (matched one by one to a logged attempt)',
+    `${log.calls} calls received, ${all.length} attempts logged, ${log.matched} matched; ${log.unmatched.length} calls not in the log; ${abandoned.length} claims of the killed instance logged as timeouts (${abandoned.filter((r) => r.matched).length} had reached the endpoint); ${unreached.length} logged attempts no call matches (${unreached.filter((r) => r.outcome === 'timeout').length} timeouts)`,
+    [...log.unmatched, ...loggedProblems],
+  );
   return { check, seenOf, receiverOf };
 }
 
@@ -136,7 +136,6 @@ export function endpointChecks(
   seenOf: Map<string, number>,
   receiverOf: (url: string) => Behaviour | null,
 ): Check[] {
-  const checks: Check[] = [];
   const healthy = { deliveries: 0, once: 0, repeated: 0, problems: [] as string[] };
   const failing = { deliveries: 0, calls: 0, abandoned: 0, problems: [] as string[] };
   const scheduled = deliverySchedule().calls;
@@ -170,15 +169,16 @@ export function endpointChecks(
       else failing.abandoned += rows.filter((r) => r.abandoned).length;
     }
   }
-  checks.push({
-    name: 'every event reached every healthy endpoint exactly once (by event id)',
-    pass: healthy.problems.length === 0,
-    figures: `${healthy.deliveries} deliveries, ${healthy.once} exactly once, ${healthy.repeated} calls made again and logged (in flight at the kill or when a lease ran out)${healthy.problems.length ? `; ${healthy.problems.length} problems: ${healthy.problems.slice(0, 3).join('; ')}` : ''}`,
-  });
-  checks.push({
-    name: `every failing endpoint's delivery made the scheduled ${scheduled} attempts, numbered 1 to ${scheduled} once each`,
-    pass: failing.problems.length === 0,
-    figures: `${failing.deliveries} deliveries, ${failing.calls} calls received, ${failing.abandoned} attempts of the killed instance logged as timeouts${failing.problems.length ? `; ${failing.problems.length} problems: ${failing.problems.slice(0, 3).join('; ')}` : ''}`,
-  });
-  return checks;
+  return [
+    noProblems(
+      'every event reached every healthy endpoint exactly once (by event id)',
+      `${healthy.deliveries} deliveries, ${healthy.once} exactly once, ${healthy.repeated} calls made again and logged (in flight at the kill or when a lease ran out)`,
+      healthy.problems,
+    ),
+    noProblems(
+      `every failing endpoint's delivery made the scheduled ${scheduled} attempts, numbered 1 to ${scheduled} once each`,
+      `${failing.deliveries} deliveries, ${failing.calls} calls received, ${failing.abandoned} attempts of the killed instance logged as timeouts`,
+      failing.problems,
+    ),
+  ];
 }

@@ -1,12 +1,19 @@
 // What a run of `npm run sandbox:load` leaves for its checks: the ledger the flows keep of what the sandbox
 // acknowledged, the receivers' logs, the kill's time and the clock's moves; and the shape of a check.
-import type { Behaviour, Receiver } from './load-cluster.js';
+import type { ReceiverBehaviour as Behaviour, EventReceiver as Receiver } from '../../src/testing/event-receiver.js';
 
 export interface Check {
   name: string;
   pass: boolean;
   figures: string;
 }
+
+/** A check that holds when `problems` is empty; its figures name the first few. */
+export const noProblems = (name: string, figures: string, problems: string[]): Check => ({
+  name,
+  pass: problems.length === 0,
+  figures: problems.length ? `${figures}; ${problems.length} problems: ${problems.slice(0, 3).join('; ')}` : figures,
+});
 
 export interface Ledger {
   /** ID -> table, for every create that was answered with success. */

@@ -3,9 +3,10 @@
 import { performance } from 'node:perf_hooks';
 import { createBusinessClient, createV1Client } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
-import { readBundleFile } from '../../src/sandbox/contract/document.js';
 import { createEventCatalog } from '../../src/sandbox/events/index.js';
-import { type Behaviour, type createBalancer, lostToKill, type Receiver } from './load-cluster.js';
+import type { ReceiverBehaviour as Behaviour, EventReceiver as Receiver } from '../../src/testing/event-receiver.js';
+import { examplePerson } from '../../src/testing/sandbox-users.js';
+import { type createBalancer, lostToKill } from './load-cluster.js';
 import { type Ledger, PAYOUT_RACE } from './load-evidence.js';
 
 type Result = { data?: any; error?: any; response: Response };
@@ -17,7 +18,6 @@ interface FlowKit {
   control: ReturnType<typeof createSandboxClient>;
   ledger: Ledger;
   balancer: ReturnType<typeof createBalancer>;
-  person: any;
   /** The call's data when it succeeded (and the record it created, in the ledger); else counted and thrown. */
   ok: <R extends Result>(
     operation: string,
@@ -39,11 +39,6 @@ interface LoadTenant {
 
 function flowKit(baseUrl: string, balancer: ReturnType<typeof createBalancer>, ledger: Ledger): FlowKit {
   const common = { baseUrl, fetch: balancer.fetch, retry: false as const, timeoutMs: 20_000 };
-  const person = (() => {
-    const { external_user_id: _fixed, ...rest } = (readBundleFile('v1') as any).components.examples
-      .RegisterNaturalPerson.value;
-    return rest;
-  })();
   const ok = async <R extends Result>(
     operation: string,
     pending: Promise<R>,
@@ -61,7 +56,7 @@ function flowKit(baseUrl: string, balancer: ReturnType<typeof createBalancer>, l
     return result.data;
   };
   const moved = (table: string, id: string, status: string) => ledger.states.set(id, { table, status });
-  return { common, control: createSandboxClient(common), ledger, balancer, person, ok, moved };
+  return { common, control: createSandboxClient(common), ledger, balancer, ok, moved };
 }
 
 /** A tenant with an endpoint for every documented event, failing ones and business webhooks. */
@@ -107,11 +102,11 @@ async function fundedUser(
   kit: FlowKit,
   t: LoadTenant,
 ): Promise<{ userId: string; wallet: { id: string }; account: { accountId: string } }> {
-  const { control, ok, moved, ledger, person } = kit;
+  const { control, ok, moved, ledger } = kit;
   const clientId = t.id;
   const registered = await ok(
     'registerUser',
-    t.v1.registerUser({ params: { header: { 'x-integration-register': t.register } }, body: person }),
+    t.v1.registerUser({ params: { header: { 'x-integration-register': t.register } }, body: examplePerson() as any }),
     { table: 'users', id: (d) => d.user_id },
   );
   const userId: string = registered.user_id;

@@ -2,18 +2,15 @@
 // across both, one SIGKILLed half-way, the drain, the checks) with 3 clients for 3 s, so it cannot rot; then
 // the checks themselves are shown to fail on a database that lost what the clients were told was stored.
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../src/testing/postgres.js';
 import { runLoad } from './load.js';
 import { checkDatabase } from './load-checks.js';
-import { stopAll } from './load-cluster.js';
 import { formatReport } from './load-report.js';
 
 const adminUrl = inject('postgresUrl');
 
 describe('sandbox:load, run small', () => {
-  afterAll(stopAll, 30_000); // a test that timed out leaves no process behind
-
   it('runs flows on two instances of one database, survives a SIGKILL of one, and every check holds; the checks fail on a tampered database', async () => {
     const databaseUrl = await createDatabase(adminUrl!, 'load');
     const report = await runLoad({ databaseUrl, clients: 3, seconds: 3 });

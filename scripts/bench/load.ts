@@ -2,15 +2,16 @@
 // virtual clients running full flows through the typed clients, split across the two like a load balancer,
 // healthy and failing webhook receivers, one instance SIGKILLed half-way; then the delivery queue is drained
 // through the control API's clock and the outcome is checked straight in PostgreSQL and in the receivers'
-// own logs. Loopback only; everything started here is stopped by `stopAll()` (also on failure). The parts:
+// own logs. Loopback only; everything started here is stopped before it returns (also on failure). The parts:
 // load-cluster.ts, load-flows.ts, load-evidence.ts, load-checks.ts, load-delivery-log.ts, load-report.ts.
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { deliverySchedule } from '../../src/client/webhooks/index.js';
+import { startedHere } from './harness.js';
 import { checkDatabase } from './load-checks.js';
-import { createBalancer, startCluster, stopAll } from './load-cluster.js';
-import type { Evidence, Ledger } from './load-evidence.js';
+import { createBalancer, startCluster } from './load-cluster.js';
+import { type Check, type Evidence, type Ledger, noProblems } from './load-evidence.js';
 import { runFlows } from './load-flows.js';
 import { type LoadReport, operationFigures } from './load-report.js';
 
@@ -85,8 +86,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const log = options.log ?? (() => {});
   checkLoadOptions(options);
   const db = new pg.Client({ connectionString: options.databaseUrl });
+  const here = startedHere();
   try {
-    const { receivers, instances } = await startCluster(options.databaseUrl);
+    const { receivers, instances } = await startCluster(options.databaseUrl, here);
     log(
       `Two sandboxes on one PostgreSQL: ${instances.map((i) => i.url).join(', ')}; receivers: healthy ${receivers.healthy.url}, 500 ${receivers.error500.url}, dropping ${receivers.drop.url}.`,
     );
@@ -139,35 +141,26 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     log(`Delivery queue drained (${pending} pending).`);
 
     const evidence: Evidence = { ledger, receivers, killedAtMs, clock };
-    const checks = await checkDatabase(db, evidence);
-    checks.unshift({
-      name: 'the delivery queue drained',
-      pass: pending === 0,
-      figures: `${pending} deliveries still pending`,
-    });
-    checks.push({
-      name: 'no unexpected answer or network error on a live instance',
-      pass: ledger.unexpected.length === 0 && balancer.errors.length === 0,
-      figures: `${ledger.unexpected.length + balancer.errors.length} found${ledger.unexpected.length + balancer.errors.length ? `: ${[...ledger.unexpected, ...balancer.errors].slice(0, 3).join('; ')}` : ''}`,
-    });
-    checks.push({
-      name: 'the killed instance was killed by SIGKILL half-way',
-      pass: victim.killed && (await victim.process.exit).signal === 'SIGKILL',
-      figures: `at ${killedAt.toFixed(1)} s of ${elapsed.toFixed(1)} s`,
-    });
+    const killed = victim.killed && (await victim.process.exit).signal === 'SIGKILL';
+    const checks: Check[] = [
+      { name: 'the delivery queue drained', pass: pending === 0, figures: `${pending} deliveries still pending` },
+      ...(await checkDatabase(db, evidence)),
+      noProblems(
+        'no unexpected answer or network error on a live instance',
+        `${ledger.unexpected.length} unexpected answers, ${balancer.errors.length} network errors`,
+        [...ledger.unexpected, ...balancer.errors],
+      ),
+      {
+        name: 'the killed instance was killed by SIGKILL half-way',
+        pass: killed,
+        figures: `at ${killedAt.toFixed(1)} s of ${elapsed.toFixed(1)} s`,
+      },
+    ];
     const operations = operationFigures(balancer, elapsed);
-    return {
-      checks,
-      operations,
-      seconds: elapsed,
-      killedAtSeconds: killedAt,
-      inFlightAtKill,
-      flows,
-      passed: checks.every((c) => c.pass),
-      evidence,
-    };
+    const passed = checks.every((c) => c.pass);
+    return { checks, operations, seconds: elapsed, killedAtSeconds: killedAt, inFlightAtKill, flows, passed, evidence };
   } finally {
     await db.end().catch(() => undefined);
-    await stopAll();
+    await here.stopAll();
   }
 }

@@ -9,8 +9,7 @@ import { orThrow } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
 import { createDatabase, postgresUnavailable, startPostgres } from '../../src/testing/postgres.js';
 import { fundedExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
-import { markdownTable, ratioText, type Summary, sideBySide } from './harness.js';
-import { startedHere } from './sandbox-bench.js';
+import { markdownTable, ratioText, type Summary, sideBySide, startedHere } from './harness.js';
 
 export interface TwoInstancesResult {
   /** Requests per second of both groups together, per turn: the mean over the turns. */

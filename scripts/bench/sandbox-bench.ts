@@ -1,22 +1,14 @@
-// The sandbox against Prism on the same reads (listBanks, listBankAccounts) (the writes: ./write-bench.ts):
-// requests per second and p50/p99 latency with 1 and 32 concurrent clients, over loopback.
-// Fair by construction: the same requests from the same load generator, each target in its own process, a
-// warm-up, and the targets of a read taking half-second turns on the harness (./harness.ts), with the throughput
-// ratio taken per turn.
-// The generator is autocannon (raw sockets, requests built once): node:http's own client costs so much that,
-// on two cores, it and not the server set the pace (a bare node:http server answering fixed bytes topped out
-// where the sandbox did). A row for that bare server shows how far from Node's own floor each target is.
+// The sandbox against Prism on the same reads (listBanks, listBankAccounts), with 1 and 32 clients over loopback,
+// loaded by autocannon in half-second turns on the harness; and the load turns the writes (./write-bench.ts) take
+// too. Why autocannon, and why a turn waits for every connection's first answer: BENCHMARKS.md.
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { businessOperations } from '../../src/client/generated/business-meta.js';
 import { orThrow } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
-import { type LaunchOptions, launchSandbox } from '../../src/testing/sandbox-process.js';
 import { fundedExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
-import { apiFamilies } from '../openapi/apis.js';
-import { startPrism } from '../openapi/prism.js';
 import { startBenchServer } from './bench-server.js';
-import { markdownTable, percentile, ratioText, type Summary, sideBySide } from './harness.js';
+import { markdownTable, percentile, ratioText, type Summary, sideBySide, startedHere } from './harness.js';
 
 export interface LoadRow {
   target: string;
@@ -85,13 +77,7 @@ export const loadOf = (probe: Probe, concurrency: number, seconds: number): auto
 
 /**
  * `concurrency` keep-alive connections sending `probe`, counted for `seconds` from the moment every connection
- * has had its first answer.
- *
- * Autocannon opens its connections anew for each turn, and on a two-core machine a busy server's new
- * connections come through one at a time, slowly (a bare node:http server spending the sandbox's CPU per request
- * does the same; BENCHMARKS.md says how slowly), so a turn's first requests would measure connection set-up, not
- * the clients of a load that keeps its connections. A request sent before every connection was answered once is
- * not counted.
+ * has had its first answer: a turn measures clients that keep their connections, not connection set-up.
  */
 async function drive(probe: Probe, concurrency: number, seconds: number): Promise<LoadTurn> {
   const turn: LoadTurn = { perSecond: 0, latencies: [], failures: 0, seconds: 0 };
@@ -170,28 +156,10 @@ export async function interleaved(
 /** The bare node:http server's row. */
 export const FLOOR = 'node:http, fixed bytes';
 
-/** What a benchmark started, stopped together when it ends; `sandbox` launches one in its own process. */
-export function startedHere() {
-  const stops: (() => Promise<unknown>)[] = [];
-  return {
-    add: (stop: () => Promise<unknown>) => stops.push(stop),
-    async sandbox(args: string[], options?: LaunchOptions) {
-      const sandbox = await launchSandbox(args, options);
-      stops.push(() => {
-        sandbox.child.kill('SIGTERM');
-        return sandbox.exit;
-      });
-      return sandbox;
-    },
-    stopAll: () => Promise.all(stops.map((stop) => stop())),
-  };
-}
-
 export async function sandboxVsPrism(seconds = 4): Promise<LoadRow[]> {
   const started = startedHere();
   try {
-    const prism = await startPrism({ bundle: apiFamilies().find((a) => a.name === 'business')!.bundleJson });
-    started.add(prism.stop);
+    const prism = await started.prism('business');
     // In its own process, as Prism is, so the load generator here does not share its event loop.
     const sandbox = await started.sandbox(['--memory']);
     const control = createSandboxClient({ baseUrl: sandbox.url });

@@ -1,18 +1,14 @@
-// `npx tsx scripts/bench/usage-bench.ts [--files 50] [--runs 5] [--before DIR] [--write]`: times `npx ramp-api
-// usage` on a generated consuming project of about 50 files (calls by operationId and by path, field reads,
-// statuses, a webhook receiver), against its floor: the same TypeScript (ts-morph's) only type-checking the same
-// project, which any analysis of it must do. `--before DIR` also times the usage command of another checkout's
-// build (DIR, a worktree of an earlier commit after `npm ci && npm run build`) on the same project, in the same
-// turns, for a before and after. Each run is a fresh process, as in a team's CI; they take turns on the
-// harness, and the ratios are taken per run. Needs the build (`npm run build`). Prints median and spread;
-// `--write` puts them in BENCHMARKS.md's usage section.
+// `npm run bench:usage -- [--files 50] [--runs 5] [--before DIR] [--write]`: `npx ramp-api usage` on a generated
+// consuming project (calls by operationId and by path, field reads, statuses, a webhook receiver) against its
+// floor, and with `--before DIR` against another checkout's build (after `npm ci && npm run build` there), each
+// run a fresh process, taking turns on the harness. Needs `npm run build`; `--write` records BENCHMARKS.md's part.
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { makeUsageProject } from '../../src/testing/usage-project.js';
 import { repoRoot } from '../openapi/apis.js';
-import { rewriteSection, usageSection, usageTable } from './benchmarks-md.js';
+import { measured, rewriteSection, usageTable } from './benchmarks-md.js';
 import { type Contender, sideBySide } from './harness.js';
 
 const run = promisify(execFile);
@@ -107,7 +103,8 @@ try {
   ];
   const table = usageTable(await sideBySide(contenders, { turns: runs }, (ms) => ms), BEFORE_NAME);
   console.log(table.join('\n'));
-  if (values.write) rewriteSection('usage', usageSection(table, { files, runs, before: Boolean(values.before) }));
+  const command = `npm run bench:usage -- --files ${files} --runs ${runs}${values.before ? ' --before DIR' : ''} --write`;
+  if (values.write) rewriteSection('usage', measured(command, table));
 } finally {
   rmSync(project, { recursive: true, force: true });
 }

@@ -1,10 +1,6 @@
-// The sandbox's writes against Prism answering the same request: createPayout, createOnRamp,
-// createWalletTransfer, createCustodyWallet, registerUser, createIntegrationEndpoint, and the control API's
-// completePayout, with 1 and 32 clients, in the turns of ./sandbox-bench.ts (throughput ratio per turn). Prism
-// has no control API: completePayout is compared with Prism answering createPayout, a POST of the same shape
-// (a path parameter, a JSON body, a bearer token), each request built anew for both, since completePayout
-// needs a new pending payout in its path every time. Beside them, the floor (./write-floor.ts): createPayout's
-// own statements straight on the store in this process.
+// The sandbox's writes (WRITES) against Prism answering the same request, with 1 and 32 clients, in the load turns
+// of ./sandbox-bench.ts; their table with the floor's (./write-floor.ts) beside it. Prism has no control API:
+// completePayout is set against Prism answering createPayout, a POST of the same shape.
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { businessOperations } from '../../src/client/generated/business-meta.js';
@@ -12,21 +8,9 @@ import { sandboxOperations } from '../../src/client/generated/sandbox-meta.js';
 import { v1Operations } from '../../src/client/generated/v1-meta.js';
 import { createBusinessClient, orThrow } from '../../src/client/index.js';
 import { createSandboxClient } from '../../src/client/sandbox/client.js';
-import { readBundleFile } from '../../src/sandbox/contract/document.js';
-import { fundedExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
-import { apiFamilies } from '../openapi/apis.js';
-import { startPrism } from '../openapi/prism.js';
-import { markdownTable, spread } from './harness.js';
-import {
-  interleaved,
-  type LoadRow,
-  type LoadTarget,
-  loadOf,
-  ms,
-  type Probe,
-  startedHere,
-  toPrismText,
-} from './sandbox-bench.js';
+import { examplePerson, fundedExampleUser, sandboxToken } from '../../src/testing/sandbox-users.js';
+import { markdownTable, spread, startedHere } from './harness.js';
+import { interleaved, type LoadRow, type LoadTarget, loadOf, ms, type Probe, toPrismText } from './sandbox-bench.js';
 import type { FloorRow } from './write-floor.js';
 
 /** The writes of the table, in its order. */
@@ -80,8 +64,6 @@ function probeOf(write: Exclude<Write, 'completePayout'>, url: string, p: Prepar
     body: JSON.stringify(body),
     expected,
   });
-  const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples
-    .RegisterNaturalPerson.value;
   switch (write) {
     case 'createPayout':
       return post(v1Operations.createPayout.path, v1, {
@@ -109,7 +91,7 @@ function probeOf(write: Exclude<Write, 'completePayout'>, url: string, p: Prepar
       return post(
         v1Operations.registerUser.path,
         { ...v1, 'x-integration-register': p.tenant.integrationRegister },
-        person,
+        examplePerson(),
       );
     case 'createIntegrationEndpoint': {
       // A loopback address that nothing listens on, for an event no write of the bench emits for this tenant:
@@ -179,15 +161,9 @@ export async function writesVsPrism(
   seconds = 4,
   sandboxes: SandboxTarget[] = [{ target: 'sandbox' }],
 ): Promise<LoadRow[]> {
-  const families = apiFamilies();
   const here = startedHere();
   try {
-    const prism = {
-      v1: await startPrism({ bundle: families.find((a) => a.name === 'v1')!.bundleJson }),
-      business: await startPrism({ bundle: families.find((a) => a.name === 'business')!.bundleJson }),
-    };
-    here.add(prism.v1.stop);
-    here.add(prism.business.stop);
+    const prism = { v1: await here.prism('v1'), business: await here.prism('business') };
     const started = [];
     for (const s of sandboxes) started.push({ ...s, url: (await here.sandbox(['--memory'], { bin: s.bin })).url });
     const prismTokens = { v1: 'bench-token', business: 'bench-token' };

@@ -27,6 +27,13 @@ export async function sandboxToken(baseUrl: string, family: 'business' | 'v1', c
   return ((await answer.json()) as { access_token: string }).access_token;
 }
 
+/** The v1 description's example person, without the fixed external user ID (one per tenant), as a registerUser body. */
+export function examplePerson(): Record<string, unknown> {
+  const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples
+    .RegisterNaturalPerson.value;
+  return person;
+}
+
 export async function registerExampleUser(
   baseUrl: string,
   tenant: TenantCredentials,
@@ -41,11 +48,9 @@ export async function registerExampleUser(
       body: JSON.stringify(body),
     });
   token ??= await sandboxToken(baseUrl, 'v1', tenant.v1Credentials);
-  const { external_user_id: _fixed, ...person } = (readBundleFile('v1') as any).components.examples
-    .RegisterNaturalPerson.value;
   const answer = await post(
     v1Operations.registerUser.path,
-    { ...person, ...changes },
+    { ...examplePerson(), ...changes },
     { authorization: `Bearer ${token}`, 'x-integration-register': tenant.integrationRegister },
   );
   if (answer.status !== 201)
