@@ -163,6 +163,7 @@ const rewordings: [from: string, to: string][] = [
   // The interop table's versions after the upgrades (the contributing guide's "Node versions" says what is held).
   ['(axios 1.13.2)', '(axios 1.18.1)'],
   ['0.94.5', '0.95.0'],
+  ['@hey-api/openapi-ts 0.94 are the last', '@hey-api/openapi-ts 0.95 are the last'],
   // The README's table of the two families keeps to one line a row; what it said besides is in the prose under it.
   ['`{base_url}` (test and production)', '`{base_url}`'],
   [', with the fifteen outbound events under `webhooks:`', ''],
