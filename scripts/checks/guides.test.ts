@@ -80,7 +80,9 @@ describe('nothing of the README before the guides is lost', () => {
     const all = squash(files.map((f) => f.text).join('\n'));
     // A pipe inside a cell is written `\\|` in the Markdown.
     const lost = before.tableKeys.filter(
-      (key) => !replaced(key) && ![key, key.replaceAll('|', '\\|')].some((k) => all.includes(squash(renamed(k)))),
+      (key) =>
+        !replaced(key) &&
+        ![key, key.replaceAll('|', '\\|')].some((k) => all.includes(squash(renamed(k))) || all.includes(reworded(k))),
     );
     expect(before.tableKeys.length).toBeGreaterThan(100);
     expect(lost).toEqual([]);
@@ -153,6 +155,15 @@ const rewordings: [from: string, to: string][] = [
   // The Node versions: those CI tests, 20, 22 and 24 (the contributing guide's "Node versions").
   ['Node 20.19 or later (`engines`;', 'Node 20.19, 22 or 24 (`engines`;'],
   ['`npm ci` on Node 20 prints no engine warning).', '`npm ci` on them prints no engine warning).'],
+  // Prism 5.16 declares Node 24.18, so npm ci on 20 and 22 warns about it.
+  [
+    '`npm ci` on them prints no engine warning).',
+    "`npm ci` on them prints no engine warning but Prism's, see [Node versions]()).",
+  ],
+  // The interop table's versions after the upgrades (the contributing guide's "Node versions" says what is held).
+  ['(axios 1.13.2)', '(axios 1.18.1)'],
+  ['0.94.5', '0.95.0'],
+  ['@hey-api/openapi-ts 0.94 are the last', '@hey-api/openapi-ts 0.95 are the last'],
   // The README's table of the two families keeps to one line a row; what it said besides is in the prose under it.
   ['`{base_url}` (test and production)', '`{base_url}`'],
   [', with the fifteen outbound events under `webhooks:`', ''],
@@ -315,6 +326,8 @@ const rewordings: [from: string, to: string][] = [
 ];
 /** Renames a path of the tooling that moved. */
 const renamed = (text: string) => moves.reduce((t, [from, to]) => t.replaceAll(from, to), text);
+/** A table key as the rewordings left it, white space squashed (keys keep their link targets). */
+const reworded = (key: string) => rewordings.reduce((t, [from, to]) => t.replace(from, to), squash(renamed(key)));
 const reword = (text: string) => rewordings.reduce((t, [from, to]) => t.replace(from, to), comparable(text));
 
 /**
