@@ -125,16 +125,28 @@ function checkFormatVersion(value: unknown, source: string): void {
   );
 }
 
-/** Checks a parsed usage file against the schema (with Ajv, an optional peer of this package). */
-export async function validateUsage(value: unknown, source: string): Promise<UsageFile> {
-  checkFormatVersion(value, source);
+/**
+ * A cache of one: the usage file's schema, compiled once per process (the gate reads thousands of files, and
+ * compiling it for each took most of the time). Kept only once made, so a missing Ajv is asked for again.
+ */
+let compiled: import('ajv').ValidateFunction | undefined;
+
+async function compiledSchema(): Promise<import('ajv').ValidateFunction> {
+  if (compiled) return compiled;
   let Ajv2020: typeof import('ajv/dist/2020.js').Ajv2020;
   try {
     ({ Ajv2020 } = await import('ajv/dist/2020.js'));
   } catch {
     throw new MissingPeerError('Reading usage files needs the validator ajv: run `npm i -D ajv@8.20.0`.');
   }
-  const validate = new Ajv2020({ allErrors: false, strict: true }).compile(schema);
+  compiled = new Ajv2020({ allErrors: false, strict: true }).compile(schema);
+  return compiled;
+}
+
+/** Checks a parsed usage file against the schema (with Ajv, an optional peer of this package). */
+export async function validateUsage(value: unknown, source: string): Promise<UsageFile> {
+  checkFormatVersion(value, source);
+  const validate = await compiledSchema();
   if (!validate(value)) {
     const [first] = validate.errors ?? [];
     throw new UsageFormatError(

@@ -5,6 +5,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { OpenApiDocument } from '../contract/document.js';
 import { readReferencePage } from '../contract/reference.js';
 import { Refusal, refusalBody, refusals } from '../core/refusals.js';
+import { refuseContentType } from '../pipeline/body.js';
 import { answerOperation, type Pipeline } from '../pipeline/index.js';
 import { unbuiltDocsPage } from './docs-page.js';
 import type { Guard } from './guards.js';
@@ -59,6 +60,7 @@ export function createListener(pipeline: Pipeline, guard: Guard, controlDoc?: Op
           res.writeHead(204, { ...COMMON_HEADERS, ...guard.preflight(req), 'content-length': 0 }).end();
           return;
         }
+        refuseContentType(req, method);
         guard.checkOrigin(req, method);
         // Only a request from a web page carries an Origin; the clients, curl and tests send none.
         if (req.headers.origin !== undefined)

@@ -27,7 +27,16 @@ export function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Refuses a body that is not sent as JSON (415): the descriptions take `application/json` only. */
+/** The charset a Content-Type names (`charset=utf-8`), lower-cased and unquoted; undefined when it names none. */
+function charsetOf(header: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(header ?? '');
+  return match ? match[2]!.toLowerCase() : undefined;
+}
+
+/**
+ * Refuses a body that is not sent as JSON in UTF-8 (415): the descriptions take `application/json` only, and
+ * JSON is UTF-8 (RFC 8259), so a charset other than `utf-8` says the body is not what the sandbox would read.
+ */
 export function requireJson(req: IncomingMessage): void {
   const type = mediaType(req.headers['content-type']);
   if (type !== 'application/json') {
@@ -35,6 +44,11 @@ export function requireJson(req: IncomingMessage): void {
       `The body must be JSON sent with Content-Type: application/json; got ${type ? `"${type.slice(0, 100)}"` : 'no Content-Type'}.`,
     );
   }
+  const charset = charsetOf(req.headers['content-type']);
+  if (charset !== undefined && charset !== 'utf-8')
+    throw refusals.unsupportedMediaType(
+      `The body must be JSON in UTF-8 (Content-Type: application/json, or with charset=utf-8); got charset=${JSON.stringify(charset.slice(0, 40))}.`,
+    );
 }
 
 /** The most read of one operation's body, and the words that say so in its 413. */
