@@ -318,7 +318,7 @@ const rewordings: [from: string, to: string][] = [
     'About a minute; not part of `npm test`; CI runs it.',
     'Three to five minutes on two cores (187 s and 272 s in two CI runs of a fresh clone); not part of `npm test`; CI runs it.',
   ],
-  // A new connection at the limit closes the longest arriving slow body, not the slowest (issue 60).
+  // A new connection at the limit closes the longest arriving slow body, not the slowest.
   [
     'since its headers (the slowest).',
     'since its headers (the longest arriving: a request whose head has just come, its body a moment behind, is the newest of them, never the first closed).',

@@ -2,6 +2,7 @@
 // it mount: `cannotMount` says why not, so the test is skipped with the reason), filled by another file to leave
 // a chosen number of bytes free, and unmounted when the test is done.
 import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,4 +46,11 @@ export function freeBytes(dir: string): number {
 export function fillLeaving(mountPoint: string, leave: number, filler = join(mountPoint, 'filler')): string {
   execFileSync('fallocate', ['-l', String(Math.max(4096, freeBytes(mountPoint) - leave)), filler]);
   return filler;
+}
+
+/** An event subject of about 240 KB of random text (60 fields of 4,000 characters): a store fills fast with it. */
+export function bulkySubject(): Record<string, string> {
+  const subject: Record<string, string> = { id: randomUUID() };
+  for (let k = 0; k < 60; k++) subject[`n${k}`] = randomBytes(3000).toString('base64');
+  return subject;
 }

@@ -1,8 +1,8 @@
 // The types of a client's calls, the package's own: what a call by path and method (`client.POST(path, init)`)
 // or by operationId takes (its init: parameters, body, fetch options) and gives back (`data` or `error`, with the
 // Response), computed from the generated types. The calls run through openapi-fetch (./client.ts), but no public
-// type names it: a replacement of the call layer changes no consumer's code (client-types.check.ts proves that
-// no declaration file of the package imports openapi-fetch). The generated types carry no readOnly/writeOnly
+// type names it: a replacement of the call layer changes no consumer's code (../public-types.test.ts fails if a
+// declaration file of the package imports openapi-fetch; ../client-types.check.ts holds the calls' typing). The generated types carry no readOnly/writeOnly
 // markers, so an answer's type is the generated one itself.
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';

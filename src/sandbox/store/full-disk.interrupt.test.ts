@@ -1,9 +1,3 @@
-// A full disk under --data: the sandbox's data folder on a small file system of its own (a tmpfs mounted by the
-// test, which needs root and a kernel that lets it mount; skipped with the reason otherwise), filled by another
-// file. A write that cannot be stored is answered at once with 503 `storage_full`, saying what to do; reads
-// are answered; once space returns, writes are taken again without a restart; SIGTERM stops the process
-// within its shutdown bound; and every write answered 201 is there after a restart.
-import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -11,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient } from '../../client/sandbox/client.js';
 import { launchSandbox, type SandboxProcess, terminate } from '../../testing/sandbox-process.js';
-import { cannotMount, fillLeaving, mountTmpfs, unmountTmpfs } from '../../testing/tmpfs.js';
+import { bulkySubject, cannotMount, fillLeaving, mountTmpfs, unmountTmpfs } from '../../testing/tmpfs.js';
 
 /** The file system's size: room for a new store (about 40 MB) and the writes below. */
 const FS_MIB = 96;
@@ -50,8 +44,7 @@ describe.skipIf(why !== null)(`a --data folder on a ${FS_MIB} MiB file system th
     for (let i = 0; i < 100 && !refused; i++) {
       // Three events stored first, then the file system filled.
       if (i === 3) filler = fillLeaving(mountPoint, 64 * 1024);
-      const subject: Record<string, string> = { id: randomUUID() };
-      for (let k = 0; k < 60; k++) subject[`n${k}`] = randomBytes(3000).toString('base64');
+      const subject = bulkySubject();
       const started = performance.now();
       const answer = await fetch(`${sandbox.url}/sandbox/events`, {
         method: 'POST',

@@ -7,7 +7,6 @@
 // quota (which takes an outcome with an allowance), nor to the full disk, nor to the stop.
 
 import { execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { USER_REJECTED_LATER } from 'ramp-api/triggers';
@@ -16,7 +15,7 @@ import { orThrow } from '../../client/core/client.js';
 import { createSandboxClient, type SandboxClient } from '../../client/sandbox/client.js';
 import { launchSandbox, type SandboxProcess, terminate } from '../../testing/sandbox-process.js';
 import { registerExampleUser, sandboxToken } from '../../testing/sandbox-users.js';
-import { cannotMount, fillLeaving, freeBytes, mountTmpfs, unmountTmpfs } from '../../testing/tmpfs.js';
+import { bulkySubject, cannotMount, fillLeaving, freeBytes, mountTmpfs, unmountTmpfs } from '../../testing/tmpfs.js';
 import { until } from '../../testing/until.js';
 import { SHUTDOWN_BOUND_MS } from '../cli.js';
 import { RESERVED_DISK_BYTES } from './disk-space.js';
@@ -56,8 +55,7 @@ async function registerUsers(url: string, tenant: Parameters<typeof registerExam
 
 /** Stores an event of about 240 KB for `tenantId`; the refusal's code, if refused. */
 async function bigEvent(url: string, tenantId: string): Promise<string | undefined> {
-  const subject: Record<string, string> = { id: randomUUID() };
-  for (let k = 0; k < 60; k++) subject[`n${k}`] = randomBytes(3000).toString('base64');
+  const subject = bulkySubject();
   const answer = await fetch(`${url}/sandbox/events`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
