@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import StaticChecksFirst from './scripts/test-setup/sequencer.js';
 import { sourceAliases } from './scripts/test-setup/source-aliases.js';
 import { BASELINE_WASM_FLAG } from './src/sandbox/store/wasm-tiering.js';
 
@@ -28,6 +29,8 @@ export default defineConfig({
     // Much of the suites' time is spent waiting on processes they start (sandboxes, Prism), so
     // two files at a time on two cores finish sooner than vitest's default of one per spare core.
     maxWorkers: 2,
+    // The static checks (lint and the type check, run as processes) first, then vitest's own order.
+    sequence: { sequencer: StaticChecksFirst },
     // A worker runs its test files one after another in one process, importing shared modules once rather than
     // starting a fresh process per file. Every file cleans up after itself (its servers, processes and folders) in
     // afterAll, as it must anyway.

@@ -65,7 +65,9 @@ describe('nothing of the README before the guides is lost', () => {
   });
 
   it('keeps every code block as it was, in the README or in exactly one guide', () => {
-    const same = (a: { lang: string; code: string }, b: CodeBlock) => a.lang === b.lang && a.code === b.code;
+    // A block as it was, or its words with the rewordings below made.
+    const same = (a: { lang: string; code: string }, b: CodeBlock) =>
+      a.lang === b.lang && (a.code === b.code || reword(squash(a.code)) === comparable(b.code));
     const misplaced = before.codeBlocks
       .map((block) => ({
         block: block.code.split('\n')[0],
@@ -322,6 +324,19 @@ const rewordings: [from: string, to: string][] = [
   [
     'since its headers (the slowest).',
     'since its headers (the longest arriving: a request whose head has just come, its body a moment behind, is the newest of them, never the first closed).',
+  ],
+  // npm test runs lint and the type check as its first test file, beside the other tests, not before them.
+  [
+    '# lint (zero problems) and type-check, side by side, then every test (the contract suite',
+    '# every test, lint (zero problems) and the type check among them (the contract suite',
+  ],
+  [
+    '`npm run lint` and `npm run typecheck` side by side, then vitest (after its global setup, `scripts/test-setup/run.ts`, has run `npm run build`, so the tests that start processes start the built packages, and meanwhile, once the bundles are written, started the Prism mocks): the description checks',
+    "vitest, after its global setup (`scripts/test-setup/run.ts`) has run `npm run build`, so the tests that start processes start the built packages, and meanwhile, once the bundles are written, started the Prism mocks. Its first file, `scripts/checks/static-checks.test.ts`, runs `npm run lint`'s four steps and `npm run typecheck` as processes, one after another, while the other worker runs the rest (on 2 cores this ends sooner than the same checks before the tests): the description checks",
+  ],
+  [
+    'zero problems allowed), then vitest, which bundles both descriptions',
+    'zero problems allowed) and bundles both descriptions',
   ],
 ];
 /** Renames a path of the tooling that moved. */

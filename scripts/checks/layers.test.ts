@@ -1,6 +1,6 @@
 // One direction of use between the tooling's folders (the rules in .dependency-cruiser.cjs, drawn in
 // docs/guides/contributing.md): an import that runs the other way is caught. That the repository keeps to them is
-// `npm run lint:deps`, which `npm test` runs before the tests (every rule's severity is an error).
+// `npm run lint:deps`, which `npm test` runs (static-checks.test.ts; every rule's severity is an error).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
