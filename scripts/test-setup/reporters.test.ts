@@ -17,17 +17,31 @@ interface FakeTest {
   note?: string;
 }
 
-/** Test modules as vitest hands them to a reporter, holding `tests`. */
-function modulesOf(root: string, tests: FakeTest[]): TestModule[] {
-  const files = [...new Set(tests.map((t) => t.file))];
+/** An error outside any test, as vitest reports it: of a file (it did not load, a hook of its own failed) or of a suite. */
+interface FakeError {
+  file: string;
+  suite?: string;
+  message: string;
+}
+
+/** Test modules as vitest hands them to a reporter, holding `tests` and the errors outside them. */
+function modulesOf(root: string, tests: FakeTest[], errors: FakeError[]): TestModule[] {
+  const files = [...new Set([...tests, ...errors].map((t) => t.file))];
+  const errorsOf = (file: string, suite?: string) =>
+    errors.filter((e) => e.file === file && e.suite === suite).map(({ message }) => ({ message }));
   return files.map(
     (file) =>
       ({
         moduleId: join(root, file),
+        errors: () => errorsOf(file),
         children: {
           *allTests() {
             for (const t of tests.filter((test) => test.file === file))
               yield { name: t.name, fullName: t.fullName, result: () => ({ state: t.state, note: t.note }) };
+          },
+          *allSuites() {
+            for (const suite of new Set(errors.flatMap((e) => (e.file === file && e.suite ? [e.suite] : []))))
+              yield { fullName: suite, errors: () => errorsOf(file, suite) };
           },
         },
       }) as unknown as TestModule,
@@ -35,7 +49,7 @@ function modulesOf(root: string, tests: FakeTest[]): TestModule[] {
 }
 
 /** Every line the reporters printed, in order, for a run of `tests` (every file of the run among them). */
-async function runReporters(tests: FakeTest[]): Promise<string[]> {
+async function runReporters(tests: FakeTest[], errors: FakeError[] = [], unhandled: string[] = []): Promise<string[]> {
   const root = mkdtempSync(join(tmpdir(), 'reporters-'));
   const printed: string[] = [];
   const keep = (...args: unknown[]) => void printed.push(...args.join(' ').split('\n'));
@@ -56,7 +70,9 @@ async function runReporters(tests: FakeTest[]): Promise<string[]> {
       Promise.all(reporters.map((r) => (r[hook] as ((...a: unknown[]) => unknown) | undefined)?.call(r, ...args)));
     await report('onInit', vitest);
     await report('onTestRunStart', []);
-    await report('onTestRunEnd', modulesOf(root, tests), [], 'passed');
+    const failed = errors.length + unhandled.length > 0;
+    const unhandledErrors = unhandled.map((message) => ({ message }));
+    await report('onTestRunEnd', modulesOf(root, tests, errors), unhandledErrors, failed ? 'failed' : 'passed');
   } finally {
     process.exitCode = exitCode;
     vi.restoreAllMocks();
@@ -98,5 +114,21 @@ describe("npm test's last lines", () => {
     expect(printed).toContain(
       '  src/sandbox/store/server.postgres.test.ts > the sandbox on PostgreSQL > serves on PostgreSQL: no PostgreSQL server on this machine',
     );
+  });
+
+  it('count an error outside the tests as a failure, and name where it was', async () => {
+    // A file that did not load has no test; one whose afterAll failed has only passed tests.
+    const printed = await runReporters(
+      ledgerTests,
+      [
+        { file: 'src/sandbox/http/broken.test.ts', message: 'SyntaxError: Unexpected token\n    at line 3' },
+        { file: 'src/sandbox/core/clock.test.ts', suite: 'the clock', message: 'Error: afterAll failed' },
+      ],
+      ['Error: a timer fired after its test'],
+    );
+    expect(printed.at(-1)).toBe(`${ledgerTests.length} passed, 3 failed, 0 skipped`);
+    expect(printed).toContain('  src/sandbox/http/broken.test.ts: SyntaxError: Unexpected token');
+    expect(printed).toContain('  src/sandbox/core/clock.test.ts > the clock: Error: afterAll failed');
+    expect(printed).toContain('  (no test): Error: a timer fired after its test');
   });
 });

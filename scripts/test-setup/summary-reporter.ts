@@ -1,14 +1,35 @@
-// Vitest reporter that ends the run with each skipped test (its file, its name and the reason it gives), the wall
-// time, and as the very last line `N passed, N failed, N skipped`, the line CI reads. It prints from its
-// onTestRunEnd without waiting, and comes last among vitest.config.ts's reporters, so nothing follows its line.
+// Vitest reporter that ends the run with each skipped test (its file, its name and the reason it gives), each error
+// outside a test (a file that did not load, a hook that failed, an error no test caught), the wall time, and as the
+// very last line `N passed, N failed, N skipped`, the line CI reads, where each error outside a test counts as one
+// failed. It prints from its onTestRunEnd without waiting, and comes last among vitest.config.ts's reporters, so
+// nothing follows its line.
 import { relative } from 'node:path';
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
+
+/** The module's file, relative to the root, with forward slashes. */
+const fileOf = (root: string, module: TestModule) => relative(root, module.moduleId).split('\\').join('/');
 
 /** `file > describe > name`, then `: reason` when the skip gave one (`ctx.skip(note)`); an `it.skip` says why in its name. */
 function skippedLine(root: string, module: TestModule, test: TestCase): string {
   const result = test.result() as { note?: string };
-  const file = relative(root, module.moduleId).split('\\').join('/');
-  return `  ${file} > ${test.fullName}${result.note ? `: ${result.note}` : ''}`;
+  return `  ${fileOf(root, module)} > ${test.fullName}${result.note ? `: ${result.note}` : ''}`;
+}
+
+/** Each error outside a test, as `file > suite: first line of its message`. */
+function errorLines(root: string, modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
+  const line = (where: string, error: SerializedError) => `  ${where}: ${String(error.message).split('\n')[0]}`;
+  return [
+    ...modules.flatMap((module) => {
+      const file = fileOf(root, module);
+      return [
+        ...module.errors().map((error) => line(file, error)),
+        ...[...module.children.allSuites()].flatMap((suite) =>
+          suite.errors().map((error) => line(`${file} > ${suite.fullName}`, error)),
+        ),
+      ];
+    }),
+    ...unhandled.map((error) => line('(no test)', error)),
+  ];
 }
 
 export default class SummaryReporter implements Reporter {
@@ -19,7 +40,7 @@ export default class SummaryReporter implements Reporter {
     this.root = vitest.config.root;
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError> = []): void {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     const skipped: string[] = [];
     for (const module of modules) {
@@ -33,8 +54,11 @@ export default class SummaryReporter implements Reporter {
         }
       }
     }
+    const errors = errorLines(this.root, modules, unhandled);
+    counts.failed += errors.length;
     const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
     if (skipped.length) console.log(`\nskipped:\n${skipped.join('\n')}`);
+    if (errors.length) console.log(`\nfailed outside a test:\n${errors.join('\n')}`);
     console.log(`\nwall time: ${seconds} s`);
     console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   }

@@ -336,8 +336,17 @@ describe('many calls at once', () => {
     try {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
-      const service = await serve((req, res) => json(res, 200, req.url === '/api/token' ? { accessToken: 'one' } : []));
-      const api = createBusinessClient({ baseUrl: service.url, auth: { getToken: () => gate.then(() => 'one') } });
+      // The subject is the wait for the token: each call's fetch is a stub that, as undici does, leaves a listener
+      // on the signal it is given, so a signal shared between the calls would still pass ten listeners.
+      const stub = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+        init?.signal?.addEventListener('abort', () => {});
+        return new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } });
+      }) as typeof fetch;
+      const api = createBusinessClient({
+        baseUrl: 'https://api.example.co',
+        fetch: stub,
+        auth: { getToken: () => gate.then(() => 'one') },
+      });
       const calls = Array.from({ length: 1000 }, () => api.getClientInfo());
       setTimeout(release, 50); // all 1000 wait on the one token request meanwhile
       expect((await Promise.all(calls)).every((result) => result.response.ok)).toBe(true);
