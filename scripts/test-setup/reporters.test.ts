@@ -17,7 +17,7 @@ interface FakeTest {
   note?: string;
 }
 
-/** An error outside any test, as vitest reports it: of a file (it did not load, a hook of its own failed) or of a suite. */
+/** An error outside any test, as vitest reports it: of a file (it did not load, its own hook failed) or a suite. */
 interface FakeError {
   file: string;
   suite?: string;

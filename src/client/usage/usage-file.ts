@@ -126,8 +126,8 @@ function checkFormatVersion(value: unknown, source: string): void {
 }
 
 /**
- * A cache of one: the usage file's schema, compiled once per process (the gate reads thousands of files, and
- * compiling it for each took most of the time). Kept only once made, so a missing Ajv is asked for again.
+ * A cache of one: the usage file's schema, compiled once per process however many files the gate reads. Kept
+ * only once made, so a missing Ajv is asked for again.
  */
 let compiled: import('ajv').ValidateFunction | undefined;
 

@@ -1,7 +1,8 @@
 // Stage 4, the body: a write with a form's content type, or two Content-Type headers, refused (415) by the
-// listener before anything else (refuseContentType), whether or not the operation takes a body; then the body read only for an operation that takes one, and only as JSON (415 otherwise, 413 past
-// 1 MiB, or 16 KiB for an operation that needs no token but the sandbox's own receiver, which takes every delivery
-// the sandbox makes). One sent to an operation that takes none is left unread (the connection is closed after the answer).
+// listener before anything else (refuseContentType), whether or not the operation takes a body; then the body
+// read only for an operation that takes one, and only as JSON (415 otherwise, 413 past 1 MiB, or 16 KiB for an
+// operation that needs no token but the sandbox's own receiver, which takes every delivery the sandbox makes).
+// One sent to an operation that takes none is left unread (the connection is closed after the answer).
 import type { IncomingMessage } from 'node:http';
 import type { Route } from '../contract/router.js';
 import { refusals } from '../core/refusals.js';
