@@ -10,12 +10,16 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject, OpenApiDocument } from '../../src/client/lookup/index.js';
 import { compareDocuments } from '../../src/client/usage/compare.js';
-import { extractUsage } from '../../src/client/usage/extract.js';
 import { serializeUsage, USAGE_FORMAT_VERSION, type UsageFile } from '../../src/client/usage/usage-file.js';
 import { visibleText } from '../../src/client/usage/visible-text.js';
 import { CONTROL_CHARACTER, TERMINAL_ATTACK, TERMINAL_ATTACKS } from '../../src/testing/hostile-text.js';
 import { readBundleJson } from '../../src/testing/repo.js';
-import { EXAMPLE_CONSUMERS, exampleConsumerUsages, makeUsageProject } from '../../src/testing/usage-project.js';
+import {
+  EXAMPLE_CONSUMERS,
+  exampleConsumerUsages,
+  extractTestUsage,
+  makeUsageProject,
+} from '../../src/testing/usage-project.js';
 import { compareWithBaselines } from './baseline.js';
 import { consumerGate, type FailOn, readConsumers } from './consumers.js';
 
@@ -226,7 +230,7 @@ export async function newTenant() {
 `,
     });
     try {
-      const { usage } = await extractUsage({ projectDir: project });
+      const { usage } = await extractTestUsage(project);
       const { results } = withoutRequiredCredentials();
       expect(usage.descriptions).toEqual({ sandbox: results[0]!.baselineDigest });
       const report = consumerGate(results, [usage], 'consumers');

@@ -28,9 +28,10 @@ describe('the journeys', () => {
   });
 
   it('reach each non-default outcome by its trigger value alone: no control step of that journey runs the outcome', () => {
+    const all = journeys();
     for (const { trigger, reaches } of c.triggers) {
       for (const reach of reaches) {
-        const journey = journeys().find((j) => j.workflow.workflowId === reach.workflow)!;
+        const journey = all.find((j) => j.workflow.workflowId === reach.workflow)!;
         const forcing = journey.steps.filter(
           (s) => s.source === 'sandbox' && (s.operationId === trigger.transition || s.operationId === 'setTierLimit'),
         );

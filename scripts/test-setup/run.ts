@@ -29,11 +29,14 @@ export default async function setup(project: TestProject): Promise<Teardown> {
     stopPrism = await prismSetup(project);
   };
   // A nested run (contract-tests/broken-server.test.ts starts vitest) uses what its parent just built, and does
-  // not load the build's modules either.
+  // not load the build's modules either. The packages are compiled without their type check, which is a test of
+  // the run (scripts/checks/static-checks.test.ts).
   const built =
     process.env.CONTRACT_SKIP_BUNDLE === '1'
       ? startPrism()
-      : import('../build/build-all.js').then(({ buildAll }) => buildAll({ afterBundles: startPrism }));
+      : import('../build/build-all.js').then(({ buildAll }) =>
+          buildAll({ afterBundles: startPrism, typeCheck: false }),
+        );
   const steps = await Promise.allSettled([postgres, built]);
   const failed = steps.find((step) => step.status === 'rejected');
   if (failed) {

@@ -67,16 +67,21 @@ export const exampleConsumerNames = (): string[] =>
     .sort();
 
 /**
- * The usage files of the example consumers (each folder of contract-tests/consumers/, in name order), read by the
- * extractor as `npx ramp-api usage` reads a project, the declaration files they have in common (TypeScript's lib
- * files, @types/node, ramp-api's types) parsed once for all of them, as a provider reading its consumers in one
- * process would.
+ * A cache for the life of the process (a test worker): the declaration files the projects read by the tests have
+ * in common (TypeScript's lib files, @types/node, ramp-api's built types), parsed and bound by the first
+ * extraction that needs them and taken by every later one, as a provider reading its consumers in one process
+ * does (`shared` of the extractor). Those files do not change while the tests run: the build comes before them.
+ * That an extraction reads the same with and without it is a test of its own (extract.test.ts).
  */
+const workerDeclarations = {};
+
+/** A project's usage, read by the extractor as `npx ramp-api usage` reads it, with the worker's declarations. */
+export const extractTestUsage = (projectDir: string) => extractUsage({ projectDir, shared: workerDeclarations });
+
+/** The usage files of the example consumers (each folder of contract-tests/consumers/, in name order). */
 export async function exampleConsumerUsages(): Promise<UsageFile[]> {
-  const shared = {};
   const usages: UsageFile[] = [];
-  for (const name of exampleConsumerNames())
-    usages.push((await extractUsage({ projectDir: join(EXAMPLE_CONSUMERS, name), shared })).usage);
+  for (const name of exampleConsumerNames()) usages.push((await extractTestUsage(join(EXAMPLE_CONSUMERS, name))).usage);
   return usages;
 }
 

@@ -6,13 +6,12 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundleJson } from '../../testing/repo.js';
-import { makeUsageProject, markerSite } from '../../testing/usage-project.js';
+import { extractTestUsage, makeUsageProject, markerSite } from '../../testing/usage-project.js';
 import type { JsonObject, OpenApiDocument } from '../lookup/index.js';
 import { affectedBy, describeAffected } from './affected.js';
 import type { FamilyBundle } from './bundles.js';
 import { checkUsage } from './check.js';
 import { compareDocuments } from './compare.js';
-import { extractUsage } from './extract.js';
 import { serializeUsage, type UsageFile, validateUsage } from './usage-file.js';
 
 const FILES: Record<string, string> = {
@@ -162,7 +161,7 @@ const dynamicAt = (operationId: string, marker: string) =>
 
 beforeAll(async () => {
   dir = makeUsageProject('request-consumer', FILES);
-  ({ usage, families } = await extractUsage({ projectDir: dir }));
+  ({ usage, families } = await extractTestUsage(dir));
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -5,8 +5,7 @@
 // tells apart (the guides' `instanceof ApiError` pattern and `switch (res.response.status)` included).
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUsageProject } from '../../testing/usage-project.js';
-import { extractUsage } from './extract.js';
+import { extractTestUsage, makeUsageProject } from '../../testing/usage-project.js';
 import type { UsageFile } from './usage-file.js';
 
 const FILES: Record<string, string> = {
@@ -152,7 +151,7 @@ const W = '/components/schemas/CustodyWallet/properties';
 
 beforeAll(async () => {
   dir = makeUsageProject('flow-consumer', FILES);
-  usage = (await extractUsage({ projectDir: dir })).usage;
+  usage = (await extractTestUsage(dir)).usage;
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
