@@ -1,6 +1,6 @@
-// Import rules for src/, scripts/ and contract-tests/, checked by `npm run lint:deps` (which npm test runs: scripts/checks/static-checks.test.ts)
-// and tested by scripts/checks/layers.test.ts. Type-only imports count: a cycle through types is still a cycle a
-// reader has to untangle.
+// Import rules for src/, scripts/ and contract-tests/, checked by `npm run lint:deps` (which npm test runs:
+// scripts/checks/static-checks.test.ts) and tested by scripts/checks/layers.test.ts. Type-only imports count: a
+// cycle through types is still a cycle a reader has to untangle.
 const lower = (layer, above) => ({
   name: `${layer}-imports-no-layer-above`,
   comment: `src/sandbox/${layer}/ is below ${above.join(', ')}: it imports nothing from them.`,

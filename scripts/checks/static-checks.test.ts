@@ -1,8 +1,8 @@
 // The static checks of `npm test`, each a process of its own: `npm run lint`'s four steps (the descriptions by
 // Redocly, the code by Biome, the direction of imports by dependency-cruiser, what nothing uses by knip) and the
 // type check. They run as the first file of the run (scripts/test-setup/sequencer.ts), on one of its two workers
-// while the other runs the tests, rather than before the run, where the longest of them held both workers back. A
-// failing check fails its test with the tool's report.
+// while the other runs the tests, so that no check holds both workers back. A failing check fails its test with the
+// tool's report.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

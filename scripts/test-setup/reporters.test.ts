@@ -131,4 +131,11 @@ describe("npm test's last lines", () => {
     expect(printed).toContain('  src/sandbox/core/clock.test.ts > the clock: Error: afterAll failed');
     expect(printed).toContain('  (no test): Error: a timer fired after its test');
   });
+
+  it("show an error's message as text: a control character in it is escaped, not sent to the terminal", async () => {
+    // A message may quote what a test read (a file, an answer): here a screen clear and a carriage return.
+    const printed = await runReporters(ledgerTests, [], ['Error: read \u001b[2J\rdone']);
+    expect(printed).toContain('  (no test): Error: read \\u001b[2J\\rdone');
+    expect(printed.join('\n')).not.toContain('\u001b');
+  });
 });

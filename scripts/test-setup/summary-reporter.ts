@@ -2,9 +2,11 @@
 // outside a test (a file that did not load, a hook that failed, an error no test caught), the wall time, and as the
 // very last line `N passed, N failed, N skipped`, the line CI reads, where each error outside a test counts as one
 // failed. It prints from its onTestRunEnd without waiting, and comes last among vitest.config.ts's reporters, so
-// nothing follows its line.
+// nothing follows its line. What a test gives (its name, a skip's reason, an error's message) is printed as text,
+// each control character escaped.
 import { relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
+import { visibleText } from '../../src/client/usage/visible-text.js';
 
 /** The module's file, relative to the root, with forward slashes. */
 const fileOf = (root: string, module: TestModule) => relative(root, module.moduleId).split('\\').join('/');
@@ -12,12 +14,13 @@ const fileOf = (root: string, module: TestModule) => relative(root, module.modul
 /** `file > describe > name`, then `: reason` when the skip gave one (`ctx.skip(note)`); an `it.skip` says why in its name. */
 function skippedLine(root: string, module: TestModule, test: TestCase): string {
   const result = test.result() as { note?: string };
-  return `  ${fileOf(root, module)} > ${test.fullName}${result.note ? `: ${result.note}` : ''}`;
+  return `  ${visibleText(`${fileOf(root, module)} > ${test.fullName}${result.note ? `: ${result.note}` : ''}`)}`;
 }
 
 /** Each error outside a test, as `file > suite: first line of its message`. */
 function errorLines(root: string, modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
-  const line = (where: string, error: SerializedError) => `  ${where}: ${String(error.message).split('\n')[0]}`;
+  const line = (where: string, error: SerializedError) =>
+    `  ${visibleText(`${where}: ${String(error.message).split('\n')[0]}`)}`;
   return [
     ...modules.flatMap((module) => {
       const file = fileOf(root, module);
